@@ -1,0 +1,166 @@
+"""Plain data types that flow between the stages of a run.
+
+discover -> analyse -> plan -> rewrite -> validate -> report.  Every stage
+takes and returns these; nothing here imports torch or libcst.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+PersistentPolicy = Literal["auto", "always", "never"]
+OutputFormat = Literal["text", "json"]
+
+
+class Action(str, enum.Enum):
+    """What the codemod does with one attribute."""
+
+    BUFFER = "buffer"
+    PARAMETER = "parameter"
+    SKIP = "skip"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Verdict(str, enum.Enum):
+    """Outcome of validating one rewritten class."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    NOT_VALIDATED = "not validated"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass
+class Validation:
+    """What running the original and the rewritten class proved."""
+
+    verdict: Verdict
+    device: str | None = None
+    compared: list[str] = field(default_factory=list)  # "attributes", "state_dict", "forward", ...
+    max_abs_diff: float | None = None
+    message: str = ""  # why it failed / could not be validated
+    original_failure: str | None = None  # the original's error on the target device
+    left_behind: list[str] = field(default_factory=list)  # raw tensors the original leaves behind
+    checkpoint_compatible: bool | None = None  # old state_dict loads with strict=True
+    missing_keys: list[str] = field(default_factory=list)
+    parameter_order_changed: bool = False
+    snippet: str | None = None  # what to add to the examples file
+    details: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict.value,
+            "device": self.device,
+            "compared": list(self.compared),
+            "max_abs_diff": self.max_abs_diff,
+            "message": self.message,
+            "original_failure": self.original_failure,
+            "left_behind": list(self.left_behind),
+            "checkpoint_compatible": self.checkpoint_compatible,
+            "missing_keys": list(self.missing_keys),
+            "parameter_order_changed": self.parameter_order_changed,
+            "snippet": self.snippet,
+            "details": list(self.details),
+        }
+
+
+@dataclass
+class Finding:
+    """One attribute of one class: rewritten, or skipped with a reason."""
+
+    path: str  # display path (relative to the working directory when possible)
+    line: int  # 1-based
+    column: int  # 1-based, in characters
+    class_name: str
+    attribute: str
+    action: Action
+    persistent: bool | None  # only meaningful for buffers
+    reason: str
+    suggestion: str | None = None
+    validation: Validation | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "class": self.class_name,
+            "attribute": self.attribute,
+            "action": self.action.value,
+            "persistent": self.persistent,
+            "reason": self.reason,
+            "suggestion": self.suggestion,
+        }
+        if self.validation is not None:
+            record["validation"] = self.validation.to_json()
+        return record
+
+
+@dataclass
+class TransformResult:
+    """Result of transforming one source text."""
+
+    code: str  # rewritten text (equal to the input when nothing changed)
+    findings: list[Finding]
+
+    @property
+    def changed(self) -> bool:
+        return any(f.action is not Action.SKIP for f in self.findings)
+
+
+@dataclass
+class ClassRewrite:
+    """The rewrites of one class, the unit that validation proves or rejects."""
+
+    path: Path  # absolute path of the source file
+    module: str  # dotted module name under the repository root ("pkg.models")
+    class_name: str
+    findings: list[Finding]  # the non-skip findings of this class
+
+
+@dataclass
+class FileResult:
+    """Everything a run learned about one file."""
+
+    path: Path
+    display_path: str
+    findings: list[Finding] = field(default_factory=list)
+    original: str | None = None  # decoded text, when read
+    rewritten: str | None = None  # new text when there is a change to write
+    error: str | None = None  # one-line error, file left alone
+    classes: list[ClassRewrite] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.rewritten is not None and self.rewritten != self.original
+
+
+@dataclass
+class Summary:
+    files_scanned: int = 0
+    files_changed: int = 0
+    buffers: int = 0
+    parameters: int = 0
+    skipped: int = 0
+    errors: int = 0
+    verdicts: dict[str, int] = field(default_factory=dict)
+
+    def line(self) -> str:
+        text = (
+            f"{self.files_scanned} files scanned, {self.files_changed} changed, "
+            f"{self.buffers} buffers, {self.parameters} parameters, {self.skipped} skipped"
+        )
+        if self.errors:
+            text += f", {self.errors} errors"
+        if self.verdicts:
+            text += "; validation: " + ", ".join(f"{n} {v}" for v, n in sorted(self.verdicts.items()))
+        return text
