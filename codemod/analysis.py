@@ -1,0 +1,585 @@
+"""Decide, per nn.Module class, which attributes become buffers or parameters.
+
+Input: a module's `ast` and the repository index.  Output: a `FilePlan` of
+findings and position-keyed edits that `rewrite.py` applies with libcst.
+Every rule that would make the rewritten code raise where the original did
+not turns into a skip with a reason instead.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from codemod import torch_names as tn
+from codemod.ftypes import Action, Finding, PersistentPolicy
+from codemod.repo_index import RepoIndex
+from codemod.symbols import ModuleSymbols
+from codemod.tensors import (
+    Evaluator,
+    Kind,
+    Value,
+    device_move_args,
+    is_true,
+    keyword,
+)
+from codemod.walker import AttrEvent, BodyWalker
+
+IGNORE_MARKER = "codemod: ignore"
+
+# Names a buffer can never take: nn.Module's own attributes.
+RESERVED_NAMES = frozenset(
+    {"training", "forward", "to", "cuda", "cpu", "float", "double", "half", "type", "state_dict", "parameters",
+     "buffers", "modules", "children", "apply", "eval", "train", "dump_patches", "call_super_init"}
+)
+
+
+@dataclass(frozen=True)
+class SpineEdit:
+    """A change to the call chain of a value, counted from the outermost node.
+
+    The chain steps through Call.func, Attribute.value and Subscript.value, which
+    have the same shape in `ast` and libcst, so the index addresses the same node.
+    """
+
+    index: int
+    op: str  # drop (x.to(dev) -> x) | keep_args | drop_kwarg | unwrap (Variable(x, ...) -> x)
+    args: tuple[int, ...] = ()
+    kwarg: str = ""
+
+
+@dataclass
+class StmtEdit:
+    line: int  # 1-based line of the statement
+    col: int  # 0-based column, in characters
+    op: str  # buffer | parameter | buffer_to_parameter | unmove
+    attr: str
+    persistent: bool | None = None
+    spine: tuple[SpineEdit, ...] = ()
+    move_after: tuple[int, int] | None = None  # the super().__init__() statement to move after
+
+
+@dataclass
+class ClassPlan:
+    name: str
+    line: int
+    findings: list[Finding] = field(default_factory=list)
+    edits: list[StmtEdit] = field(default_factory=list)
+    annotations: list[tuple[str, str]] = field(default_factory=list)  # (attr, annotation) to declare on the class
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.edits)
+
+
+@dataclass
+class FilePlan:
+    classes: list[ClassPlan] = field(default_factory=list)
+    parameter_spelling: str = "nn.Parameter"
+    add_nn_import: bool = False
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for c in self.classes for f in c.findings]
+
+    @property
+    def changed(self) -> bool:
+        return any(c.changed for c in self.classes)
+
+
+@dataclass
+class _Decision:
+    action: Action
+    reason: str
+    persistent: bool | None = None
+    suggestion: str | None = None
+
+
+# -- entry point --------------------------------------------------------------------------------
+
+
+def plan_module(
+    index: RepoIndex,
+    symbols: ModuleSymbols,
+    display_path: str,
+    persistent_policy: PersistentPolicy = "auto",
+) -> FilePlan:
+    plan = FilePlan()
+    spelling = parameter_spelling(symbols)
+    plan.parameter_spelling = spelling[0] if spelling else ""
+    plan.add_nn_import = bool(spelling and spelling[1])
+    lines = symbols.source_lines
+    for cls in _classes(symbols.tree):
+        if _line_has_marker(lines, cls.lineno) or not index.is_module_class(symbols, cls):
+            continue
+        analyser = _ClassAnalyser(index, symbols, cls, display_path, persistent_policy, spelling is not None)
+        class_plan = analyser.run()
+        if class_plan.findings:
+            plan.classes.append(class_plan)
+    return plan
+
+
+def parameter_spelling(symbols: ModuleSymbols) -> tuple[str, bool] | None:
+    """How this file spells nn.Parameter, and whether `from torch import nn` must be added."""
+    for local, qualname in symbols.imports.items():
+        if qualname == "torch.nn":
+            return f"{local}.Parameter", False
+    for local, qualname in symbols.imports.items():
+        if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+            return local, False
+    if symbols.imports.get("torch") == "torch":
+        return "torch.nn.Parameter", False
+    if "nn" not in symbols.imports and "nn" not in symbols.local_names and not _binds_global(symbols.tree, "nn"):
+        return "nn.Parameter", True
+    return None
+
+
+def _binds_global(tree: ast.Module, name: str) -> bool:
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return True
+    return False
+
+
+def _classes(tree: ast.Module) -> list[ast.ClassDef]:
+    return [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+
+
+def _line_has_marker(lines: list[str], lineno: int, end: int | None = None) -> bool:
+    for number in range(lineno, (end or lineno) + 1):
+        if 0 < number <= len(lines) and IGNORE_MARKER in lines[number - 1] and "#" in lines[number - 1]:
+            return True
+    return False
+
+
+def _char_col(lines: list[str], lineno: int, byte_col: int) -> int:
+    """ast columns count UTF-8 bytes; findings and libcst count characters."""
+    if 0 < lineno <= len(lines):
+        line = lines[lineno - 1]
+        if not line.isascii():
+            return len(line.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
+    return byte_col
+
+
+# -- one class ----------------------------------------------------------------------------------
+
+
+class _ClassAnalyser:
+    def __init__(self, index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, display_path: str, policy: PersistentPolicy, can_spell_parameter: bool):
+        self.index = index
+        self.symbols = symbols
+        self.cls = cls
+        self.display_path = display_path
+        self.policy = policy
+        self.can_spell_parameter = can_spell_parameter
+        self.lines = symbols.source_lines
+        self.plan = ClassPlan(cls.name, cls.lineno)
+        self.bases = index.base_classes(symbols, cls)
+        self._subclasses: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
+
+    # lookups -----------------------------------------------------------------------------------
+
+    def method(self, name: str):
+        for symbols, cls in [(self.symbols, self.cls), *self.bases]:
+            for stmt in cls.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+                    return symbols, stmt
+        return None
+
+    def subclasses(self) -> list[tuple[ModuleSymbols, ast.ClassDef]]:
+        if self._subclasses is None:
+            self._subclasses = self.index.subclasses_of(self.symbols, self.cls)
+        return self._subclasses
+
+    def class_level_names(self) -> dict[str, str]:
+        """Names bound in the class body (or a repository base's): attributes, methods, properties."""
+        names: dict[str, str] = {}
+        for _, cls in [(self.symbols, self.cls), *self.bases]:
+            for stmt in cls.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    names.setdefault(stmt.name, f"a method of {cls.name}")
+                elif isinstance(stmt, ast.Assign):
+                    for target in stmt.targets:
+                        if isinstance(target, ast.Name):
+                            names.setdefault(target.id, f"a class attribute of {cls.name}")
+                elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
+                    names.setdefault(stmt.target.id, f"a class attribute of {cls.name}")
+        return names
+
+    def finding(self, event_stmt: ast.stmt, attr: str, decision: _Decision) -> Finding:
+        return Finding(
+            path=self.display_path,
+            line=event_stmt.lineno,
+            column=_char_col(self.lines, event_stmt.lineno, event_stmt.col_offset) + 1,
+            class_name=self.cls.name,
+            attribute=attr,
+            action=decision.action,
+            persistent=decision.persistent if decision.action is Action.BUFFER else None,
+            reason=decision.reason,
+            suggestion=decision.suggestion,
+        )
+
+    # analysis ----------------------------------------------------------------------------------
+
+    def run(self) -> ClassPlan:
+        init = next(
+            (s for s in self.cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"),
+            None,
+        )
+        init_attrs: dict[str, list[AttrEvent]] = {}
+        walker = None
+        if init is not None:
+            evaluator = Evaluator(self.index, self.symbols, init, self.method)
+            walker = BodyWalker(evaluator)
+            walker.walk(init.body)
+            for event in walker.events:
+                init_attrs.setdefault(event.attr, []).append(event)
+            final_attrs = dict(evaluator.self_attrs)
+            self.init_evaluator = evaluator
+        else:
+            final_attrs = {}
+        outside = self._outside_events(init, final_attrs, walker.events if walker else [])
+        for attr, events in init_attrs.items():
+            decision_and_edits = self._decide(attr, events, walker, outside.get(attr, []))
+            if decision_and_edits is None:
+                continue
+            anchor, decision, edits = decision_and_edits
+            self.plan.findings.append(self.finding(anchor, attr, decision))
+            self.plan.edits.extend(edits)
+        self._report_outside_only(init_attrs, outside)
+        return self.plan
+
+    def _outside_events(self, init, final_attrs: dict[str, Value], init_events: list[AttrEvent]) -> dict[str, list[tuple[str, AttrEvent]]]:
+        """Events on self.<attr> in every other method of the class, its repository bases and subclasses."""
+        result: dict[str, list[tuple[str, AttrEvent]]] = {}
+        self._collect_method_events(self.symbols, self.cls, init, final_attrs, result, own=True, base=False)
+        for symbols, cls in self.bases:
+            self._collect_method_events(symbols, cls, None, final_attrs, result, own=False, base=True)
+        # Subclasses only matter for attributes this class may rewrite; finding them costs a scan.
+        if any(e.value is not None and e.value.is_tensor for e in init_events):
+            for symbols, cls in self.subclasses():
+                self._collect_method_events(symbols, cls, None, final_attrs, result, own=False, base=False)
+        return result
+
+    def _collect_method_events(self, symbols, cls, own_init, final_attrs, result, own: bool, base: bool) -> None:
+        for stmt in cls.body:
+            if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) or stmt is own_init:
+                continue
+            evaluator = Evaluator(self.index, symbols, stmt, self.method, self_attrs=dict(final_attrs))
+            if evaluator.self_name is None:
+                continue
+            walker = BodyWalker(evaluator)
+            walker.walk(stmt.body)
+            label = f"{cls.name}.{stmt.name}"
+            if base and stmt.name == "__init__":
+                label = f"base {label}"
+            elif not own and not base:
+                label = f"subclass {label}"
+            for event in walker.events:
+                result.setdefault(event.attr, []).append((label, event))
+
+    def _report_outside_only(self, init_attrs, outside) -> None:
+        """Tensors assigned only outside the constructor: reported, never rewritten."""
+        for attr, events in outside.items():
+            if attr in init_attrs:
+                continue
+            own = [
+                (label, e)
+                for label, e in events
+                if label.startswith(f"{self.cls.name}.") and e.kind == "assign" and e.value is not None and e.value.kind is Kind.TENSOR
+            ]
+            if not own or any(label.startswith("base ") for label, _ in events):
+                continue
+            label, event = own[0]
+            if _line_has_marker(self.lines, event.stmt.lineno, event.stmt.end_lineno):
+                continue
+            decision = _Decision(
+                Action.SKIP,
+                f"tensor assigned only outside __init__ (in {label}); it is not moved by .to() nor saved",
+                suggestion=f'declare it in __init__ with self.register_buffer("{attr}", None)',
+            )
+            self.plan.findings.append(self.finding(event.stmt, attr, decision))
+
+    # the decision for one attribute ------------------------------------------------------------
+
+    def _decide(self, attr: str, events: list[AttrEvent], walker: BodyWalker, outside: list[tuple[str, AttrEvent]]):
+        stmts_lines = [(e.stmt.lineno, e.stmt.end_lineno) for e in events]
+        if any(_line_has_marker(self.lines, a, b) for a, b in stmts_lines):
+            return None
+        first = events[0]
+        # Already registered before any raw assignment: later tensors land in the buffer anyway.
+        if first.kind == "registered" or (first.kind == "assign" and first.value is not None and first.value.kind in (Kind.PARAMETER, Kind.BUFFER)):
+            return None
+        if first.kind == "register_buffer" and not (first.value and first.value.is_tensor and first.value.requires_grad):
+            return None
+
+        relevant = [e for e in events if e.value is not None and (e.value.is_tensor or e.value.kind is Kind.SEQUENCE)]
+        if not relevant:
+            return None
+        anchor = relevant[0].stmt
+
+        def skip(reason: str, suggestion: str | None = None):
+            return anchor, _Decision(Action.SKIP, reason, suggestion=suggestion), []
+
+        # Shapes the codemod reports but never rewrites.
+        for event in events:
+            if event.kind == "setattr" and event.value is not None and event.value.is_tensor:
+                return skip(
+                    "tensor set with setattr(self, ...); the name is not a plain attribute",
+                    f'self.register_buffer({_quote(attr) if attr != "<dynamic name>" else "name"}, <tensor>)',
+                )
+        sequence = next((e for e in events if e.value is not None and e.value.kind is Kind.SEQUENCE and e.kind == "assign"), None)
+        if sequence is not None and not any(e.value is not None and e.value.is_tensor for e in events if e.kind == "assign"):
+            return skip(
+                "a list, tuple or dict of tensors; its tensors are not moved by .to() nor saved",
+                "register each tensor as a buffer, or use nn.ParameterList / nn.ParameterDict for trained tensors",
+            )
+        for event in events:
+            if event.kind == "unpack" and event.value is not None and event.value.is_tensor:
+                return skip("assigned by tuple unpacking or a chained assignment; rewrite it as one assignment per attribute")
+            if event.kind == "delete":
+                return skip(f"deleted with `del self.{attr}` at line {event.stmt.lineno}")
+
+        # Every binding inside __init__ must be a tensor or None.
+        seen_tensor = False
+        for event in events:
+            if event.kind in ("assign", "register_buffer"):
+                value = event.value
+                if value is None:
+                    continue
+                if value.is_tensor or value.kind is Kind.NONE:
+                    seen_tensor = seen_tensor or value.is_tensor
+                    continue
+                if value.kind in (Kind.PARAMETER, Kind.BUFFER):
+                    return skip(f"also bound to a registered {value.kind.value} at line {event.stmt.lineno}")
+                where = "first bound" if not seen_tensor else "also bound"
+                what = "a non-tensor" if value.kind is Kind.NON_TENSOR else ("a sequence" if value.kind is Kind.SEQUENCE else "a value the codemod cannot type")
+                return skip(
+                    f"{where} to {what} at line {event.stmt.lineno}; register_buffer would raise (KeyError or TypeError)",
+                    "convert the value to a tensor before the first assignment" if where == "first bound" else None,
+                )
+            if event.kind == "registered":
+                return skip(f"also registered as a parameter or submodule at line {event.stmt.lineno}")
+
+        class_names = self.class_level_names()
+        if attr in class_names:
+            return skip(f"'{attr}' is also {class_names[attr]}; register_buffer would raise KeyError")
+        if attr in RESERVED_NAMES:
+            return skip(f"'{attr}' is an attribute of nn.Module itself")
+        for label, event in outside:
+            if label.startswith("base ") and event.kind in ("assign", "setattr"):
+                return skip(f"also set in {label} before this constructor runs; register_buffer would raise KeyError")
+
+        trained = self._trained_reason(events)
+        if trained is not None:
+            return self._plan_parameter(attr, events, walker, outside, trained, anchor)
+        return self._plan_buffer(attr, events, walker, outside, anchor)
+
+    def _trained_reason(self, events: list[AttrEvent]) -> str | None:
+        for event in events:
+            if event.kind == "requires_grad":
+                return f"self.{event.attr}.requires_grad set at line {event.stmt.lineno}"
+            if event.value is not None and event.value.is_tensor and event.value.requires_grad:
+                if event.kind == "register_buffer":
+                    return "registered buffer created with requires_grad=True; an optimizer never updates a buffer"
+                if event.value.moved_parameter:
+                    return "nn.Parameter(...) followed by a device move is a copy, not a parameter"
+                return event.value.requires_grad
+        return None
+
+    # buffers ---------------------------------------------------------------------------------
+
+    def _plan_buffer(self, attr, events, walker, outside, anchor):
+        for label, event in outside:
+            if event.kind in ("assign", "setattr") and event.value is not None:
+                kind = event.value.kind
+                if kind in (Kind.NON_TENSOR, Kind.SEQUENCE):
+                    return anchor, _Decision(Action.SKIP, f"bound to a non-tensor in {label} (line {event.stmt.lineno}); assigning it to a buffer raises TypeError"), []
+                if kind is Kind.UNKNOWN:
+                    return anchor, _Decision(Action.SKIP, f"reassigned in {label} (line {event.stmt.lineno}) to a value the codemod cannot type; a non-tensor there would raise TypeError"), []
+        persistent, reason = self._persistence(events, outside)
+        edits: list[StmtEdit] = []
+        for event in events:
+            if event.kind != "assign" or event.value is None:
+                continue
+            if not (event.value.is_tensor or event.value.kind is Kind.NONE):
+                continue
+            move = self._placement(attr, event, walker)
+            if isinstance(move, str):
+                return anchor, _Decision(Action.SKIP, move), []
+            edit = self._stmt_edit(event, "buffer", attr, persistent, parameter=False)
+            edit.move_after = move
+            edits.append(edit)
+            if isinstance(event.stmt, ast.AnnAssign):
+                self._declare(attr, event.stmt.annotation)
+        return anchor, _Decision(Action.BUFFER, reason, persistent), edits
+
+    def _persistence(self, events, outside) -> tuple[bool, str]:
+        if self.policy == "always":
+            return True, "persistent: --persistent always"
+        if self.policy == "never":
+            return False, "persistent=False: --persistent never"
+        for event in events:
+            value = event.value
+            if event.kind in ("assign", "mutate") and value is not None and value.is_tensor and value.stateful:
+                return True, f"persistent: {value.stateful}"
+        for label, event in outside:
+            if event.kind in ("assign", "mutate", "register_buffer"):
+                return True, f"persistent: updated in {label}"
+        return False, "persistent=False: deterministic constant"
+
+    def _placement(self, attr: str, event: AttrEvent, walker: BodyWalker) -> tuple[int, int] | None | str:
+        """None when the statement can stay; the super() statement to move after; or a skip reason."""
+        if walker.super_index is None:
+            return "no super().__init__() call in __init__; register_buffer needs nn.Module.__init__ to have run"
+        if event.top_index > walker.super_index:
+            return None
+        if event.nested or event.top_index == walker.super_index:
+            return "assigned before super().__init__() inside a block; it cannot be moved safely"
+        body = _init_body(self.cls)
+        between = body[event.top_index + 1 : walker.super_index + 1]
+        super_stmt = body[walker.super_index]
+        if any(_uses_attr(stmt, walker.ev.self_name, attr) for stmt in between):
+            return f"assigned before super().__init__() and used before it; move the assignment after super().__init__()"
+        if any(_uses_bare_self(stmt, walker.ev.self_name) for stmt in between if stmt is not super_stmt):
+            return "assigned before super().__init__() and `self` is used before it; move it by hand"
+        value_names = {n.id for n in ast.walk(event.stmt) if isinstance(n, ast.Name)}
+        if any(_rebinds(stmt, value_names) for stmt in between):
+            return "assigned before super().__init__() from names rebound before it; move it by hand"
+        if event.value is not None and event.value.stateful and "random" in event.value.stateful:
+            only_module = all(self.symbols.qualify(_unsub(b)) in ("torch.nn.Module", "torch.nn.modules.module.Module") for b in self.cls.bases)
+            if not only_module:
+                return "random value created before super().__init__(), which may draw random numbers too; moving it would change the values"
+        return (super_stmt.lineno, _char_col(self.lines, super_stmt.lineno, super_stmt.col_offset))
+
+    # parameters ------------------------------------------------------------------------------
+
+    def _plan_parameter(self, attr, events, walker, outside, trained: str, anchor):
+        def skip(reason: str):
+            return anchor, _Decision(Action.SKIP, reason), []
+
+        if not self.can_spell_parameter:
+            return skip("meant to be trained, but the file has no way to name nn.Parameter ('nn' is taken)")
+        tensors = [e for e in events if e.value is not None and e.value.is_tensor and e.kind in ("assign", "register_buffer")]
+        if any(e.value.integer for e in tensors):
+            return skip("meant to be trained, but an integer or bool tensor cannot be an nn.Parameter (only floating point and complex tensors can require gradients)")
+        if any(e.kind == "register_buffer" for e in tensors) and any(e.kind == "assign" for e in tensors):
+            return skip("both registered as a buffer and assigned directly; rewrite by hand")
+        for label, event in outside:
+            if event.kind in ("assign", "setattr") and event.value is not None and event.value.kind not in (Kind.PARAMETER, Kind.NONE):
+                return skip(f"reassigned in {label} (line {event.stmt.lineno}) to something that is not an nn.Parameter; that would raise TypeError")
+        edits: list[StmtEdit] = []
+        for event in tensors:
+            value = event.value
+            move = self._placement(attr, event, walker)
+            if isinstance(move, str):
+                return skip(move)
+            if event.kind == "register_buffer":
+                edit = StmtEdit(*self._position(event.stmt), "buffer_to_parameter", attr)
+            elif value.moved_parameter:
+                edit = self._stmt_edit(event, "unmove", attr, None, parameter=True)
+            elif value.requires_grad == "nn.Parameter":
+                return skip("a cast of an nn.Parameter is not a parameter; move the cast inside nn.Parameter(...)")
+            else:
+                edit = self._stmt_edit(event, "parameter", attr, None, parameter=True)
+            edit.move_after = move
+            edits.append(edit)
+        return anchor, _Decision(Action.PARAMETER, trained), edits
+
+    # helpers ---------------------------------------------------------------------------------
+
+    def _position(self, stmt: ast.stmt) -> tuple[int, int]:
+        return stmt.lineno, _char_col(self.lines, stmt.lineno, stmt.col_offset)
+
+    def _stmt_edit(self, event: AttrEvent, op: str, attr: str, persistent: bool | None, *, parameter: bool) -> StmtEdit:
+        spine: tuple[SpineEdit, ...] = ()
+        if event.value_node is not None:
+            evaluator = self.init_evaluator
+            saved, evaluator.env = evaluator.env, (event.env or {})
+            try:
+                spine = spine_edits(evaluator, event.value_node, parameter)
+            finally:
+                evaluator.env = saved
+        return StmtEdit(*self._position(event.stmt), op, attr, persistent, spine)
+
+    def _declare(self, attr: str, annotation: ast.expr) -> None:
+        for stmt in self.cls.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == attr:
+                return
+        text = ast.get_source_segment("\n".join(self.lines), annotation) or ast.unparse(annotation)
+        if (attr, text) not in self.plan.annotations:
+            self.plan.annotations.append((attr, text))
+
+
+def spine_edits(evaluator: Evaluator, node: ast.expr, parameter: bool) -> tuple[SpineEdit, ...]:
+    """Device moves to drop (and, for parameters, requires_grad markers) along a value's call chain."""
+    edits: list[SpineEdit] = []
+    index = 0
+    current = node
+    while True:
+        if isinstance(current, ast.Call):
+            func = current.func
+            if isinstance(func, ast.Attribute):
+                receiver = evaluator.eval(func.value)
+                if func.attr in tn.DEVICE_METHODS and (receiver.is_tensor or receiver.kind is Kind.PARAMETER):
+                    how = device_move_args(evaluator, func.attr, current)
+                    if how == "drop":
+                        edits.append(SpineEdit(index, "drop"))
+                    elif isinstance(how, tuple):
+                        edits.append(SpineEdit(index, "keep_args", how))
+                elif parameter and func.attr == "requires_grad_" and receiver.is_tensor:
+                    edits.append(SpineEdit(index, "drop"))
+            if parameter:
+                qualname = evaluator.qualify(func)
+                if qualname is not None and tn.classify_call(qualname) is tn.CallKind.VARIABLE and current.args:
+                    edits.append(SpineEdit(index, "unwrap"))
+                    break
+                if is_true(keyword(current, "requires_grad")):
+                    edits.append(SpineEdit(index, "drop_kwarg", kwarg="requires_grad"))
+            current = func
+        elif isinstance(current, (ast.Attribute, ast.Subscript)):
+            current = current.value
+        else:
+            break
+        index += 1
+    return tuple(edits)
+
+
+def _init_body(cls: ast.ClassDef) -> list[ast.stmt]:
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__init__":
+            return stmt.body
+    return []
+
+
+def _unsub(node: ast.expr) -> ast.expr:
+    return node.value if isinstance(node, ast.Subscript) else node
+
+
+def _uses_attr(stmt: ast.stmt, self_name: str | None, attr: str) -> bool:
+    return any(
+        isinstance(n, ast.Attribute) and n.attr == attr and isinstance(n.value, ast.Name) and n.value.id == self_name
+        for n in ast.walk(stmt)
+    )
+
+
+def _uses_bare_self(stmt: ast.stmt, self_name: str | None) -> bool:
+    """`self` used other than as `self.<name> = ...` (passed along, or a method called)."""
+    stores = {id(n.value) for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)}
+    loads_of_attr = {id(n.value) for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)}
+    for n in ast.walk(stmt):
+        if isinstance(n, ast.Name) and n.id == self_name and id(n) not in stores:
+            if id(n) in loads_of_attr:
+                return True  # reading another attribute might read a property of the module
+            return True
+    return False
+
+
+def _rebinds(stmt: ast.stmt, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in names for n in ast.walk(stmt))
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -1,0 +1,113 @@
+"""The Python API that the command line is a thin shell over.
+
+    >>> from codemod.api import transform_source
+    >>> result = transform_source(code)
+    >>> result.code, result.findings
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codemod.analysis import FilePlan, plan_module
+from codemod.ftypes import Action, ClassRewrite, FileResult, PersistentPolicy, TransformResult
+from codemod.repo_index import RepoIndex
+from codemod.rewrite import RewriteError, apply_plan
+
+
+@dataclass
+class AnalysisOptions:
+    """Options that change what the static pass produces (and so are part of cache keys)."""
+
+    persistent: PersistentPolicy = "auto"
+
+    def fingerprint(self) -> str:
+        return f"persistent={self.persistent}"
+
+
+@dataclass
+class FileAnalysis:
+    """One file's plan and rewritten text, kept so that failed classes can be dropped later."""
+
+    result: FileResult
+    plan: FilePlan | None = None
+    module: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def transform_source(
+    source: str,
+    *,
+    path: str | Path = "<string>",
+    persistent: PersistentPolicy = "auto",
+    index: RepoIndex | None = None,
+) -> TransformResult:
+    """Rewrite one module's source text; other repository files come from `index` when given.
+
+    Raises SyntaxError when the source does not parse.
+    """
+    path = Path(path)
+    if index is None:
+        index = RepoIndex()
+    if path not in index._module_of_path:
+        index.add_file(path, text=source, name=path.stem if path.suffix == ".py" else "__main__")
+    else:
+        index._texts[path] = source
+    tree = ast.parse(source, filename=str(path))
+    analysis = analyse_text(index, path, source, tree, str(path), AnalysisOptions(persistent))
+    if analysis.result.error:
+        raise RewriteError(analysis.result.error)
+    return TransformResult(code=analysis.result.rewritten or source, findings=analysis.result.findings)
+
+
+def analyse_text(
+    index: RepoIndex,
+    path: Path,
+    text: str,
+    tree: ast.Module,
+    display_path: str,
+    options: AnalysisOptions,
+) -> FileAnalysis:
+    """Plan and apply the rewrites of one parsed file."""
+    result = FileResult(path=path, display_path=display_path, original=text)
+    symbols = index.symbols_for_path(path, tree)
+    if symbols is None:
+        result.error = "could not be analysed"
+        return FileAnalysis(result)
+    plan = plan_module(index, symbols, display_path, options.persistent)
+    result.findings = plan.findings
+    if plan.changed:
+        try:
+            result.rewritten = apply_plan(text, plan)
+        except RewriteError as exc:
+            result.error = str(exc)
+            result.rewritten = None
+            # The findings stand, but nothing of this file is written.
+            for finding in result.findings:
+                if finding.action is not Action.SKIP:
+                    finding.action = Action.SKIP
+                    finding.reason = f"not rewritten: {exc}"
+                    finding.persistent = None
+    for class_plan in plan.classes:
+        if class_plan.changed and result.rewritten is not None:
+            result.classes.append(
+                ClassRewrite(
+                    path=path,
+                    module=symbols.name,
+                    class_name=class_plan.name,
+                    findings=[f for f in class_plan.findings if f.action is not Action.SKIP],
+                )
+            )
+    return FileAnalysis(result, plan, symbols.name)
+
+
+def rewrite_without(analysis: FileAnalysis, rejected_classes: set[str]) -> str | None:
+    """The file's text with every rewrite except those of the rejected classes."""
+    assert analysis.plan is not None and analysis.result.original is not None
+    keep = [c.name for c in analysis.plan.classes if c.changed and c.name not in rejected_classes]
+    if not keep:
+        return None
+    code = apply_plan(analysis.result.original, analysis.plan, only_classes=keep)
+    return code if code != analysis.result.original else None

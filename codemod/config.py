@@ -1,0 +1,167 @@
+"""The ``[tool.codemod]`` table of a repository's ``pyproject.toml``."""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised only on Python 3.10
+    import tomli as tomllib
+
+from .discovery import display_path
+
+__all__ = ["ConfigError", "KNOWN_KEYS", "find_project_root", "load_config"]
+
+
+class ConfigError(Exception):
+    """The configuration is unusable; the message names the file and the key."""
+
+
+def find_project_root(paths: Sequence[Path]) -> Path:
+    """Nearest common ancestor of ``paths`` holding ``pyproject.toml`` or ``.git``.
+
+    Falls back to the common parent directory (a file's own directory) when no
+    ancestor has either.
+    """
+    if not paths:
+        paths = [Path.cwd()]
+    directories = []
+    for path in paths:
+        absolute = os.path.abspath(path)
+        directories.append(absolute if os.path.isdir(absolute) else os.path.dirname(absolute))
+    common = os.path.commonpath(directories)
+    current = common
+    while True:
+        if os.path.isfile(os.path.join(current, "pyproject.toml")) or os.path.exists(os.path.join(current, ".git")):
+            return Path(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            return Path(common)
+        current = parent
+
+
+# --- value checks: each returns the normalised value or raises ValueError("must be ...")
+
+
+def _choice(*options: str) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if not isinstance(value, str) or value not in options:
+            raise ValueError(f"must be one of {', '.join(options)}")
+        return value
+
+    return check
+
+
+def _boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("must be true or false")
+    return value
+
+
+def _string(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("must be a non-empty string")
+    return value
+
+
+def _string_list(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError("must be a list of strings")
+    return list(value)
+
+
+def _positive_int(value: Any) -> int:
+    # bool is an int subclass; `jobs = true` is a mistake, not 1.
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError("must be an integer >= 1")
+    return value
+
+
+def _positive_number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise ValueError("must be a number > 0")
+    return float(value)
+
+
+# Canonical (underscored) key -> (description of the expected TOML value, check).
+KNOWN_KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "persistent": ('"auto", "always" or "never"', _choice("auto", "always", "never")),
+    "exclude": ("list of strings", _string_list),
+    "format": ('"text" or "json"', _choice("text", "json")),
+    "validate": ("boolean", _boolean),
+    "jobs": ("integer >= 1", _positive_int),
+    "device": ("string", _string),
+    "examples": ("path relative to the project root", _string),
+    "timeout": ("number of seconds > 0", _positive_number),
+    "require_validated": ("boolean", _boolean),
+    "cache": ("boolean", _boolean),
+    "color": ("boolean", _boolean),
+}
+
+
+def _normalise(key: str) -> str:
+    return key.replace("-", "_")
+
+
+def load_config(root: Path) -> dict[str, Any]:
+    """The validated ``[tool.codemod]`` table of ``root/pyproject.toml``, keys underscored.
+
+    ``{}`` when there is no such file or table.  ``examples`` comes back as an
+    absolute Path resolved against ``root``.
+    """
+    file = Path(root) / "pyproject.toml"
+    shown = display_path(file)
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except IsADirectoryError:
+        raise ConfigError(f"{shown}: is a directory") from None
+    except OSError as exc:
+        raise ConfigError(f"{shown}: cannot read: {(exc.strerror or str(exc)).lower()}") from None
+    try:
+        document = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{shown}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{shown}: invalid TOML: {' '.join(str(exc).split())}") from None
+
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{shown}: [tool] must be a table")
+    table = tool.get("codemod")
+    if table is None:
+        return {}
+    if not isinstance(table, dict):
+        raise ConfigError(f"{shown}: [tool.codemod] must be a table")
+
+    config: dict[str, Any] = {}
+    spelled: dict[str, str] = {}
+    for key, value in table.items():
+        name = _normalise(key)
+        if name not in KNOWN_KEYS:
+            message = f"{shown}: [tool.codemod] unknown key {key!r}"
+            close = difflib.get_close_matches(name, KNOWN_KEYS, n=1)
+            if close:
+                message += f" (did you mean {close[0].replace('_', '-')!r}?)"
+            else:
+                message += f" (known: {', '.join(k.replace('_', '-') for k in KNOWN_KEYS)})"
+            raise ConfigError(message)
+        if name in spelled:
+            raise ConfigError(f"{shown}: [tool.codemod] {key} given twice (also as {spelled[name]})")
+        spelled[name] = key
+        _, check = KNOWN_KEYS[name]
+        try:
+            checked = check(value)
+        except ValueError as exc:
+            raise ConfigError(f"{shown}: [tool.codemod] {key} {exc} (got {value!r})") from None
+        if name == "examples":
+            checked = Path(root, checked).absolute()
+        config[name] = checked
+    return config

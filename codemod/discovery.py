@@ -1,0 +1,311 @@
+"""Which files a run covers.
+
+Directories are walked for ``*.py`` files, skipping tool and environment
+directories, whatever ``.gitignore`` files (and ``.git/info/exclude``) say,
+and the user's ``--exclude`` patterns.  Files named explicitly are taken as
+asked, unless an ``--exclude`` pattern matches them.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import pathspec
+
+__all__ = [
+    "DEFAULT_EXCLUDED_DIRS",
+    "Discovery",
+    "discover",
+    "display_path",
+    "is_default_excluded_dir",
+    "module_name_for",
+]
+
+DEFAULT_EXCLUDED_DIRS: frozenset[str] = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        "node_modules",
+        "build",
+        "dist",
+        ".eggs",
+        ".codemod",
+        "site-packages",
+    }
+)
+_EXCLUDED_DIR_GLOBS = ("*.egg-info",)
+
+
+@dataclass
+class Discovery:
+    files: list[Path] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)  # (display path, one-line message)
+
+
+def is_default_excluded_dir(path: Path | str) -> bool:
+    """True for directories no run should descend into (tool caches, virtual environments, ...)."""
+    name = os.path.basename(os.fspath(path))
+    if name in DEFAULT_EXCLUDED_DIRS or any(fnmatch.fnmatchcase(name, g) for g in _EXCLUDED_DIR_GLOBS):
+        return True
+    # A virtual environment can have any name; pyvenv.cfg gives it away.
+    return os.path.isfile(os.path.join(os.fspath(path), "pyvenv.cfg"))
+
+
+def display_path(path: Path, cwd: Path | None = None) -> str:
+    """``path`` relative to ``cwd`` when inside it, else absolute; always with forward slashes."""
+    base = Path(os.path.abspath(cwd if cwd is not None else os.getcwd()))
+    absolute = Path(os.path.abspath(path))
+    try:
+        relative = absolute.relative_to(base)
+    except ValueError:
+        return absolute.as_posix()
+    text = relative.as_posix()
+    return text if text else "."
+
+
+@functools.lru_cache(maxsize=None)
+def _package_of(directory: str) -> tuple[str, tuple[str, ...]]:
+    """(import root, package parts) for a module file living in ``directory``."""
+    parent = os.path.dirname(directory)
+    if parent == directory or not os.path.isfile(os.path.join(directory, "__init__.py")):
+        return directory, ()
+    root, parts = _package_of(parent)
+    return root, parts + (os.path.basename(directory),)
+
+
+def module_name_for(path: Path) -> tuple[Path, str]:
+    """The import root and dotted module name of a source file.
+
+    /r/src/pkg/sub/m.py with ``__init__.py`` in pkg and sub -> (/r/src, "pkg.sub.m");
+    /r/src/pkg/__init__.py -> (/r/src, "pkg").
+    """
+    absolute = os.path.abspath(path)
+    directory, filename = os.path.split(absolute)
+    root, parts = _package_of(directory)
+    stem = filename[:-3] if filename.endswith(".py") else os.path.splitext(filename)[0]
+    if stem != "__init__" or not parts:
+        parts = parts + (stem,)
+    return Path(root), ".".join(parts)
+
+
+module_name_for.cache_clear = _package_of.cache_clear  # type: ignore[attr-defined]
+
+
+# --- ignore rules -----------------------------------------------------------
+
+
+class _IgnoreLayer:
+    """The patterns of one ignore file, matched relative to the directory it applies to."""
+
+    __slots__ = ("base", "spec")
+
+    def __init__(self, base: str, spec: pathspec.GitIgnoreSpec) -> None:
+        self.base = base
+        self.spec = spec
+
+
+def _load_ignore_file(file: str, base: str) -> _IgnoreLayer | None:
+    try:
+        with open(file, encoding="utf-8", errors="surrogateescape") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return None
+    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    return _IgnoreLayer(base, spec) if len(spec) else None
+
+
+def _relative_to(path: str, base: str) -> str | None:
+    """``path`` relative to ``base`` with forward slashes ("" for base itself), None when outside.
+
+    Both are absolute and resolved, so plain string work is enough, and much
+    cheaper than os.path.relpath on every file of a large tree.
+    """
+    if path == base:
+        return ""
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    if not path.startswith(prefix):
+        return None
+    return path[len(prefix) :].replace(os.sep, "/")
+
+
+def _ignored(layers: Sequence[_IgnoreLayer], path: str, is_dir: bool) -> bool:
+    """Git's verdict for ``path``: the deepest ignore file with a matching pattern decides."""
+    for layer in reversed(layers):
+        relative = _relative_to(path, layer.base)
+        if not relative:
+            continue
+        result = layer.spec.check_file(relative + "/" if is_dir else relative)
+        if result.include is not None:
+            return bool(result.include)
+    return False
+
+
+def _find_repo_root(directory: str) -> str | None:
+    current = directory
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def _enclosing_layers(directory: str) -> list[_IgnoreLayer]:
+    """Ignore rules that apply at ``directory``: info/exclude, then .gitignore files from the repository root down."""
+    repo = _find_repo_root(directory)
+    if repo is None:
+        return []
+    layers: list[_IgnoreLayer] = []
+    info_exclude = os.path.join(repo, ".git", "info", "exclude")
+    if os.path.isfile(info_exclude):
+        layer = _load_ignore_file(info_exclude, repo)
+        if layer is not None:
+            layers.append(layer)
+    chain = []
+    current = directory
+    while True:
+        chain.append(current)
+        if current == repo:
+            break
+        current = os.path.dirname(current)
+    chain.reverse()
+    # The directory's own .gitignore is loaded by the walk; here only its ancestors'.
+    for ancestor, child in zip(chain, chain[1:]):
+        layer = _load_ignore_file(os.path.join(ancestor, ".gitignore"), ancestor)
+        if layer is not None:
+            layers.append(layer)
+        if _ignored(layers, child, True):
+            # The user named a directory that git ignores (a vendored tree, an
+            # installed package): take it as asked rather than finding nothing.
+            return []
+    return layers
+
+
+class _Excluder:
+    """The user's --exclude patterns, relative to the root."""
+
+    def __init__(self, patterns: Sequence[str], root: str) -> None:
+        self.root = root
+        self.spec = pathspec.GitIgnoreSpec.from_lines(list(patterns)) if patterns else None
+
+    def __call__(self, path: str, is_dir: bool) -> bool:
+        if self.spec is None:
+            return False
+        relative = _relative_to(path, self.root)
+        if relative is None:
+            # Outside the root only unanchored patterns can sensibly match.
+            relative = path.lstrip(os.sep).replace(os.sep, "/")
+        if not relative:
+            return False
+        # Gitignore patterns also match everything below a matching directory,
+        # so an explicitly named file inside an excluded directory is excluded.
+        return self.spec.match_file(relative + "/" if is_dir else relative)
+
+
+# --- the walk -------------------------------------------------------------------
+
+
+def _walk(
+    top: str,
+    layers: list[_IgnoreLayer],
+    excluded: _Excluder,
+    respect_gitignore: bool,
+    cwd: Path,
+    out: list[str],
+    errors: list[tuple[str, str]],
+) -> None:
+    # Iterative so deep trees cannot hit the recursion limit.
+    stack: list[tuple[str, list[_IgnoreLayer]]] = [(top, layers)]
+    while stack:
+        directory, inherited = stack.pop()
+        current = inherited
+        if respect_gitignore:
+            layer = _load_ignore_file(os.path.join(directory, ".gitignore"), directory)
+            if layer is not None:
+                current = inherited + [layer]
+        try:
+            with os.scandir(directory) as it:
+                entries = list(it)
+        except OSError as exc:
+            message = "permission denied" if isinstance(exc, PermissionError) else (exc.strerror or str(exc))
+            errors.append((display_path(Path(directory), cwd), f"cannot read directory: {message}"))
+            continue
+        for entry in entries:
+            try:
+                # Symlinks are never followed: no loops, no files outside the tree.
+                if entry.is_symlink():
+                    continue
+                is_dir = entry.is_dir(follow_symlinks=False)
+                is_file = not is_dir and entry.is_file(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if is_default_excluded_dir(entry.path):
+                    continue
+            elif not (is_file and entry.name.endswith(".py")):
+                continue
+            if excluded(entry.path, is_dir):
+                continue
+            if respect_gitignore and _ignored(current, entry.path, is_dir):
+                continue
+            if is_dir:
+                stack.append((entry.path, current))
+            else:
+                out.append(entry.path)
+
+
+def discover(
+    paths: Sequence[Path | str],
+    *,
+    excludes: Sequence[str] = (),
+    respect_gitignore: bool = True,
+    root: Path | None = None,
+) -> Discovery:
+    """Collect the files a run covers from files and directories given by the user."""
+    cwd = Path.cwd()
+    root_dir = os.path.realpath(root if root is not None else cwd)
+    excluded = _Excluder(excludes, root_dir)
+    result = Discovery()
+    found: list[str] = []
+
+    for given in paths:
+        shown = display_path(Path(given), cwd)
+        try:
+            st = os.stat(given)
+        except FileNotFoundError:
+            result.errors.append((shown, "no such file or directory"))
+            continue
+        except OSError as exc:
+            result.errors.append((shown, (exc.strerror or str(exc)).lower()))
+            continue
+        resolved = os.path.realpath(given)
+        if stat.S_ISREG(st.st_mode):
+            # Named by the user: taken even without a .py suffix, or inside an ignored directory.
+            if not excluded(resolved, False):
+                found.append(resolved)
+        elif stat.S_ISDIR(st.st_mode):
+            if excluded(resolved, True):
+                continue
+            layers = _enclosing_layers(resolved) if respect_gitignore else []
+            _walk(resolved, layers, excluded, respect_gitignore, cwd, found, result.errors)
+        else:
+            result.errors.append((shown, "not a regular file or directory"))
+
+    result.files = sorted({Path(p) for p in found})
+    return result

@@ -1,0 +1,266 @@
+"""Cross-file knowledge: which module a name comes from, which classes are nn.Modules.
+
+Files are parsed lazily, only when a name leads to them, so a run that looks
+at one file pays only for the files that file's classes depend on.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from codemod import torch_names
+from codemod.discovery import module_name_for
+from codemod.fileio import SourceError, read_source
+from codemod.symbols import ModuleSymbols, build_symbols
+
+# `class Name(bases):` headers; the bases may span lines.
+_CLASS_HEADER = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.MULTILINE)
+_MAX_DEPTH = 50
+
+
+@dataclass
+class Resolved:
+    kind: str  # "class" | "function" | "module" | "external" | "unknown"
+    qualname: str
+    module: ModuleSymbols | None = None
+    node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef | None = None
+
+
+class RepoIndex:
+    """The Python files of one run, addressable by module name."""
+
+    def __init__(self, files: Iterable[Path] = (), *, root: Path | None = None, texts: dict[Path, str] | None = None):
+        self._texts: dict[Path, str] = dict(texts or {})
+        self._paths_by_module: dict[str, list[Path]] = {}
+        self._module_of_path: dict[Path, str] = {}
+        self._symbols: dict[Path, ModuleSymbols | None] = {}
+        self._module_class_memo: dict[tuple[str, str], bool] = {}
+        self._headers: dict[str, list[Path]] | None = None
+        self.files: list[Path] = []
+        self.consulted: set[Path] = set()  # files whose content an analysis depended on
+        for path in files:
+            self.add_file(path, root=root)
+
+    # -- registration -------------------------------------------------------------------------
+
+    def add_file(self, path: Path, *, root: Path | None = None, text: str | None = None, name: str | None = None) -> str:
+        if text is not None:
+            self._texts[path] = text
+        if name is None:
+            name = module_name_for(path)[1] if path.suffix == ".py" else path.stem
+        self.files.append(path)
+        self._module_of_path[path] = name
+        self._paths_by_module.setdefault(name, []).append(path)
+        # Script-style repositories import by path from their root ("from models.layers import X")
+        # even without __init__.py files: register that spelling too.
+        if root is not None:
+            try:
+                rel = path.relative_to(root).with_suffix("")
+            except ValueError:
+                rel = None
+            if rel is not None:
+                parts = list(rel.parts)
+                if parts and parts[-1] == "__init__":
+                    parts.pop()
+                alt = ".".join(parts)
+                if alt and alt != name:
+                    self._paths_by_module.setdefault(alt, []).append(path)
+        return name
+
+    def module_name(self, path: Path) -> str:
+        return self._module_of_path.get(path) or self.add_file(path)
+
+    # -- parsing -------------------------------------------------------------------------------
+
+    def text(self, path: Path) -> str | None:
+        if path not in self._texts:
+            try:
+                self._texts[path] = read_source(path).text
+            except SourceError:
+                return None
+        return self._texts[path]
+
+    def symbols_for_path(self, path: Path, tree: ast.Module | None = None) -> ModuleSymbols | None:
+        if path in self._symbols:
+            return self._symbols[path]
+        symbols = None
+        text = self.text(path)
+        if text is not None:
+            try:
+                if tree is None:
+                    tree = ast.parse(text, filename=str(path))
+                symbols = build_symbols(tree, self.module_name(path), path, path.name == "__init__.py", text)
+            except (SyntaxError, ValueError, RecursionError):
+                symbols = None
+        self._symbols[path] = symbols
+        return symbols
+
+    def symbols_for_module(self, name: str, near: Path | None = None) -> ModuleSymbols | None:
+        paths = self._paths_by_module.get(name)
+        if not paths:
+            return None
+        path = paths[0]
+        if near is not None and len(paths) > 1:
+            # Prefer the candidate nearest to the importing file.
+            path = min(paths, key=lambda p: _distance(p, near))
+        self.consulted.add(path)
+        return self.symbols_for_path(path)
+
+    # -- resolution -----------------------------------------------------------------------------
+
+    def resolve(self, qualname: str, near: Path | None = None, _depth: int = 0) -> Resolved:
+        if _depth > _MAX_DEPTH:
+            return Resolved("unknown", qualname)
+        parts = qualname.split(".")
+        for i in range(len(parts), 0, -1):
+            symbols = self.symbols_for_module(".".join(parts[:i]), near)
+            if symbols is None:
+                continue
+            rest = parts[i:]
+            if not rest:
+                return Resolved("module", qualname, symbols)
+            return self._resolve_in(symbols, rest, _depth)
+        return Resolved("external", qualname)
+
+    def _resolve_in(self, symbols: ModuleSymbols, rest: list[str], depth: int) -> Resolved:
+        head, tail = rest[0], rest[1:]
+        qualname = ".".join([symbols.name, *rest])
+        if head in symbols.classes:
+            return Resolved("class", qualname, symbols, symbols.classes[head]) if not tail else Resolved("unknown", qualname)
+        if head in symbols.functions:
+            return Resolved("function", qualname, symbols, symbols.functions[head]) if not tail else Resolved("unknown", qualname)
+        if head in symbols.imports:
+            return self.resolve(".".join([symbols.imports[head], *tail]), symbols.path, depth + 1)
+        submodule = f"{symbols.name}.{head}"
+        if submodule in self._paths_by_module:
+            return self.resolve(".".join([submodule, *tail]), symbols.path, depth + 1)
+        for star in symbols.star_imports:
+            target = self.symbols_for_module(star, symbols.path)
+            if target is None:
+                # `from torch.nn import *` and friends: the name lives outside the repository.
+                return Resolved("external", ".".join([star, *rest]))
+            found = self._resolve_in(target, rest, depth + 1)
+            if found.kind != "unknown":
+                return found
+        return Resolved("unknown", qualname)
+
+    def resolve_expr(self, symbols: ModuleSymbols, node: ast.expr) -> Resolved | None:
+        qualname = symbols.qualify(node)
+        if qualname is None:
+            return None
+        return self.resolve(qualname, symbols.path)
+
+    # -- nn.Module detection ------------------------------------------------------------------
+
+    def is_module_class(self, symbols: ModuleSymbols, cls: ast.ClassDef) -> bool:
+        key = (symbols.name + ":" + str(symbols.path), cls.name)
+        if key in self._module_class_memo:
+            return self._module_class_memo[key]
+        self._module_class_memo[key] = False  # guards against inheritance cycles
+        result = any(self._base_is_module(symbols, base) for base in cls.bases)
+        self._module_class_memo[key] = result
+        return result
+
+    def _base_is_module(self, symbols: ModuleSymbols, base: ast.expr) -> bool:
+        if isinstance(base, ast.Subscript):  # Generic[...] style bases
+            base = base.value
+        qualname = symbols.qualify(base)
+        if qualname is None:
+            return False
+        if torch_names.is_torch_module_class(qualname) or torch_names.is_known_module_base(qualname):
+            return True
+        resolved = self.resolve(qualname, symbols.path)
+        if resolved.kind == "class" and resolved.module is not None:
+            return self.is_module_class(resolved.module, resolved.node)  # type: ignore[arg-type]
+        if resolved.kind == "external":
+            return torch_names.is_torch_module_class(resolved.qualname) or torch_names.is_known_module_base(
+                resolved.qualname
+            )
+        return False
+
+    def base_classes(self, symbols: ModuleSymbols, cls: ast.ClassDef) -> list[tuple[ModuleSymbols, ast.ClassDef]]:
+        """Repository classes this class inherits from, nearest first (depth-first, no duplicates)."""
+        seen: set[tuple[str, str]] = set()
+        out: list[tuple[ModuleSymbols, ast.ClassDef]] = []
+
+        def visit(sym: ModuleSymbols, node: ast.ClassDef, depth: int) -> None:
+            if depth > _MAX_DEPTH:
+                return
+            for base in node.bases:
+                if isinstance(base, ast.Subscript):
+                    base = base.value
+                resolved = self.resolve_expr(sym, base)
+                if resolved and resolved.kind == "class" and resolved.module is not None:
+                    key = (resolved.module.name, resolved.node.name)  # type: ignore[union-attr]
+                    if key not in seen:
+                        seen.add(key)
+                        out.append((resolved.module, resolved.node))  # type: ignore[arg-type]
+                        visit(resolved.module, resolved.node, depth + 1)  # type: ignore[arg-type]
+
+        visit(symbols, cls, 0)
+        return out
+
+    # -- subclasses ----------------------------------------------------------------------------
+
+    def class_headers(self) -> dict[str, list[Path]]:
+        """Word -> files with a class header whose bases mention that word (a cheap textual index)."""
+        if self._headers is None:
+            headers: dict[str, list[Path]] = {}
+            for path in self.files:
+                text = self.text(path)
+                if not text or "class" not in text:
+                    continue
+                for match in _CLASS_HEADER.finditer(text):
+                    for word in set(re.findall(r"\w+", match.group(2))):
+                        files = headers.setdefault(word, [])
+                        if not files or files[-1] != path:
+                            files.append(path)
+            self._headers = headers
+        return self._headers
+
+    def subclasses_of(self, symbols: ModuleSymbols, cls: ast.ClassDef) -> list[tuple[ModuleSymbols, ast.ClassDef]]:
+        """Repository classes that inherit (directly or not) from `cls`."""
+        found: list[tuple[ModuleSymbols, ast.ClassDef]] = []
+        pending = [(symbols, cls)]
+        seen = {(symbols.name, cls.name)}
+        while pending:
+            sym, node = pending.pop()
+            for path in self.class_headers().get(node.name, []):
+                other = self.symbols_for_path(path)
+                if other is None:
+                    continue
+                for candidate in _all_classes(other.tree):
+                    key = (other.name, candidate.name)
+                    if key in seen:
+                        continue
+                    if any(
+                        r is not None and r.kind == "class" and r.node is node
+                        for r in (self.resolve_expr(other, _unsubscript(b)) for b in candidate.bases)
+                    ):
+                        seen.add(key)
+                        self.consulted.add(path)
+                        found.append((other, candidate))
+                        pending.append((other, candidate))
+        return found
+
+
+def _unsubscript(node: ast.expr) -> ast.expr:
+    return node.value if isinstance(node, ast.Subscript) else node
+
+
+def _all_classes(tree: ast.Module) -> list[ast.ClassDef]:
+    return [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+
+
+def _distance(candidate: Path, near: Path) -> int:
+    a, b = candidate.parent.parts, near.parent.parts
+    common = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        common += 1
+    return (len(a) - common) + (len(b) - common)

@@ -1,0 +1,219 @@
+"""Apply a `FilePlan` to source text with libcst, keeping formatting and comments.
+
+Edits are keyed by the position of the statement they change, which `ast`
+(where the analysis ran) and libcst's PositionProvider agree on.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from codemod.analysis import ClassPlan, FilePlan, SpineEdit, StmtEdit
+
+
+class RewriteError(Exception):
+    """The plan could not be applied; the file is left alone."""
+
+
+def apply_plan(source: str, plan: FilePlan, only_classes: Iterable[str] | None = None) -> str:
+    """Rewrite `source` with the edits of `plan` (of the named classes only, if given)."""
+    wanted = set(only_classes) if only_classes is not None else None
+    classes = [c for c in plan.classes if c.changed and (wanted is None or c.name in wanted)]
+    if not classes:
+        return source
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as exc:
+        raise RewriteError(f"libcst cannot parse the file: {str(exc).splitlines()[0]}") from exc
+    transformer = _Rewriter(classes, plan.parameter_spelling)
+    new_module = MetadataWrapper(module, unsafe_skip_copy=True).visit(transformer)
+    missing = transformer.unapplied()
+    if missing:
+        raise RewriteError(f"could not locate {len(missing)} statement(s) to rewrite (first at line {missing[0][0]})")
+    if plan.add_nn_import and any(e.op in ("parameter", "buffer_to_parameter") for c in classes for e in c.edits):
+        context = CodemodContext()
+        AddImportsVisitor.add_needed_import(context, "torch", "nn")
+        new_module = AddImportsVisitor(context).transform_module(new_module)
+    code = new_module.code
+    try:
+        ast.parse(code)
+    except SyntaxError as exc:  # never write code that does not parse
+        raise RewriteError(f"the rewritten code would not parse: {exc.msg} (line {exc.lineno})") from exc
+    return code
+
+
+class _Rewriter(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, classes: list[ClassPlan], parameter_spelling: str):
+        super().__init__()
+        self.edits: dict[tuple[int, int], StmtEdit] = {(e.line, e.col): e for c in classes for e in c.edits}
+        self.applied: set[tuple[int, int]] = set()
+        self.annotations: dict[int, list[tuple[str, str]]] = {c.line: c.annotations for c in classes if c.annotations}
+        self.parameter = cst.parse_expression(parameter_spelling)
+        self.anchors: dict[tuple[int, int], int] = {}  # super() statement position -> id of its node
+        self.movers: dict[int, tuple[int, int]] = {}  # id of a statement to move -> anchor position
+        self.anchor_positions = {e.move_after for e in self.edits.values() if e.move_after}
+
+    def unapplied(self) -> list[tuple[int, int]]:
+        return sorted(set(self.edits) - self.applied)
+
+    # statements ------------------------------------------------------------------------------
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        body = list(updated.body)
+        move_to: tuple[int, int] | None = None
+        moved_key: tuple[int, int] | None = None
+        is_anchor = False
+        for i, small in enumerate(original.body):
+            start = self.get_metadata(PositionProvider, small).start
+            key = (start.line, start.column)
+            if key in self.anchor_positions:
+                is_anchor = True
+            edit = self.edits.get(key)
+            if edit is None:
+                continue
+            body[i] = self._apply(edit, body[i])
+            self.applied.add(key)
+            if edit.move_after:
+                move_to, moved_key = edit.move_after, key
+        result = updated.with_changes(body=body)
+        if is_anchor:
+            start = self.get_metadata(PositionProvider, original.body[0]).start
+            for anchor in self.anchor_positions:
+                if anchor[0] == start.line:
+                    self.anchors[anchor] = id(result)
+        if move_to is not None:
+            if len(body) != 1:
+                self.applied.discard(moved_key)  # shares its line with other statements: not moved, reported
+            else:
+                self.movers[id(result)] = move_to
+        return result
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        ids = {id(s) for s in updated.body}
+        if not any(i in ids for i in self.movers):
+            return updated
+        movers = [s for s in updated.body if id(s) in self.movers]
+        rest = [s for s in updated.body if id(s) not in self.movers]
+        for stmt in movers:
+            anchor_id = self.anchors.get(self.movers[id(stmt)])
+            position = next((i for i, s in enumerate(rest) if id(s) == anchor_id), None)
+            if position is None:
+                continue  # leaves the edit unapplied: reported as an error
+            rest.insert(position + 1, stmt)  # its comments travel with it
+            del self.movers[id(stmt)]
+        return updated.with_changes(body=rest)
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+        start = self.get_metadata(PositionProvider, original).start
+        declarations = self.annotations.get(start.line)
+        if not declarations or not isinstance(updated.body, cst.IndentedBlock):
+            return updated
+        body = list(updated.body.body)
+        position = 0
+        if body and _is_docstring(body[0]):
+            position = 1
+        while position < len(body) and _is_annotation(body[position]):
+            position += 1
+        new = [cst.parse_statement(f"{attr}: {annotation}\n") for attr, annotation in declarations]
+        following = body[position] if position < len(body) else None
+        if isinstance(following, (cst.FunctionDef, cst.ClassDef)) and not following.leading_lines:
+            # Keep the blank line that separates class attributes from methods.
+            body[position] = following.with_changes(leading_lines=[cst.EmptyLine()])
+        body[position:position] = new
+        return updated.with_changes(body=updated.body.with_changes(body=body))
+
+    # one statement ---------------------------------------------------------------------------
+
+    def _apply(self, edit: StmtEdit, small: cst.BaseSmallStatement) -> cst.BaseSmallStatement:
+        spine = {s.index: s for s in edit.spine}
+        if edit.op == "buffer":
+            target, value = _assignment_parts(small)
+            value = _rebuild(value, spine)
+            call = cst.parse_expression(
+                f'__self__.register_buffer("{edit.attr}", __value__'
+                + (", persistent=False)" if edit.persistent is False else ")")
+            )
+            args = list(call.args)
+            args[1] = args[1].with_changes(value=value)
+            call = call.with_changes(func=call.func.with_changes(value=target.value), args=args)
+            return cst.Expr(value=call, semicolon=small.semicolon)
+        if edit.op in ("parameter", "unmove"):
+            _, value = _assignment_parts(small)
+            value = _rebuild(value, spine)
+            if edit.op == "parameter":
+                value = cst.Call(func=self.parameter, args=[cst.Arg(value=value)])
+            return small.with_changes(value=value)
+        if edit.op == "buffer_to_parameter":
+            assert isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+            call = small.value
+            owner = call.func.value  # type: ignore[attr-defined]
+            value = call.args[1].value
+            wrapped = cst.Call(func=self.parameter, args=[cst.Arg(value=value)])
+            target = cst.AssignTarget(target=cst.Attribute(value=owner, attr=cst.Name(edit.attr)))
+            return cst.Assign(targets=[target], value=wrapped, semicolon=small.semicolon)
+        raise RewriteError(f"unknown edit {edit.op}")
+
+
+def _assignment_parts(small: cst.BaseSmallStatement) -> tuple[cst.Attribute, cst.BaseExpression]:
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Attribute):
+        return small.targets[0].target, small.value  # type: ignore[return-value]
+    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Attribute) and small.value is not None:
+        return small.target, small.value
+    raise RewriteError("expected an assignment to self.<attr>")
+
+
+def _rebuild(node: cst.BaseExpression, edits: dict[int, SpineEdit], index: int = 0) -> cst.BaseExpression:
+    """Apply spine edits along the call chain of a value (see analysis.SpineEdit)."""
+    if not edits:
+        return node
+    if isinstance(node, cst.Call):
+        node = node.with_changes(func=_rebuild(node.func, edits, index + 1))
+    elif isinstance(node, cst.Attribute):
+        node = node.with_changes(value=_rebuild(node.value, edits, index + 1))
+    elif isinstance(node, cst.Subscript):
+        node = node.with_changes(value=_rebuild(node.value, edits, index + 1))
+    edit = edits.get(index)
+    if edit is None or not isinstance(node, cst.Call):
+        return node
+    if edit.op == "drop" and isinstance(node.func, cst.Attribute):
+        inner = node.func.value
+        if node.lpar and not inner.lpar:
+            inner = inner.with_changes(lpar=node.lpar, rpar=node.rpar)
+        return inner
+    if edit.op == "keep_args":
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        kept = [a for i, a in enumerate(positional) if i in edit.args]
+        return node.with_changes(args=_fix_commas(kept))
+    if edit.op == "drop_kwarg":
+        kept = [a for a in node.args if not (a.keyword is not None and a.keyword.value == edit.kwarg)]
+        return node.with_changes(args=_fix_commas(kept))
+    if edit.op == "unwrap" and node.args:
+        return node.args[0].value
+    return node
+
+
+def _fix_commas(args: list[cst.Arg]) -> list[cst.Arg]:
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return args
+
+
+def _is_docstring(stmt: cst.BaseStatement) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def _is_annotation(stmt: cst.BaseStatement) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.AnnAssign) and stmt.body[0].value is None

@@ -1,0 +1,610 @@
+"""Static tensor inference: does an expression evaluate to a tensor, and what kind?
+
+The evaluator walks `ast` expressions of a constructor (or a helper it calls)
+with an environment of local variables.  Anything it cannot prove is UNKNOWN,
+and UNKNOWN is never rewritten: a missed rewrite is cheap, a wrong one is not.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from codemod import torch_names as tn
+from codemod.symbols import ModuleSymbols, collect_imports, qualify
+
+if TYPE_CHECKING:
+    from codemod.repo_index import RepoIndex
+
+
+class Kind(enum.Enum):
+    TENSOR = "tensor"
+    TENSOR_OR_NONE = "tensor or None"
+    NONE = "None"
+    SEQUENCE = "sequence of tensors"
+    PARAMETER = "nn.Parameter"
+    BUFFER = "nn.Buffer"
+    NON_TENSOR = "non-tensor"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Value:
+    kind: Kind
+    stateful: str | None = None  # why the value carries state; None: fully determined by the code
+    requires_grad: str | None = None  # how it was made trainable, if it was
+    integer: bool = False  # integer or bool dtype
+    moved_parameter: bool = False  # nn.Parameter(...) followed only by device moves
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.kind in (Kind.TENSOR, Kind.TENSOR_OR_NONE)
+
+
+UNKNOWN = Value(Kind.UNKNOWN)
+NON_TENSOR = Value(Kind.NON_TENSOR)
+NONE = Value(Kind.NONE)
+
+_DEVICE_LITERAL = re.compile(r"^(cuda|cpu|mps|xpu|meta|hpu|npu|xla)(:\d+)?$")
+_DEVICE_WORD = re.compile(r"(^|_)(device|devices|dev)$", re.IGNORECASE)
+
+
+def combine_state(*values: Value) -> str | None:
+    for value in values:
+        if value.is_tensor and value.stateful:
+            return value.stateful
+    return None
+
+
+def merge_branches(a: Value, b: Value) -> Value:
+    """The value of `a if c else b`."""
+    if a.is_tensor and b.is_tensor:
+        kind = Kind.TENSOR if a.kind is b.kind is Kind.TENSOR else Kind.TENSOR_OR_NONE
+        return Value(kind, combine_state(a, b), a.requires_grad or b.requires_grad, a.integer and b.integer)
+    for t, other in ((a, b), (b, a)):
+        if t.is_tensor and other.kind is Kind.NONE:
+            return replace(t, kind=Kind.TENSOR_OR_NONE)
+    if a.kind is b.kind and a.kind in (Kind.NONE, Kind.NON_TENSOR):
+        return a
+    return UNKNOWN
+
+
+def is_literal(node: ast.expr) -> bool:
+    """A constant, or lists/tuples/arithmetic of constants."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return all(is_literal(e) for e in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        return is_literal(node.operand)
+    if isinstance(node, ast.BinOp):
+        return is_literal(node.left) and is_literal(node.right)
+    return False
+
+
+def _literal_is_integer(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (bool, int))
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return all(_literal_is_integer(e) for e in node.elts) and bool(node.elts)
+    if isinstance(node, ast.UnaryOp):
+        return _literal_is_integer(node.operand)
+    return False
+
+
+def _has_float_literal(node: ast.expr) -> bool:
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, float) for n in ast.walk(node))
+
+
+def keyword(call: ast.Call, name: str) -> ast.expr | None:
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    return None
+
+
+def is_true(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is True
+
+
+def is_false(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False
+
+
+def short_call_name(node: ast.Call) -> str:
+    func = node.func
+    parts: list[str] = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if isinstance(func, ast.Name):
+        parts.append(func.id)
+    return ".".join(reversed(parts)) or "call"
+
+
+class Evaluator:
+    """Evaluates expressions of one function body to abstract `Value`s."""
+
+    def __init__(
+        self,
+        index: RepoIndex | None,
+        symbols: ModuleSymbols,
+        function: ast.FunctionDef | ast.AsyncFunctionDef | None,
+        class_methods: Callable[[str], tuple[ModuleSymbols, ast.FunctionDef | ast.AsyncFunctionDef] | None] | None = None,
+        self_attrs: dict[str, Value] | None = None,
+        depth: int = 0,
+    ):
+        self.index = index
+        self.symbols = symbols
+        self.depth = depth
+        self.class_methods = class_methods
+        self.env: dict[str, Value] = {}
+        self.self_attrs: dict[str, Value] = self_attrs if self_attrs is not None else {}
+        self.self_name: str | None = None
+        self.imports = dict(symbols.imports)
+        if function is not None:
+            collect_imports(function.body, symbols.package, self.imports)
+            args = function.args
+            positional = [*args.posonlyargs, *args.args]
+            if positional and class_methods is not None and not _is_static(function):
+                self.self_name = positional[0].arg
+                positional = positional[1:]
+            for arg in [*positional, *args.kwonlyargs, args.vararg, args.kwarg]:
+                if arg is not None:
+                    self.env[arg.arg] = _annotation_value(arg.annotation, self)
+
+    # -- names ---------------------------------------------------------------------------------
+
+    def qualify(self, node: ast.expr) -> str | None:
+        head = node
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if isinstance(head, ast.Name) and head.id in self.env:
+            return None  # a local variable shadows any import
+        return qualify(node, self.imports, self.symbols.local_names, self.symbols.name)
+
+    def is_self(self, node: ast.expr) -> bool:
+        return self.self_name is not None and isinstance(node, ast.Name) and node.id == self.self_name
+
+    def self_attr(self, node: ast.expr) -> str | None:
+        """"x" for `self.x`."""
+        if isinstance(node, ast.Attribute) and self.is_self(node.value):
+            return node.attr
+        return None
+
+    # -- expressions ---------------------------------------------------------------------------
+
+    def eval(self, node: ast.expr | None) -> Value:
+        if node is None:
+            return UNKNOWN
+        method = getattr(self, "_eval_" + type(node).__name__, None)
+        if method is None:
+            return UNKNOWN
+        return method(node)
+
+    def _eval_Constant(self, node: ast.Constant) -> Value:
+        return NONE if node.value is None else NON_TENSOR
+
+    def _eval_JoinedStr(self, node: ast.JoinedStr) -> Value:
+        return NON_TENSOR
+
+    def _sequence(self, elements: list[ast.expr]) -> Value:
+        values = [self.eval(e) for e in elements]
+        if any(v.is_tensor or v.kind in (Kind.SEQUENCE, Kind.PARAMETER) for v in values):
+            return Value(Kind.SEQUENCE, combine_state(*values))
+        return NON_TENSOR if all(v.kind in (Kind.NON_TENSOR, Kind.NONE) for v in values) else UNKNOWN
+
+    def _eval_List(self, node: ast.List) -> Value:
+        return self._sequence(node.elts)
+
+    def _eval_Tuple(self, node: ast.Tuple) -> Value:
+        return self._sequence(node.elts)
+
+    def _eval_Set(self, node: ast.Set) -> Value:
+        return self._sequence(node.elts)
+
+    def _eval_Dict(self, node: ast.Dict) -> Value:
+        return self._sequence([v for v in node.values if v is not None])
+
+    def _comprehension(self, element: ast.expr, generators: list[ast.comprehension]) -> Value:
+        saved = dict(self.env)
+        for gen in generators:
+            for name in _target_names(gen.target):
+                self.env[name] = UNKNOWN
+        value = self.eval(element)
+        self.env = saved
+        if value.is_tensor or value.kind in (Kind.SEQUENCE, Kind.PARAMETER):
+            return Value(Kind.SEQUENCE, value.stateful)
+        return UNKNOWN
+
+    def _eval_ListComp(self, node: ast.ListComp) -> Value:
+        return self._comprehension(node.elt, node.generators)
+
+    def _eval_GeneratorExp(self, node: ast.GeneratorExp) -> Value:
+        return self._comprehension(node.elt, node.generators)
+
+    def _eval_DictComp(self, node: ast.DictComp) -> Value:
+        return self._comprehension(node.value, node.generators)
+
+    def _eval_Name(self, node: ast.Name) -> Value:
+        if node.id in self.env:
+            return self.env[node.id]
+        if node.id in ("True", "False", "None"):
+            return NONE if node.id == "None" else NON_TENSOR
+        return UNKNOWN
+
+    def _eval_NamedExpr(self, node: ast.NamedExpr) -> Value:
+        value = self.eval(node.value)
+        if isinstance(node.target, ast.Name):
+            self.env[node.target.id] = value
+        return value
+
+    def _eval_Attribute(self, node: ast.Attribute) -> Value:
+        attr = self.self_attr(node)
+        if attr is not None:
+            return self.self_attrs.get(attr, UNKNOWN)
+        qualname = self.qualify(node)
+        if qualname is not None and qualname.startswith("torch."):
+            if tn.dtype_is_integer(qualname) is not None:
+                return NON_TENSOR  # torch.float32 and friends
+            return UNKNOWN
+        receiver = self.eval(node.value)
+        if receiver.kind is Kind.TENSOR:
+            kind = tn.property_kind(node.attr)
+            if kind is tn.CallKind.TENSOR:
+                return receiver if node.attr != "data" else replace(receiver, requires_grad=None)
+            if kind is tn.CallKind.NON_TENSOR:
+                return NON_TENSOR
+        return UNKNOWN
+
+    def _eval_Subscript(self, node: ast.Subscript) -> Value:
+        receiver = self.eval(node.value)
+        if receiver.kind is Kind.TENSOR:
+            return receiver
+        if receiver.kind is Kind.SEQUENCE:
+            if isinstance(node.slice, ast.Slice):
+                return receiver
+            return Value(Kind.TENSOR, receiver.stateful)
+        if receiver.kind is Kind.NON_TENSOR:
+            return NON_TENSOR
+        return UNKNOWN
+
+    def _eval_BinOp(self, node: ast.BinOp) -> Value:
+        left, right = self.eval(node.left), self.eval(node.right)
+        tensors = [v for v in (left, right) if v.kind is Kind.TENSOR]
+        if not tensors:
+            if left.kind is right.kind is Kind.NON_TENSOR:
+                return NON_TENSOR
+            return UNKNOWN
+        others = [v for v in (left, right) if v.kind is not Kind.TENSOR]
+        integer = all(v.integer for v in tensors) and not isinstance(node.op, ast.Div)
+        if integer and others:
+            operand = node.right if others[0] is right else node.left
+            integer = not _has_float_literal(operand) and not isinstance(operand, (ast.Name, ast.Attribute))
+        return Value(Kind.TENSOR, combine_state(left, right), None, integer)
+
+    def _eval_UnaryOp(self, node: ast.UnaryOp) -> Value:
+        operand = self.eval(node.operand)
+        if operand.kind is Kind.TENSOR:
+            return replace(operand, requires_grad=None, moved_parameter=False)
+        if isinstance(node.op, ast.Not):
+            return NON_TENSOR
+        return operand if operand.kind is Kind.NON_TENSOR else UNKNOWN
+
+    def _eval_Compare(self, node: ast.Compare) -> Value:
+        values = [self.eval(node.left), *(self.eval(c) for c in node.comparators)]
+        if any(v.kind is Kind.TENSOR for v in values) and not any(
+            isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops
+        ):
+            return Value(Kind.TENSOR, combine_state(*values), None, True)
+        return NON_TENSOR
+
+    def _eval_IfExp(self, node: ast.IfExp) -> Value:
+        return merge_branches(self.eval(node.body), self.eval(node.orelse))
+
+    def _eval_Call(self, node: ast.Call) -> Value:
+        func = node.func
+        # getattr(torch, name)(...): a torch function chosen at run time.
+        if (
+            isinstance(func, ast.Call)
+            and isinstance(func.func, ast.Name)
+            and func.func.id == "getattr"
+            and func.args
+            and self.qualify(func.args[0]) in ("torch", "torch.nn.functional")
+        ):
+            return Value(Kind.TENSOR, "value from a torch function chosen at run time")
+        if isinstance(func, ast.Attribute):
+            if self.is_self(func.value):
+                return self._helper_method(func.attr)
+            qualname = self.qualify(func)
+            if qualname is not None and self._is_imported_head(func):
+                return self._qualified_call(qualname, node)
+            receiver = self.eval(func.value)
+            if receiver.kind is Kind.TENSOR:
+                return self._tensor_method(receiver, func.attr, node)
+            if receiver.kind is Kind.PARAMETER and func.attr in tn.DEVICE_METHODS:
+                if device_move_args(self, func.attr, node) == "drop":
+                    return Value(Kind.TENSOR, "trainable parameter", "nn.Parameter", moved_parameter=True)
+                return Value(Kind.TENSOR, "trainable parameter", "nn.Parameter")
+            if receiver.kind is Kind.NON_TENSOR:
+                return UNKNOWN
+            return UNKNOWN
+        if isinstance(func, ast.Name):
+            if func.id in self.env:
+                return UNKNOWN
+            qualname = self.qualify(func)
+            if qualname is None:
+                return UNKNOWN
+            if func.id in tn.SEQUENCE_BUILTINS and node.args:
+                inner = self.eval(node.args[0])
+                if inner.kind is Kind.SEQUENCE or inner.is_tensor:
+                    return Value(Kind.SEQUENCE, inner.stateful)
+                return NON_TENSOR if inner.kind is Kind.NON_TENSOR else UNKNOWN
+            return self._qualified_call(qualname, node)
+        return UNKNOWN
+
+    def _is_imported_head(self, node: ast.expr) -> bool:
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id not in self.env and (
+            node.id in self.imports or node.id in self.symbols.local_names
+        )
+
+    def _args_state(self, node: ast.Call) -> str | None:
+        values = [self.eval(a) for a in node.args] + [self.eval(k.value) for k in node.keywords]
+        return combine_state(*values)
+
+    def _qualified_call(self, qualname: str, node: ast.Call) -> Value:
+        kind = tn.classify_call(qualname)
+        name = qualname.rpartition(".")[2]
+        if kind is tn.CallKind.TENSOR:
+            return self._torch_function(qualname, name, node)
+        if kind is tn.CallKind.SEQUENCE:
+            return Value(Kind.SEQUENCE, self._args_state(node))
+        if kind in (tn.CallKind.NON_TENSOR, tn.CallKind.MODULE):
+            return NON_TENSOR
+        if kind is tn.CallKind.PARAMETER:
+            return Value(Kind.PARAMETER)
+        if kind is tn.CallKind.BUFFER:
+            return Value(Kind.BUFFER)
+        if kind is tn.CallKind.VARIABLE:
+            inner = self.eval(node.args[0]) if node.args else UNKNOWN
+            if not inner.is_tensor:
+                return UNKNOWN
+            requires_grad = "Variable(..., requires_grad=True)" if is_true(keyword(node, "requires_grad")) else None
+            return Value(Kind.TENSOR, inner.stateful, requires_grad, inner.integer)
+        if kind is tn.CallKind.LEGACY:
+            integer = tn.legacy_is_integer(name)
+            if len(node.args) == 1 and is_literal(node.args[0]) and isinstance(node.args[0], (ast.List, ast.Tuple)):
+                stateful = None
+            elif node.args and all(isinstance(a, (ast.Name, ast.Attribute, ast.Constant)) for a in node.args) and not any(
+                self.eval(a).is_tensor for a in node.args
+            ):
+                stateful = f"uninitialised memory ({short_call_name(node)})"
+            else:
+                stateful = f"data passed in ({short_call_name(node)})"
+            return Value(Kind.TENSOR, stateful, None, integer)
+        if kind is tn.CallKind.INIT:
+            return Value(Kind.TENSOR, f"random initialisation ({short_call_name(node)})")
+        if kind is tn.CallKind.UNKNOWN and self.index is not None and not qualname.startswith("torch."):
+            resolved = self.index.resolve(qualname, self.symbols.path)
+            if resolved.kind == "function" and resolved.module is not None:
+                return function_value(self.index, resolved.module, resolved.node, None, self.depth + 1)  # type: ignore[arg-type]
+            if resolved.kind == "class" and resolved.module is not None:
+                return NON_TENSOR if self.index.is_module_class(resolved.module, resolved.node) else UNKNOWN  # type: ignore[arg-type]
+        if kind is tn.CallKind.UNKNOWN and self.index is None and qualname in self.symbols.functions:
+            return function_value(None, self.symbols, self.symbols.functions[qualname], None, self.depth + 1)
+        local = qualname.rpartition(".")
+        if kind is tn.CallKind.UNKNOWN and local[0] == self.symbols.name and local[2] in self.symbols.functions:
+            return function_value(self.index, self.symbols, self.symbols.functions[local[2]], None, self.depth + 1)
+        return UNKNOWN
+
+    def _torch_function(self, qualname: str, name: str, node: ast.Call) -> Value:
+        label = short_call_name(node)
+        if tn.is_random(name):
+            stateful: str | None = f"random initialisation ({label})"
+        elif name in tn.DATA_FUNCTIONS:
+            if name in tn.LITERAL_DATA_FUNCTIONS and node.args and is_literal(node.args[0]):
+                stateful = None
+            elif name.startswith("empty"):
+                stateful = f"uninitialised memory ({label})"
+            else:
+                stateful = f"data passed in ({label})"
+        else:
+            stateful = self._args_state(node)
+        requires_grad = f"{label}(..., requires_grad=True)" if is_true(keyword(node, "requires_grad")) else None
+        dtype = tn.dtype_is_integer(self.qualify(keyword(node, "dtype"))) if keyword(node, "dtype") is not None else None
+        if dtype is not None:
+            integer = dtype
+        elif name in tn.INTEGER_FUNCTIONS:
+            integer = True
+        elif name == "arange":
+            integer = not any(_has_float_literal(a) for a in node.args)
+        elif name in tn.LITERAL_DATA_FUNCTIONS and node.args and is_literal(node.args[0]):
+            integer = _literal_is_integer(node.args[0])
+        else:
+            inputs = [self.eval(a) for a in node.args]
+            tensors = [v for v in inputs if v.kind in (Kind.TENSOR, Kind.SEQUENCE)]
+            integer = bool(tensors) and all(v.integer for v in tensors) and name in _SHAPE_FUNCTIONS
+        return Value(Kind.TENSOR, stateful, requires_grad, integer)
+
+    def _tensor_method(self, receiver: Value, name: str, node: ast.Call) -> Value:
+        if name in tn.DEVICE_METHODS:
+            value = replace(receiver, moved_parameter=False)
+            for arg in [*node.args, *(k.value for k in node.keywords if k.arg == "dtype")]:
+                integer = tn.dtype_is_integer(self.qualify(arg))
+                if integer is not None:
+                    value = replace(value, integer=integer)
+            return value
+        if name == "requires_grad_":
+            if node.args and is_false(node.args[0]):
+                return replace(receiver, requires_grad=None)
+            return replace(receiver, requires_grad=".requires_grad_()")
+        if name in ("detach", "detach_"):
+            return replace(receiver, requires_grad=None)
+        if name in tn.INTEGER_CAST_METHODS:
+            return replace(receiver, integer=True)
+        if name in tn.FLOAT_CAST_METHODS:
+            return replace(receiver, integer=False)
+        if name == "type" and node.args:
+            integer = tn.dtype_is_integer(self.qualify(node.args[0]))
+            return replace(receiver, integer=bool(integer)) if integer is not None else UNKNOWN
+        if name in tn.RANDOM_INPLACE_METHODS:
+            return replace(receiver, stateful=f"random initialisation (.{name}())")
+        kind = tn.method_kind(name)
+        if kind is tn.CallKind.NON_TENSOR:
+            return NON_TENSOR
+        if kind is tn.CallKind.TENSOR:
+            stateful = receiver.stateful or self._args_state(node)
+            return Value(Kind.TENSOR, stateful, receiver.requires_grad, receiver.integer)
+        return UNKNOWN
+
+    def _helper_method(self, name: str) -> Value:
+        if self.class_methods is None:
+            return UNKNOWN
+        found = self.class_methods(name)
+        if found is None:
+            return UNKNOWN
+        symbols, method = found
+        return function_value(self.index, symbols, method, self.class_methods, self.depth + 1)
+
+
+_SHAPE_FUNCTIONS = frozenset(
+    {"cat", "concat", "concatenate", "stack", "tril", "triu", "flip", "roll", "reshape", "transpose", "permute",
+     "unsqueeze", "squeeze", "repeat_interleave", "tile", "narrow", "index_select", "gather", "clone"}
+)
+
+
+def _is_static(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list)
+
+
+def _annotation_value(annotation: ast.expr | None, evaluator: Evaluator) -> Value:
+    """A parameter annotated as a Tensor carries data passed in."""
+    if annotation is None:
+        return UNKNOWN
+    text = ast.unparse(annotation)
+    if re.search(r"\bTensor\b", text) and not re.search(r"\b(List|list|Tuple|tuple|Dict|dict|Sequence|Iterable)\b", text):
+        if re.search(r"Optional|None", text):
+            return Value(Kind.TENSOR_OR_NONE, "data passed in (constructor argument)")
+        return Value(Kind.TENSOR, "data passed in (constructor argument)")
+    return UNKNOWN
+
+
+def _target_names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for e in target.elts for n in _target_names(e)]
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    return []
+
+
+def target_names(target: ast.expr) -> list[str]:
+    return _target_names(target)
+
+
+def is_device_expr(evaluator: Evaluator, node: ast.expr) -> bool:
+    """Clearly a device: "cuda:0", torch.device(...), x.device, a variable named device."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and bool(_DEVICE_LITERAL.match(node.value))
+    if isinstance(node, ast.Call):
+        return evaluator.qualify(node.func) == "torch.device"
+    if isinstance(node, ast.Attribute):
+        return bool(_DEVICE_WORD.search(node.attr))
+    if isinstance(node, ast.Name):
+        return bool(_DEVICE_WORD.search(node.id))
+    return False
+
+
+def device_move_args(evaluator: Evaluator, method: str, call: ast.Call) -> str | tuple[int, ...] | None:
+    """How to undo a device move `.cuda()` / `.cpu()` / `.to(...)`.
+
+    "drop": the call only moves the tensor; a tuple: the indices of the positional
+    arguments to keep (the rest, and device keywords, go); None: leave it alone.
+    """
+    if method in ("cuda", "xpu", "mps"):
+        if all(isinstance(a, ast.Constant) and isinstance(a.value, int) or is_device_expr(evaluator, a) for a in call.args) and all(
+            kw.arg in ("device", "non_blocking", "memory_format") and kw.arg != "memory_format" for kw in call.keywords
+        ):
+            return "drop"
+        return None
+    if method == "cpu":
+        return "drop" if not call.args and not call.keywords else None
+    if method != "to":
+        return None
+    keep: list[int] = []
+    for i, arg in enumerate(call.args):
+        if is_device_expr(evaluator, arg):
+            continue
+        if tn.dtype_is_integer(evaluator.qualify(arg)) is not None:
+            keep.append(i)
+            continue
+        return None  # `.to(other_tensor)` or something we cannot read
+    kept_keywords = []
+    for kw in call.keywords:
+        if kw.arg == "device" or kw.arg == "non_blocking":
+            continue
+        if kw.arg is None:
+            return None
+        kept_keywords.append(kw.arg)
+    if kept_keywords:
+        return None  # dtype=/copy=/memory_format= keywords: keep the call as written
+    if not keep:
+        return "drop"
+    if len(keep) == len(call.args):
+        return None
+    return tuple(keep)
+
+
+_FUNCTION_MEMO_ATTR = "_codemod_value"
+_MAX_DEPTH = 8
+
+
+def function_value(
+    index: RepoIndex | None,
+    symbols: ModuleSymbols,
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    class_methods,
+    depth: int,
+) -> Value:
+    """The value a helper function returns, when every return gives a tensor (or None)."""
+    memo = getattr(function, _FUNCTION_MEMO_ATTR, None)
+    if memo is not None:
+        return memo
+    if depth > _MAX_DEPTH:
+        return UNKNOWN
+    setattr(function, _FUNCTION_MEMO_ATTR, UNKNOWN)  # recursion guard
+    from codemod.walker import BodyWalker  # local import: walker builds on this module
+
+    evaluator = Evaluator(index, symbols, function, class_methods, depth=depth)
+    walker = BodyWalker(evaluator)
+    walker.walk(function.body)
+    returns = walker.returns
+    result = UNKNOWN
+    if returns and not isinstance(function, ast.AsyncFunctionDef) and not _is_generator(function):
+        result = returns[0]
+        for value in returns[1:]:
+            result = merge_branches(result, value)
+        if not result.is_tensor:
+            result = UNKNOWN if result.kind is not Kind.NON_TENSOR else NON_TENSOR
+        elif result.is_tensor and result.stateful is None and _takes_data(function):
+            pass
+    setattr(function, _FUNCTION_MEMO_ATTR, result)
+    return result
+
+
+def _takes_data(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return False
+
+
+def _is_generator(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for node in ast.walk(function):
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+    return False

@@ -1,0 +1,248 @@
+"""What a qualified name under torch (and a few neighbours) produces when called.
+
+The raw lists come from `torch_table`, generated from the installed torch by
+`python -m codemod.tools.generate_torch_table`; this module adds the meaning
+the analysis needs (random? data-carrying? integer dtype?) without importing torch.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from codemod import torch_table as table
+
+
+class CallKind(enum.Enum):
+    TENSOR = "tensor"
+    SEQUENCE = "sequence"  # a list or tuple of tensors
+    NON_TENSOR = "non_tensor"
+    PARAMETER = "parameter"  # nn.Parameter(...)
+    BUFFER = "buffer"  # nn.Buffer(...)
+    MODULE = "module"  # an nn.Module instance
+    VARIABLE = "variable"  # torch.autograd.Variable(...)
+    LEGACY = "legacy"  # torch.FloatTensor(...) and friends
+    INIT = "init"  # torch.nn.init.*_: fills its first argument in place, randomly
+    UNKNOWN = "unknown"
+
+
+# Well-known nn.Module bases from other libraries, by qualified name.
+KNOWN_MODULE_BASES = frozenset(
+    {
+        "lightning.LightningModule",
+        "lightning.pytorch.LightningModule",
+        "lightning.pytorch.core.LightningModule",
+        "lightning.pytorch.core.module.LightningModule",
+        "pytorch_lightning.LightningModule",
+        "pytorch_lightning.core.LightningModule",
+        "pytorch_lightning.core.lightning.LightningModule",
+        "pytorch_lightning.core.module.LightningModule",
+        "transformers.PreTrainedModel",
+        "transformers.modeling_utils.PreTrainedModel",
+        "transformers.FlaxPreTrainedModel",
+        "diffusers.ModelMixin",
+        "diffusers.models.ModelMixin",
+        "diffusers.models.modeling_utils.ModelMixin",
+        "torch_geometric.nn.MessagePassing",
+        "torch_geometric.nn.conv.MessagePassing",
+        "torch_geometric.nn.conv.message_passing.MessagePassing",
+        "mmengine.model.BaseModule",
+        "mmengine.model.base_module.BaseModule",
+        "mmengine.model.BaseModel",
+        "mmcv.runner.BaseModule",
+        "mmcv.runner.base_module.BaseModule",
+        "fairseq.models.BaseFairseqModel",
+        "fairseq.models.FairseqEncoder",
+        "fairseq.models.FairseqDecoder",
+        "fairseq.models.FairseqIncrementalDecoder",
+        "fairseq.models.FairseqEncoderDecoderModel",
+        "allennlp.models.Model",
+        "allennlp.modules.Seq2SeqEncoder",
+        "allennlp.modules.Seq2VecEncoder",
+        "torchvision.models.ResNet",
+        "torchvision.models.VisionTransformer",
+        "timm.models.VisionTransformer",
+        "timm.models.vision_transformer.VisionTransformer",
+        "timm.models.ResNet",
+        "timm.models.resnet.ResNet",
+        "torch.jit.ScriptModule",
+        "torch.fx.GraphModule",
+    }
+)
+
+# Functions whose result is fully determined by their (shape-like) arguments.
+# Data-carrying ones (tensor, as_tensor, from_numpy, load, ...) and uninitialised
+# ones (empty*) are not: their values come from outside the constructor's code.
+DATA_FUNCTIONS = frozenset(
+    {
+        "tensor",
+        "as_tensor",
+        "asarray",
+        "from_numpy",
+        "frombuffer",
+        "from_file",
+        "from_dlpack",
+        "load",
+        "empty",
+        "empty_like",
+        "empty_strided",
+        "empty_permuted",
+        "sparse_coo_tensor",
+        "sparse_csr_tensor",
+    }
+)
+LITERAL_DATA_FUNCTIONS = frozenset({"tensor", "as_tensor", "asarray"})  # deterministic with literal data
+
+# Results that are integer (or bool) whatever the inputs, unless a dtype says otherwise.
+INTEGER_FUNCTIONS = frozenset(
+    {
+        "randint",
+        "randperm",
+        "tril_indices",
+        "triu_indices",
+        "nonzero",
+        "argmax",
+        "argmin",
+        "argsort",
+        "searchsorted",
+        "bucketize",
+        "bincount",
+        "multinomial",
+        "one_hot",
+        "isnan",
+        "isinf",
+        "isfinite",
+        "eq",
+        "ne",
+        "lt",
+        "le",
+        "gt",
+        "ge",
+        "logical_and",
+        "logical_or",
+        "logical_not",
+        "logical_xor",
+    }
+)
+
+NON_TENSOR_PREFIXES = ("numpy.", "np.", "math.", "random.", "collections.", "itertools.", "functools.")
+NON_TENSOR_BUILTINS = frozenset(
+    {"int", "float", "bool", "str", "len", "range", "dict", "set", "frozenset", "bytes", "repr", "format", "isinstance", "hasattr", "print"}
+)
+SEQUENCE_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed"})
+NON_TENSOR_TORCH_PREFIXES = (
+    "torch.optim.",
+    "torch.utils.",
+    "torch.distributions.",  # distributions are objects, not tensors
+    "torch.jit.",
+    "torch.cuda.amp.",
+    "torch.amp.",
+    "torch.backends.",
+    "torch.distributed.",
+    "torch.testing.",
+)
+DEVICE_METHODS = frozenset({"cuda", "cpu", "to", "xpu", "mps"})
+
+
+def split_torch(qualname: str) -> tuple[str, str] | None:
+    """("torch", "zeros") for "torch.zeros"; the namespace and the last name."""
+    namespace, _, name = qualname.rpartition(".")
+    if not namespace:
+        return None
+    return namespace, name
+
+
+def is_torch_module_class(qualname: str) -> bool:
+    if qualname in table.NN_MODULE_QUALNAMES:
+        return True
+    namespace, _, name = qualname.rpartition(".")
+    return namespace in ("torch.nn", "torch.nn.modules") and name in table.NN_MODULE_CLASSES
+
+
+def is_known_module_base(qualname: str) -> bool:
+    return qualname in KNOWN_MODULE_BASES
+
+
+def classify_call(qualname: str) -> CallKind:
+    """What calling the object named `qualname` returns."""
+    namespace, _, name = qualname.rpartition(".")
+    if namespace == "torch":
+        if name in table.LEGACY_TENSOR_TYPES:
+            return CallKind.LEGACY
+        if name in table.TORCH_TENSOR_FUNCTIONS:
+            return CallKind.TENSOR
+        if name in table.TORCH_SEQUENCE_FUNCTIONS:
+            return CallKind.SEQUENCE
+        if name in table.TORCH_NON_TENSOR_FUNCTIONS or name in table.NON_TENSOR_TORCH_CALLABLES:
+            return CallKind.NON_TENSOR
+        return CallKind.UNKNOWN
+    if namespace == "torch.cuda" and name in table.CUDA_LEGACY_TENSOR_TYPES:
+        return CallKind.LEGACY
+    if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+        return CallKind.PARAMETER
+    if qualname in ("torch.nn.Buffer", "torch.nn.parameter.Buffer"):
+        return CallKind.BUFFER
+    if qualname in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
+        return CallKind.VARIABLE
+    if namespace == "torch.nn.init":
+        return CallKind.INIT
+    if namespace == "torch.nn.functional":
+        if name in table.FUNCTIONAL_TENSOR_FUNCTIONS:
+            return CallKind.TENSOR
+        if name in table.FUNCTIONAL_SEQUENCE_FUNCTIONS:
+            return CallKind.SEQUENCE
+        return CallKind.UNKNOWN
+    if is_torch_module_class(qualname):
+        return CallKind.MODULE
+    if namespace in ("torch.nn", "torch.nn.modules") or qualname.startswith("torch.nn.modules."):
+        return CallKind.MODULE if name[:1].isupper() else CallKind.UNKNOWN
+    if qualname.startswith(NON_TENSOR_TORCH_PREFIXES) or qualname.startswith(NON_TENSOR_PREFIXES):
+        return CallKind.NON_TENSOR
+    if namespace == "" and name in NON_TENSOR_BUILTINS:
+        return CallKind.NON_TENSOR
+    if namespace == "torch.cuda":
+        return CallKind.NON_TENSOR  # streams, events, device queries
+    return CallKind.UNKNOWN
+
+
+def is_random(name: str) -> bool:
+    return name in table.RANDOM_FUNCTIONS
+
+
+def legacy_is_integer(name: str) -> bool:
+    return table.LEGACY_TENSOR_DTYPE_IS_INTEGER.get(name, False)
+
+
+def dtype_is_integer(qualname: str | None) -> bool | None:
+    """True/False for a dtype like torch.long / torch.float32; None when it is not a dtype."""
+    if qualname is None or not qualname.startswith("torch."):
+        return None
+    name = qualname[len("torch.") :]
+    if name in table.INTEGER_DTYPE_NAMES:
+        return True
+    if name in table.DTYPE_NAMES:
+        return False
+    return None
+
+
+def method_kind(name: str) -> CallKind:
+    """What calling a tensor method returns."""
+    if name in table.TENSOR_METHODS_RETURNING_NON_TENSOR:
+        return CallKind.NON_TENSOR
+    if name in table.TENSOR_METHODS_RETURNING_TENSOR:
+        return CallKind.TENSOR
+    return CallKind.UNKNOWN
+
+
+def property_kind(name: str) -> CallKind:
+    if name in table.TENSOR_PROPERTIES_TENSOR:
+        return CallKind.TENSOR
+    if name in table.TENSOR_PROPERTIES_NON_TENSOR:
+        return CallKind.NON_TENSOR
+    return CallKind.UNKNOWN
+
+
+INTEGER_CAST_METHODS = frozenset({"long", "int", "short", "byte", "char", "bool"})
+FLOAT_CAST_METHODS = frozenset({"float", "double", "half", "bfloat16", "cfloat", "cdouble"})
+RANDOM_INPLACE_METHODS = frozenset(
+    {"uniform_", "normal_", "bernoulli_", "random_", "exponential_", "geometric_", "cauchy_", "log_normal_"}
+)

@@ -1,0 +1,135 @@
+"""Device movement evidence, run inside a validation worker (imports torch).
+
+Without a GPU, the evidence comes from the meta device: ``model.to("meta")``
+moves parameters and buffers but leaves raw tensor attributes on the CPU.
+Meta kernels are lenient (``F.embedding(cpu_idx, meta_weight)`` succeeds), so
+the forward runs under :class:`DeviceMixChecker`, a dispatch mode that raises
+as soon as one aten op sees non-0-dim tensors on two devices.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._pytree import tree_flatten
+
+aten = torch.ops.aten
+
+# Ops that legitimately take index tensors or copy across devices.
+ALLOWED_PACKETS = {aten.index, aten.index_put, aten.index_put_, aten._index_put_impl_, aten._to_copy, aten.copy_}
+
+# Ops whose CPU argument is part of their contract: a failure there says
+# nothing about the rewrite, so it is reported as "could not check".
+FALSE_POSITIVE_PACKETS = {aten._pack_padded_sequence}
+
+_DEVICE_WORDS = re.compile(r"(same device|expected device|on device|different device|devices)", re.I)
+
+
+class MixedDeviceError(RuntimeError):
+    """One aten op received tensors on more than one device."""
+
+    def __init__(self, message: str, op: str, false_positive: bool) -> None:
+        super().__init__(message)
+        self.op = op
+        self.false_positive = false_positive
+
+
+class DeviceMixChecker(TorchDispatchMode):
+    """Raise when an aten op mixes non-0-dim tensors from several devices.
+
+    ``names`` maps ``id(tensor)`` to a label (the raw attributes of the model),
+    so the message can say which attribute stayed behind.
+    """
+
+    def __init__(self, names: dict[int, str] | None = None) -> None:
+        super().__init__()
+        self.names = names or {}
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func.overloadpacket not in ALLOWED_PACKETS:
+            flat, _ = tree_flatten((args, kwargs))
+            tensors = [a for a in flat if isinstance(a, torch.Tensor) and a.dim() > 0]
+            devices = sorted({str(t.device) for t in tensors})
+            if len(devices) > 1:
+                labels = [self.names[id(t)] for t in tensors if id(t) in self.names]
+                message = f"mixed devices {devices} in {func}"
+                if labels:
+                    message += f" (plain attribute {', '.join(labels)})"
+                raise MixedDeviceError(message, str(func), func.overloadpacket in FALSE_POSITIVE_PACKETS)
+        return func(*args, **kwargs)
+
+
+def target_device(spec: str) -> torch.device:
+    device = torch.device(spec)
+    if device.type == "cuda" and device.index is None:
+        device = torch.device("cuda", torch.cuda.current_device())
+    return device
+
+
+def raw_tensors(model: torch.nn.Module) -> dict[str, list[str]]:
+    """Tensors kept in each submodule's instance ``__dict__``, by module path."""
+    found: dict[str, list[str]] = {}
+    for path, module in model.named_modules(remove_duplicate=False):
+        names = [name for name, value in vars(module).items() if isinstance(value, torch.Tensor)]
+        if names:
+            found.setdefault(path, names)
+    return found
+
+
+def raw_tensor_labels(model: torch.nn.Module) -> dict[int, str]:
+    labels: dict[int, str] = {}
+    for path, module in model.named_modules():
+        for name, value in vars(module).items():
+            if isinstance(value, torch.Tensor):
+                labels.setdefault(id(value), f"{path}.{name}" if path else name)
+    return labels
+
+
+def left_behind(model: torch.nn.Module, device: torch.device) -> list[tuple[str, str]]:
+    """``(qualified name, device)`` of the raw tensors not on ``device``."""
+    left: list[tuple[str, str]] = []
+    for path, module in model.named_modules():
+        for name, value in vars(module).items():
+            if isinstance(value, torch.Tensor) and value.device != device:
+                left.append((f"{path}.{name}" if path else name, str(value.device)))
+    return left
+
+
+def move(value: Any, device: torch.device) -> Any:
+    """Move the tensors of plain nested containers to ``device``."""
+    if isinstance(value, torch.Tensor):
+        return value.to(device)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*(move(v, device) for v in value))
+    if isinstance(value, (list, tuple)):
+        return type(value)(move(v, device) for v in value)
+    if isinstance(value, dict):
+        return {k: move(v, device) for k, v in value.items()}
+    return value
+
+
+def classify_meta_error(exc: BaseException) -> str:
+    """``"mixed"`` when the error is the device bug, ``"unchecked"`` otherwise.
+
+    ``"unchecked"`` covers what the meta device cannot run: ``.item()``,
+    copies out of meta tensors, data-dependent shapes, and known false
+    positives such as ``pack_padded_sequence``'s CPU lengths.
+    """
+    if isinstance(exc, MixedDeviceError):
+        return "unchecked" if exc.false_positive else "mixed"
+    text = str(exc)
+    if "meta" in text and "cpu" in text and _DEVICE_WORDS.search(text):
+        return "mixed"
+    return "unchecked"
+
+
+def classify_device_error(exc: BaseException) -> str:
+    """On a real accelerator: ``"mixed"`` for the device bug, else ``"other"``."""
+    text = str(exc)
+    if _DEVICE_WORDS.search(text) or "must be on the current device" in text:
+        return "mixed"
+    return "other"

@@ -1,0 +1,274 @@
+"""Walks the statements of a function body in order, tracking local tensors and
+recording every event that touches an attribute of `self`."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, replace
+
+from codemod import torch_names as tn
+from codemod.tensors import (
+    NON_TENSOR,
+    UNKNOWN,
+    Evaluator,
+    Kind,
+    Value,
+    combine_state,
+    is_false,
+    target_names,
+)
+
+
+@dataclass
+class AttrEvent:
+    """Something a statement does to `self.<attr>`."""
+
+    attr: str
+    kind: str  # assign | register_buffer | registered | setattr | mutate | requires_grad | delete | unpack
+    stmt: ast.stmt  # the small statement
+    value: Value | None
+    value_node: ast.expr | None
+    top_index: int  # index of the enclosing top-level statement of the body
+    nested: bool  # inside an if/for/with/try
+    annotation: ast.expr | None = None
+    env: dict | None = None  # the local variables when the statement ran (for reading its value later)
+
+
+class BodyWalker:
+    def __init__(self, evaluator: Evaluator):
+        self.ev = evaluator
+        self.events: list[AttrEvent] = []
+        self.returns: list[Value] = []
+        self.super_index: int | None = None  # top-level index of super().__init__()
+        self.super_nested = False
+        self._top = 0
+        self._nested = False
+
+    def walk(self, body: list[ast.stmt]) -> None:
+        for index, stmt in enumerate(body):
+            self._top, self._nested = index, False
+            self._stmt(stmt)
+
+    def _block(self, body: list[ast.stmt]) -> None:
+        saved = self._nested
+        self._nested = True
+        for stmt in body:
+            self._stmt(stmt)
+        self._nested = saved
+
+    def _event(self, attr: str, kind: str, stmt: ast.stmt, value: Value | None = None, node: ast.expr | None = None, annotation: ast.expr | None = None) -> None:
+        env = dict(self.ev.env) if node is not None else None
+        self.events.append(AttrEvent(attr, kind, stmt, value, node, self._top, self._nested, annotation, env))
+        if kind in ("assign", "register_buffer") and value is not None:
+            self.ev.self_attrs[attr] = value
+        elif kind == "registered":
+            self.ev.self_attrs[attr] = NON_TENSOR
+
+    # -- statements ----------------------------------------------------------------------------
+
+    def _stmt(self, stmt: ast.stmt) -> None:
+        if isinstance(stmt, ast.Assign):
+            value = self.ev.eval(stmt.value)
+            multi = len(stmt.targets) > 1
+            for target in stmt.targets:
+                self._assign(stmt, target, value, stmt.value, multi=multi)
+        elif isinstance(stmt, ast.AnnAssign):
+            if stmt.value is None:
+                return
+            value = self.ev.eval(stmt.value)
+            self._assign(stmt, stmt.target, value, stmt.value, annotation=stmt.annotation)
+        elif isinstance(stmt, ast.AugAssign):
+            self._augassign(stmt)
+        elif isinstance(stmt, ast.Expr):
+            if isinstance(stmt.value, ast.Call):
+                self._call_statement(stmt, stmt.value)
+            else:
+                self.ev.eval(stmt.value)
+        elif isinstance(stmt, ast.Return):
+            self.returns.append(self.ev.eval(stmt.value) if stmt.value is not None else Value(Kind.NONE))
+        elif isinstance(stmt, ast.Delete):
+            for target in stmt.targets:
+                attr = self.ev.self_attr(target)
+                if attr is not None:
+                    self._event(attr, "delete", stmt)
+                elif isinstance(target, ast.Name):
+                    self.ev.env.pop(target.id, None)
+        elif isinstance(stmt, ast.If):
+            self.ev.eval(stmt.test)
+            self._block(stmt.body)
+            self._block(stmt.orelse)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            iterated = self.ev.eval(stmt.iter)
+            for name in target_names(stmt.target):
+                self.ev.env[name] = Value(Kind.TENSOR, iterated.stateful) if iterated.kind is Kind.SEQUENCE else UNKNOWN
+            self._block(stmt.body)
+            self._block(stmt.orelse)
+        elif isinstance(stmt, ast.While):
+            self._block(stmt.body)
+            self._block(stmt.orelse)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            for item in stmt.items:
+                if item.optional_vars is not None:
+                    for name in target_names(item.optional_vars):
+                        self.ev.env[name] = UNKNOWN
+            self._block(stmt.body)
+        elif isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            self._block(stmt.body)
+            for handler in stmt.handlers:
+                if handler.name:
+                    self.ev.env[handler.name] = UNKNOWN
+                self._block(handler.body)
+            self._block(stmt.orelse)
+            self._block(stmt.finalbody)
+        elif isinstance(stmt, ast.Match):
+            for case in stmt.cases:
+                self._block(case.body)
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            self.ev.env[stmt.name] = UNKNOWN
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for alias in stmt.names:
+                name = alias.asname or alias.name.partition(".")[0]
+                self.ev.env.pop(name, None)  # the evaluator's import table already knows it
+
+    def _assign(self, stmt: ast.stmt, target: ast.expr, value: Value, value_node: ast.expr, *, multi: bool = False, annotation: ast.expr | None = None) -> None:
+        attr = self.ev.self_attr(target)
+        if attr is not None:
+            self._event(attr, "unpack" if multi else "assign", stmt, value, value_node, annotation)
+            return
+        if isinstance(target, ast.Name):
+            self.ev.env[target.id] = value
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            elements = value_node.elts if isinstance(value_node, (ast.Tuple, ast.List)) and len(value_node.elts) == len(target.elts) else None
+            for i, element in enumerate(target.elts):
+                if elements is not None:
+                    part = self.ev.eval(elements[i])
+                elif value.kind is Kind.SEQUENCE:
+                    part = Value(Kind.TENSOR, value.stateful)
+                else:
+                    part = UNKNOWN
+                attr = self.ev.self_attr(element)
+                if attr is not None:
+                    self._event(attr, "unpack", stmt, part, None)
+                elif isinstance(element, ast.Name):
+                    self.ev.env[element.id] = part
+            return
+        if isinstance(target, ast.Subscript):
+            self._mutate(stmt, target.value, value)
+            return
+        if isinstance(target, ast.Attribute):
+            # self.x.requires_grad = True / self.x.data = ...
+            attr = self.ev.self_attr(target.value)
+            if attr is not None:
+                if target.attr == "requires_grad":
+                    if not is_false(value_node):
+                        self._event(attr, "requires_grad", stmt, value, value_node)
+                else:
+                    self._event(attr, "mutate", stmt, value, value_node)
+            elif isinstance(target.value, ast.Name) and target.value.id in self.ev.env and target.attr == "requires_grad":
+                local = self.ev.env[target.value.id]
+                if local.is_tensor and not is_false(value_node):
+                    self.ev.env[target.value.id] = replace(local, requires_grad=".requires_grad = True")
+
+    def _mutate(self, stmt: ast.stmt, receiver: ast.expr, value: Value) -> None:
+        """An in-place change of a local tensor or of self.<attr>."""
+        while isinstance(receiver, (ast.Subscript, ast.Attribute)) and self.ev.self_attr(receiver) is None:
+            if isinstance(receiver, ast.Attribute) and receiver.attr != "data":
+                break
+            receiver = receiver.value
+        attr = self.ev.self_attr(receiver)
+        if attr is not None:
+            self._event(attr, "mutate", stmt, value, None)
+            return
+        if isinstance(receiver, ast.Name) and receiver.id in self.ev.env:
+            local = self.ev.env[receiver.id]
+            if local.is_tensor:
+                state = local.stateful or combine_state(value)
+                if value.kind is Kind.UNKNOWN and not local.stateful:
+                    state = None  # an index or scalar we cannot type does not make the tensor stateful
+                self.ev.env[receiver.id] = replace(local, stateful=state)
+
+    def _augassign(self, stmt: ast.AugAssign) -> None:
+        value = self.ev.eval(stmt.value)
+        attr = self.ev.self_attr(stmt.target)
+        if attr is not None:
+            self._event(attr, "mutate", stmt, value, stmt.value)
+            return
+        if isinstance(stmt.target, ast.Name) and stmt.target.id in self.ev.env:
+            local = self.ev.env[stmt.target.id]
+            if local.is_tensor:
+                self.ev.env[stmt.target.id] = replace(local, stateful=local.stateful or combine_state(value))
+            elif value.is_tensor:
+                self.ev.env[stmt.target.id] = Value(Kind.TENSOR, value.stateful, None, value.integer)
+        elif isinstance(stmt.target, ast.Subscript):
+            self._mutate(stmt, stmt.target.value, value)
+
+    def _call_statement(self, stmt: ast.Expr, call: ast.Call) -> None:
+        func = call.func
+        if self._is_super_init(call):
+            if self.super_index is None:
+                self.super_index = self._top
+                self.super_nested = self._nested
+            return
+        if isinstance(func, ast.Attribute) and self.ev.is_self(func.value):
+            name = _constant_string(call.args[0]) if call.args else None
+            if func.attr == "register_buffer" and name is not None:
+                value_node = call.args[1] if len(call.args) > 1 else _keyword(call, "tensor")
+                value = self.ev.eval(value_node) if value_node is not None else UNKNOWN
+                self._event(name, "register_buffer", stmt, value, value_node)
+                return
+            if func.attr in ("register_parameter", "add_module", "register_module") and name is not None:
+                self._event(name, "registered", stmt)
+                return
+        if isinstance(func, ast.Name) and func.id == "setattr" and len(call.args) >= 3 and self.ev.is_self(call.args[0]):
+            name = _constant_string(call.args[1]) or "<dynamic name>"
+            self._event(name, "setattr", stmt, self.ev.eval(call.args[2]), call.args[2])
+            return
+        if isinstance(func, ast.Attribute):
+            qualname = self.ev.qualify(func)
+            if qualname is not None and tn.classify_call(qualname) is tn.CallKind.INIT and call.args:
+                self._mutate(stmt, call.args[0], Value(Kind.TENSOR, f"random initialisation ({qualname.rpartition('.')[2]})"))
+                return
+            # In-place tensor methods: x.uniform_(), self.x.requires_grad_(), x.copy_(y), ...
+            method = func.attr
+            receiver = func.value
+            attr = self.ev.self_attr(receiver)
+            if method == "requires_grad_" and not (call.args and is_false(call.args[0])):
+                if attr is not None:
+                    self._event(attr, "requires_grad", stmt)
+                    return
+                if isinstance(receiver, ast.Name) and receiver.id in self.ev.env and self.ev.env[receiver.id].is_tensor:
+                    self.ev.env[receiver.id] = replace(self.ev.env[receiver.id], requires_grad=".requires_grad_()")
+                    return
+            if method.endswith("_") and not method.startswith("_"):
+                if method in tn.RANDOM_INPLACE_METHODS:
+                    value = Value(Kind.TENSOR, f"random initialisation (.{method}())")
+                else:
+                    values = [self.ev.eval(a) for a in call.args]
+                    value = Value(Kind.TENSOR, combine_state(*values)) if values else Value(Kind.TENSOR)
+                self._mutate(stmt, receiver, value)
+                return
+        self.ev.eval(call)
+
+    def _is_super_init(self, call: ast.Call) -> bool:
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "__init__"):
+            return False
+        owner = func.value
+        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
+            return True
+        # nn.Module.__init__(self) / Base.__init__(self, ...)
+        return bool(call.args) and self.ev.is_self(call.args[0])
+
+
+def _constant_string(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    return None
