@@ -126,7 +126,7 @@ class _Rewriter(cst.CSTTransformer):
         following = body[position] if position < len(body) else None
         if isinstance(following, (cst.FunctionDef, cst.ClassDef)) and not following.leading_lines:
             # Keep the blank line that separates class attributes from methods.
-            body[position] = following.with_changes(leading_lines=[cst.EmptyLine()])
+            body[position] = following.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
         body[position:position] = new
         return updated.with_changes(body=updated.body.with_changes(body=body))
 

@@ -77,7 +77,7 @@ TORCH_TENSOR_FUNCTIONS: frozenset[str] = frozenset(
         'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nan_to_num_', 'nanmean',
         'nanquantile', 'nansum', 'narrow', 'narrow_copy', 'native_channel_shuffle',
         'native_norm', 'ne', 'neg', 'neg_', 'negative', 'negative_', 'nextafter',
-        'nonzero', 'nonzero_static', 'norm', 'norm_except_dim', 'normal', 'not_equal',
+        'nonzero_static', 'norm', 'norm_except_dim', 'normal', 'not_equal',
         'nuclear_norm', 'ones', 'ones_like', 'orgqr', 'ormqr', 'outer',
         'pairwise_distance', 'pdist', 'permute', 'permute_copy', 'pinverse',
         'pixel_shuffle', 'pixel_unshuffle', 'poisson', 'poisson_nll_loss', 'polar',
@@ -100,13 +100,13 @@ TORCH_TENSOR_FUNCTIONS: frozenset[str] = frozenset(
         'sparse_coo_tensor', 'sparse_csc_tensor', 'sparse_csr_tensor', 'spmm', 'sqrt',
         'sqrt_', 'square', 'square_', 'squeeze', 'squeeze_copy', 'sspaddmm', 'stack',
         'std', 'stft', 'sub', 'subtract', 'sum', 'swapaxes', 'swapdims', 't', 't_copy',
-        'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor', 'threshold',
-        'threshold_', 'tile', 'trace', 'transpose', 'transpose_copy', 'trapezoid',
-        'trapz', 'tril', 'tril_indices', 'triplet_margin_loss', 'triu', 'triu_indices',
-        'true_divide', 'trunc', 'trunc_', 'unflatten', 'unfold_copy', 'unsqueeze',
-        'unsqueeze_copy', 'values_copy', 'vander', 'var', 'vdot', 'view_as_complex',
-        'view_as_complex_copy', 'view_as_real', 'view_as_real_copy', 'view_copy',
-        'vstack', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like',
+        'take', 'take_along_dim', 'tan', 'tan_', 'tanh', 'tanh_', 'tensor', 'tensordot',
+        'threshold', 'threshold_', 'tile', 'trace', 'transpose', 'transpose_copy',
+        'trapezoid', 'trapz', 'tril', 'tril_indices', 'triplet_margin_loss', 'triu',
+        'triu_indices', 'true_divide', 'trunc', 'trunc_', 'unflatten', 'unfold_copy',
+        'unsqueeze', 'unsqueeze_copy', 'values_copy', 'vander', 'var', 'vdot',
+        'view_as_complex', 'view_as_complex_copy', 'view_as_real', 'view_as_real_copy',
+        'view_copy', 'vstack', 'xlogy', 'xlogy_', 'zero_', 'zeros', 'zeros_like',
     }
 )
 
@@ -124,9 +124,10 @@ TORCH_SEQUENCE_FUNCTIONS: frozenset[str] = frozenset(
         'mkldnn_rnn_layer', 'mode', 'native_batch_norm', 'native_dropout',
         'native_group_norm', 'native_layer_norm', 'pca_lowrank', 'qr',
         'quantized_lstm_cell', 'rnn_relu', 'rnn_tanh', 'slogdet', 'solve', 'sort',
-        'split', 'split_with_sizes', 'std_mean', 'svd', 'svd_lowrank', 'symeig',
-        'tensor_split', 'topk', 'triangular_solve', 'unbind', 'unravel_index',
-        'unsafe_chunk', 'var_mean', 'vsplit',
+        'split', 'split_copy', 'split_with_sizes', 'split_with_sizes_copy', 'std_mean',
+        'svd', 'svd_lowrank', 'symeig', 'tensor_split', 'topk', 'triangular_solve',
+        'unbind', 'unbind_copy', 'unravel_index', 'unsafe_chunk', 'unsafe_split',
+        'unsafe_split_with_sizes', 'var_mean', 'vsplit',
     }
 )
 
@@ -134,9 +135,8 @@ TORCH_SEQUENCE_FUNCTIONS: frozenset[str] = frozenset(
 TORCH_MIXED_FUNCTIONS: frozenset[str] = frozenset(
     {
         'atleast_1d', 'atleast_2d', 'atleast_3d', 'dequantize', 'max', 'median', 'min',
-        'nanmedian', 'quantize_per_tensor', 'split_copy', 'split_with_sizes_copy',
-        'unbind_copy', 'unique', 'unique_consecutive', 'unsafe_split',
-        'unsafe_split_with_sizes', 'where',
+        'nanmedian', 'nonzero', 'quantize_per_tensor', 'unique', 'unique_consecutive',
+        'where',
     }
 )
 
@@ -150,12 +150,12 @@ TORCH_NON_TENSOR_FUNCTIONS: frozenset[str] = frozenset(
         'get_autocast_cpu_dtype', 'get_autocast_dtype', 'get_autocast_gpu_dtype',
         'get_default_device', 'get_default_dtype', 'get_deterministic_debug_mode',
         'get_device', 'get_file_path', 'get_float32_matmul_precision',
-        'get_num_interop_threads', 'histogramdd', 'import_ir_module',
-        'import_ir_module_from_buffer', 'initial_seed', 'is_anomaly_check_nan_enabled',
-        'is_anomaly_enabled', 'is_autocast_cache_enabled', 'is_autocast_cpu_enabled',
-        'is_autocast_enabled', 'is_complex', 'is_conj',
-        'is_deterministic_algorithms_warn_only_enabled', 'is_distributed',
-        'is_floating_point', 'is_grad_enabled', 'is_inference',
+        'get_num_interop_threads', 'get_num_threads', 'histogramdd', 'import_ir_module',
+        'import_ir_module_from_buffer', 'init_num_threads', 'initial_seed',
+        'is_anomaly_check_nan_enabled', 'is_anomaly_enabled',
+        'is_autocast_cache_enabled', 'is_autocast_cpu_enabled', 'is_autocast_enabled',
+        'is_complex', 'is_conj', 'is_deterministic_algorithms_warn_only_enabled',
+        'is_distributed', 'is_floating_point', 'is_grad_enabled', 'is_inference',
         'is_inference_mode_enabled', 'is_neg', 'is_nonzero', 'is_same_size',
         'is_signed', 'is_storage', 'is_tensor', 'is_vulkan_available',
         'is_warn_always_enabled', 'manual_seed', 'numel', 'parse_ir', 'parse_schema',
@@ -208,10 +208,10 @@ FUNCTIONAL_TENSOR_FUNCTIONS: frozenset[str] = frozenset(
         'pairwise_distance', 'pdist', 'pixel_shuffle', 'pixel_unshuffle',
         'poisson_nll_loss', 'prelu', 'relu', 'relu6', 'relu_', 'rms_norm', 'rrelu',
         'rrelu_', 'scaled_dot_product_attention', 'scaled_grouped_mm', 'scaled_mm',
-        'selu', 'selu_', 'silu', 'smooth_l1_loss', 'soft_margin_loss', 'softmax',
-        'softmin', 'softplus', 'softshrink', 'threshold', 'threshold_',
-        'triplet_margin_loss', 'triplet_margin_with_distance_loss', 'unfold',
-        'upsample', 'upsample_bilinear', 'upsample_nearest',
+        'selu', 'selu_', 'sigmoid', 'silu', 'smooth_l1_loss', 'soft_margin_loss',
+        'softmax', 'softmin', 'softplus', 'softshrink', 'tanh', 'threshold',
+        'threshold_', 'triplet_margin_loss', 'triplet_margin_with_distance_loss',
+        'unfold', 'upsample', 'upsample_bilinear', 'upsample_nearest',
     }
 )
 
@@ -284,14 +284,14 @@ TENSOR_METHODS_RETURNING_TENSOR: frozenset[str] = frozenset(
         'bitwise_left_shift_', 'bitwise_not', 'bitwise_not_', 'bitwise_or',
         'bitwise_or_', 'bitwise_right_shift', 'bitwise_right_shift_', 'bitwise_xor',
         'bitwise_xor_', 'bmm', 'bool', 'broadcast_to', 'byte', 'cauchy_',
-        'ccol_indices', 'ceil', 'ceil_', 'chalf', 'char', 'cholesky',
-        'cholesky_inverse', 'cholesky_solve', 'clamp', 'clamp_', 'clamp_max',
-        'clamp_max_', 'clamp_min', 'clamp_min_', 'clip', 'clip_', 'clone', 'coalesce',
-        'col_indices', 'conj', 'conj_physical', 'conj_physical_', 'contiguous', 'copy_',
-        'copysign', 'copysign_', 'corrcoef', 'cos', 'cos_', 'cosh', 'cosh_',
-        'count_nonzero', 'cov', 'cpu', 'cross', 'crow_indices', 'cuda', 'cumprod',
-        'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'dequantize', 'det',
-        'detach', 'detach_', 'diag', 'diag_embed', 'diagflat', 'diagonal',
+        'ccol_indices', 'cdouble', 'ceil', 'ceil_', 'cfloat', 'chalf', 'char',
+        'cholesky', 'cholesky_inverse', 'cholesky_solve', 'clamp', 'clamp_',
+        'clamp_max', 'clamp_max_', 'clamp_min', 'clamp_min_', 'clip', 'clip_', 'clone',
+        'coalesce', 'col_indices', 'conj', 'conj_physical', 'conj_physical_',
+        'contiguous', 'copy_', 'copysign', 'copysign_', 'corrcoef', 'cos', 'cos_',
+        'cosh', 'cosh_', 'count_nonzero', 'cov', 'cpu', 'cross', 'crow_indices', 'cuda',
+        'cumprod', 'cumprod_', 'cumsum', 'cumsum_', 'deg2rad', 'deg2rad_', 'dequantize',
+        'det', 'detach', 'detach_', 'diag', 'diag_embed', 'diagflat', 'diagonal',
         'diagonal_scatter', 'diff', 'digamma', 'digamma_', 'dist', 'div', 'div_',
         'divide', 'divide_', 'dot', 'double', 'eq', 'eq_', 'erf', 'erf_', 'erfc',
         'erfc_', 'erfinv', 'erfinv_', 'exp', 'exp2', 'exp2_', 'exp_', 'expand',
@@ -319,13 +319,13 @@ TENSOR_METHODS_RETURNING_TENSOR: frozenset[str] = frozenset(
         'mvlgamma', 'mvlgamma_', 'nan_to_num', 'nan_to_num_', 'nanmean', 'nanquantile',
         'nansum', 'narrow', 'narrow_copy', 'ne', 'ne_', 'neg', 'neg_', 'negative',
         'negative_', 'new', 'new_empty', 'new_empty_strided', 'new_full', 'new_ones',
-        'new_tensor', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero',
-        'nonzero_static', 'norm', 'normal_', 'not_equal', 'not_equal_', 'orgqr',
-        'ormqr', 'outer', 'permute', 'pin_memory', 'pinverse', 'polygamma',
-        'polygamma_', 'positive', 'pow', 'pow_', 'prelu', 'prod', 'put', 'put_',
-        'q_per_channel_scales', 'q_per_channel_zero_points', 'quantile', 'rad2deg',
-        'rad2deg_', 'random_', 'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_',
-        'remainder', 'remainder_', 'renorm', 'renorm_', 'repeat', 'repeat_interleave',
+        'new_tensor', 'new_zeros', 'nextafter', 'nextafter_', 'nonzero_static', 'norm',
+        'normal_', 'not_equal', 'not_equal_', 'orgqr', 'ormqr', 'outer', 'permute',
+        'pin_memory', 'pinverse', 'polygamma', 'polygamma_', 'positive', 'pow', 'pow_',
+        'prelu', 'prod', 'put', 'put_', 'q_per_channel_scales',
+        'q_per_channel_zero_points', 'quantile', 'rad2deg', 'rad2deg_', 'random_',
+        'ravel', 'reciprocal', 'reciprocal_', 'relu', 'relu_', 'remainder',
+        'remainder_', 'renorm', 'renorm_', 'repeat', 'repeat_interleave',
         'requires_grad_', 'reshape', 'reshape_as', 'resize', 'resize_', 'resize_as',
         'resize_as_', 'resize_as_sparse_', 'resolve_conj', 'resolve_neg', 'roll',
         'rot90', 'round', 'round_', 'row_indices', 'rsqrt', 'rsqrt_', 'scatter',
@@ -352,15 +352,15 @@ TENSOR_METHODS_RETURNING_SEQUENCE: frozenset[str] = frozenset(
         'aminmax', 'chunk', 'cummax', 'cummin', 'dsplit', 'frexp', 'geqrf', 'histogram',
         'hsplit', 'kthvalue', 'mode', 'qr', 'slogdet', 'sort', 'split',
         'split_with_sizes', 'svd', 'tensor_split', 'topk', 'triangular_solve', 'unbind',
-        'unique_consecutive', 'unsafe_chunk', 'vsplit',
+        'unique_consecutive', 'unsafe_chunk', 'unsafe_split', 'unsafe_split_with_sizes',
+        'vsplit',
     }
 )
 
 # Tensor.<name>() returning a Tensor for some overloads/arguments only.
 TENSOR_METHODS_MIXED: frozenset[str] = frozenset(
     {
-        'max', 'median', 'min', 'nanmedian', 'type', 'unsafe_split',
-        'unsafe_split_with_sizes',
+        'max', 'median', 'min', 'nanmedian', 'nonzero', 'type',
     }
 )
 
@@ -387,11 +387,11 @@ TENSOR_PROPERTIES_TENSOR: frozenset[str] = frozenset(
 # Tensor.<name> attributes holding something else.
 TENSOR_PROPERTIES_NON_TENSOR: frozenset[str] = frozenset(
     {
-        'device', 'dtype', 'grad_dtype', 'is_cpu', 'is_cuda', 'is_ipu', 'is_leaf',
-        'is_maia', 'is_meta', 'is_mkldnn', 'is_mps', 'is_mtia', 'is_nested',
-        'is_quantized', 'is_sparse', 'is_sparse_csr', 'is_vulkan', 'is_xpu', 'itemsize',
-        'layout', 'nbytes', 'ndim', 'output_nr', 'requires_grad', 'retains_grad',
-        'shape',
+        'device', 'dtype', 'grad_dtype', 'grad_fn', 'is_cpu', 'is_cuda', 'is_ipu',
+        'is_leaf', 'is_maia', 'is_meta', 'is_mkldnn', 'is_mps', 'is_mtia', 'is_nested',
+        'is_quantized', 'is_sparse', 'is_sparse_csr', 'is_vulkan', 'is_xla', 'is_xpu',
+        'itemsize', 'layout', 'name', 'nbytes', 'ndim', 'output_nr', 'requires_grad',
+        'retains_grad', 'shape',
     }
 )
 

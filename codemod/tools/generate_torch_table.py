@@ -389,9 +389,17 @@ class Stub:
         self.functions: dict[str, list] = defaultdict(list)
         self.methods: dict[str, list] = defaultdict(list)  # of TensorBase
         self.properties: dict[str, ast.expr] = {}  # of TensorBase
-        typevars: dict[str, object] = {}
+        typevars: dict[str, str] = {}
+        imports: dict[str, tuple[str, str | None]] = {}  # local name -> (module, attr)
         for stmt in tree.body:
-            if isinstance(stmt, ast.FunctionDef):
+            if isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level:
+                for alias in stmt.names:
+                    imports[alias.asname or alias.name] = (stmt.module, alias.name)
+            elif isinstance(stmt, ast.Import):
+                for alias in stmt.names:
+                    if alias.asname:
+                        imports[alias.asname] = (alias.name, None)
+            elif isinstance(stmt, ast.FunctionDef):
                 self.functions[stmt.name].append(stmt.returns)
             elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
                 # K = TypeVar("K", bound=...): resolve to the bound or Any.
@@ -409,11 +417,21 @@ class Stub:
                             self.properties[item.name] = item.returns
                         elif not any(d and d.endswith(".setter") for d in decorators):
                             self.methods[item.name].append(item.returns)
-        base = resolver(vars(torch.types), vars(torch), vars(torch._C))
+        base = resolver(vars(torch._C))
 
         def resolve(name: str) -> object:
             if name in typevars:
                 return base(typevars[name])
+            head, _, rest = name.partition(".")
+            if head in imports:
+                module_name, attr = imports[head]
+                try:
+                    obj = importlib.import_module(module_name)
+                except Exception:
+                    return _MISSING
+                if attr is not None:
+                    obj = getattr(obj, attr, _MISSING)
+                return _chain(obj, rest.split(".")) if rest and obj is not _MISSING else obj
             return base(name)
 
         self.resolve = resolve
@@ -456,6 +474,19 @@ def _type_comment_kind(fn: Callable) -> str:
     return node_kind(node, resolver(scope))
 
 
+def _script_signature_kind(fn: Callable) -> str:
+    """Return kind TorchScript compiles a ``torch.jit._overload`` variant with.
+
+    TorchScript takes an unannotated return to be a Tensor, and these variants
+    exist only to be compiled, so that is the type torch itself declares.
+    """
+    try:
+        signature = jit_annotations.get_signature(fn, None, None, False)
+    except Exception:
+        return UNKNOWN
+    return _schema_type_kind(signature[1]) if signature else UNKNOWN
+
+
 def _single_function_kind(fn: Callable, self_kind: str) -> str:
     globalns = getattr(fn, "__globals__", {})
     try:
@@ -477,13 +508,16 @@ def python_function_kind(fn: Callable, self_kind: str = UNKNOWN) -> str:
         return combine(
             python_function_kind(dispatched[branch], self_kind) for branch in ("if_true", "if_false")
         )
-    variants = list(typing.get_overloads(fn))
+    kinds = [_single_function_kind(v, self_kind) for v in typing.get_overloads(fn)]
     try:
-        variants += jit_internal._get_fn_overloads(jit_internal._qualified_name(fn)) or []
+        script_variants = jit_internal._get_fn_overloads(jit_internal._qualified_name(fn)) or []
     except Exception:
-        pass
-    if variants:
-        return combine(_single_function_kind(v, self_kind) for v in variants)
+        script_variants = []
+    for variant in script_variants:
+        kind = _single_function_kind(variant, self_kind)
+        kinds.append(kind if kind != UNKNOWN else _script_signature_kind(variant))
+    if kinds:
+        return combine(kinds)
     return _single_function_kind(fn, self_kind)
 
 
@@ -519,7 +553,7 @@ def _public(namespace: object) -> list[tuple[str, object]]:
 
 class Classifier:
     def __init__(self) -> None:
-        self.schemas = Schemas()
+        self.schemas = schemas()
         self.stubs = {
             "torch._C._VariableFunctions": Stub("_VariableFunctions.pyi"),
             "torch._C._nn": Stub("_nn.pyi"),
@@ -532,27 +566,40 @@ class Classifier:
         }
         self.notes: list[str] = []  # doubtful classifications, for --explain
 
-    def _stub_for(self, fn: object) -> Stub | None:
-        name = getattr(fn, "__name__", None)
-        for key, module in self.c_modules.items():
-            if name and getattr(module, name, None) is fn:
-                return self.stubs[key]
-        return None
+    def _stub_kind(self, fn: object) -> str:
+        # The stub of the C module holding fn first; some bindings live in
+        # torch._C but are declared in _VariableFunctions.pyi, so then the rest.
+        name = fn.__name__
+        keys = sorted(self.stubs, key=lambda k: getattr(self.c_modules[k], name, None) is not fn)
+        for key in keys:
+            kind = self.stubs[key].function_kind(name)
+            if kind != UNKNOWN:
+                return kind
+        return UNKNOWN
+
+    def _merge(self, schema_kind_: str, stub_kind: str, label: str) -> str:
+        # Schemas win, except that a Python binding may add a mode the schema
+        # lacks (nonzero(as_tuple=True) returns a tuple), which only the stub's
+        # overloads show.  Other disagreements are stub slips (split_copy is
+        # declared "-> None" yet returns a tuple).
+        if schema_kind_ == UNKNOWN:
+            return stub_kind
+        if stub_kind in (UNKNOWN, schema_kind_):
+            return schema_kind_
+        if stub_kind == MIXED:
+            self.notes.append(f"{label}: schemas say {schema_kind_}, stub says mixed: mixed")
+            return MIXED
+        self.notes.append(f"{label}: schemas say {schema_kind_}, stub says {stub_kind}: kept {schema_kind_}")
+        return schema_kind_
 
     def builtin_kind(self, fn: object, label: str) -> str:
         name = fn.__name__
-        kind = self.schemas.kind(name, script=False)
-        stub = self._stub_for(fn)
-        stub_kind = stub.function_kind(name) if stub else UNKNOWN
-        if kind != UNKNOWN and stub_kind not in (UNKNOWN, kind):
-            self.notes.append(f"{label}: schemas say {kind}, stub says {stub_kind}")
-        if kind == UNKNOWN:
-            kind = stub_kind
+        kind = self._merge(self.schemas.kind(name, script=False), self._stub_kind(fn), label)
         if kind == UNKNOWN:
             kind = self.schemas.kind(name)
         return kind
 
-    def function_kind(self, fn: object, label: str) -> str:
+    def function_kind(self, fn: object, label: str, same_name_op: bool = False) -> str:
         if isinstance(fn, types.BuiltinFunctionType):
             return self.builtin_kind(fn, label)
         if not inspect.isfunction(inspect.unwrap(fn)):
@@ -562,6 +609,11 @@ class Classifier:
             aten = _builtin_aten_name(fn)
             if aten:
                 kind = self.schemas.kind(aten)
+        if kind == UNKNOWN and same_name_op:
+            # Unannotated thin wrappers (F.sigmoid -> input.sigmoid()).
+            kind = self.schemas.kind(fn.__name__, script=False)
+            if kind != UNKNOWN:
+                self.notes.append(f"{label}: unannotated, taken from aten::{fn.__name__}: {kind}")
         return kind
 
     def function_random(self, fn: object) -> bool:
@@ -581,6 +633,8 @@ class Classifier:
                 kind = python_function_kind(raw.fget, self_kind=TENSOR)
             else:
                 kind = tensorbase.property_kind(name)
+            if kind == UNKNOWN:
+                kind = self.schemas.attribute_kind(name)
             if kind == MIXED and combine([tensorbase.property_kind(name), OTHER]) == MIXED:
                 # ``grad``: a tensor or None; when set it is a tensor.
                 self.notes.append(f"Tensor.{name}: Optional[Tensor] property, counted as tensor")
@@ -593,14 +647,17 @@ class Classifier:
             if kind == UNKNOWN:
                 kind = self.schemas.kind(name, method=True, script=False)
         else:
-            kind = self.schemas.kind(name, method=True, script=False)
-            stub_kind = tensorbase.method_kind(name)
-            if kind != UNKNOWN and stub_kind not in (UNKNOWN, kind):
-                self.notes.append(f"Tensor.{name}: schemas say {kind}, stub says {stub_kind}")
-            if kind == UNKNOWN:
-                kind = stub_kind
+            kind = self._merge(
+                self.schemas.kind(name, method=True, script=False),
+                tensorbase.method_kind(name),
+                f"Tensor.{name}",
+            )
         if kind == UNKNOWN:
             kind = self.schemas.kind(name, method=True)
+        if kind == UNKNOWN and isinstance(getattr(torch, name, None), torch.dtype):
+            # Conversion methods named after a dtype (cfloat, cdouble, ...).
+            self.notes.append(f"Tensor.{name}: unknown, counted as tensor (dtype conversion)")
+            kind = TENSOR
         if kind == UNKNOWN and name.endswith("_"):
             # In-place methods return self.
             self.notes.append(f"Tensor.{name}: unknown, counted as tensor (in-place)")
@@ -685,7 +742,7 @@ def _functional(clf: Classifier) -> dict[str, object]:
                 continue
         elif not (isinstance(obj, types.BuiltinFunctionType) and module in ("torch", "torch._C._nn")):
             continue
-        kind = clf.function_kind(obj, f"F.{name}")
+        kind = clf.function_kind(obj, f"F.{name}", same_name_op=True)
         if kind == UNKNOWN:
             clf.notes.append(f"F.{name}: unknown, left out")
         kinds[name] = kind
@@ -911,7 +968,10 @@ def render(tables: dict[str, object]) -> str:
 
 def generate() -> tuple[str, list[str]]:
     clf = Classifier()
-    text = render(build_tables(clf))
+    with warnings.catch_warnings():
+        # Touching deprecated names (TypedStorage, ...) only warns.
+        warnings.simplefilter("ignore")
+        text = render(build_tables(clf))
     return text, sorted(set(clf.notes))
 
 

@@ -1,0 +1,101 @@
+"""Turning a run's results into text: finding lines, diffs, JSON, the summary."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable
+
+import click
+
+from codemod.ftypes import Action, FileResult, Finding, Validation
+
+_DEFAULT_KEEP_COLOUR = None
+
+
+def finding_line(finding: Finding) -> str:
+    head = f"{finding.path}:{finding.line}:{finding.column}: {finding.class_name}.{finding.attribute}"
+    if finding.action is Action.SKIP:
+        text = f"{head} skipped: {finding.reason}"
+        if finding.suggestion:
+            text += f" (suggestion: {finding.suggestion})"
+        return text
+    target = "register_buffer" if finding.action is Action.BUFFER else "nn.Parameter"
+    text = f"{head} -> {target} ({finding.reason})"
+    if finding.validation is not None:
+        text += f" [{validation_text(finding.validation)}]"
+    return text
+
+
+def validation_text(validation: Validation) -> str:
+    parts = [f"validation {validation.verdict.value}"]
+    if validation.device:
+        parts.append(f"on {validation.device}")
+    if validation.compared:
+        parts.append("compared " + "/".join(validation.compared))
+    if validation.max_abs_diff is not None:
+        parts.append(f"max |diff| {validation.max_abs_diff:.3g}")
+    if validation.original_failure:
+        parts.append(f"original fails there: {validation.original_failure}")
+    if validation.left_behind:
+        parts.append("original leaves behind " + ", ".join(validation.left_behind))
+    if validation.checkpoint_compatible is not None:
+        if validation.checkpoint_compatible:
+            parts.append("old checkpoints load (strict)")
+        else:
+            parts.append("old checkpoints miss " + ", ".join(validation.missing_keys))
+    if validation.parameter_order_changed:
+        parts.append("parameter order changed (old optimizer state will not load)")
+    if validation.message:
+        parts.append(validation.message)
+    return "; ".join(parts)
+
+
+def unified_diff(result: FileResult) -> str:
+    """A unified diff of one file's change, as `git apply` reads it."""
+    before = (result.original or "").splitlines(keepends=True)
+    after = (result.rewritten or "").splitlines(keepends=True)
+    lines = difflib.unified_diff(before, after, f"a/{result.display_path}", f"b/{result.display_path}")
+    out = []
+    for line in lines:
+        if not line.endswith(("\n", "\r")):
+            line += "\n\\ No newline at end of file\n"
+        out.append(line)
+    return "".join(out)
+
+
+def colour_diff(diff: str) -> str:
+    out = []
+    for line in diff.splitlines(keepends=True):
+        if line.startswith(("+++", "---")):
+            out.append(click.style(line, bold=True))
+        elif line.startswith("@@"):
+            out.append(click.style(line, fg="cyan"))
+        elif line.startswith("+"):
+            out.append(click.style(line, fg="green"))
+        elif line.startswith("-"):
+            out.append(click.style(line, fg="red"))
+        else:
+            out.append(line)
+    return "".join(out)
+
+
+def json_document(files: Iterable[FileResult], errors: list[tuple[str, str]], summary, with_diffs: bool) -> str:
+    findings = [f.to_json() for r in files for f in r.findings]
+    document = {
+        "findings": findings,
+        "errors": [{"path": p, "message": m} for p, m in errors]
+        + [{"path": r.display_path, "message": r.error} for r in files if r.error],
+        "summary": {
+            "files_scanned": summary.files_scanned,
+            "files_changed": summary.files_changed,
+            "buffers": summary.buffers,
+            "parameters": summary.parameters,
+            "skipped": summary.skipped,
+            "errors": summary.errors,
+            "verdicts": dict(summary.verdicts),
+        },
+    }
+    if with_diffs:
+        document["diffs"] = [{"path": r.display_path, "diff": unified_diff(r)} for r in files if r.changed]
+    return json.dumps(document, indent=2)

@@ -1,0 +1,265 @@
+"""How a worker builds a class and finds its forward inputs.
+
+Sources, in order: the examples file, a record made by ``codemod record``,
+then a constructor that needs no arguments.  A class none of them can build
+gets a snippet for the examples file instead.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import inspect
+import io
+import pickle
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+
+from codemod import examples as examples_api
+
+Inputs = tuple[tuple[Any, ...], dict[str, Any]]
+
+
+def seed_all(seed: int) -> None:
+    torch.manual_seed(seed)
+    random.seed(seed)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        try:
+            numpy.random.seed(seed)
+        except Exception:
+            pass
+
+
+class NotBuildable(Exception):
+    """No source knows how to build the class."""
+
+    def __init__(self, message: str, snippet: str | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.snippet = snippet
+
+
+@dataclass
+class Source:
+    kind: str  # "example" | "record" | "default"
+    detail: str  # where the arguments come from, for the report
+    construct: Callable[[type], Any]  # builds the class; seeds right before the constructor
+    make_inputs: Callable[[], Inputs] | None
+    notes: list[str] = field(default_factory=list)
+
+
+class ExamplesFile:
+    """The user's examples file, imported once per worker on first use."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.loaded = False
+        self.error: str | None = None
+        self.entries: dict[str, examples_api.Example] = {}
+
+    def load(self) -> None:
+        if self.loaded or not self.path:
+            self.loaded = True
+            return
+        self.loaded = True
+        examples_api.clear()
+        seed_all(0)
+        try:
+            spec = importlib.util.spec_from_file_location("codemod_examples", self.path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            sys.modules["codemod_examples"] = module
+            spec.loader.exec_module(module)
+        except BaseException as exc:  # SystemExit included: the file is user code
+            self.error = f"{Path(self.path).name} raised {format_exception(exc)}"
+        self.entries = examples_api.registered()
+
+
+def format_exception(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"SystemExit (sys.exit({exc.code!r}))"
+    text = str(exc).strip().splitlines()
+    first = text[0] if text else ""
+    where = _user_frame(exc)
+    return f"{type(exc).__name__}: {first}" + (f" [{where}]" if where else "")
+
+
+def _user_frame(exc: BaseException) -> str:
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if "/codemod/validate/" not in filename.replace("\\", "/") and "site-packages" not in filename:
+            last = f"{filename}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return last or ""
+
+
+def load_record(path: str) -> dict[str, Any]:
+    with open(path, "rb") as handle:
+        return pickle.load(handle)
+
+
+def _unblob(blob: bytes) -> Any:
+    return torch.load(io.BytesIO(blob), map_location="cpu", weights_only=False)
+
+
+def _deepcopy(value: Any) -> Any:
+    try:
+        return copy.deepcopy(value)
+    except Exception:
+        return value
+
+
+def resolve_source(
+    cls: type,
+    target: str,
+    examples: ExamplesFile,
+    record_path: str | None,
+    kind: str | None = None,
+) -> Source:
+    """The way to build ``cls``; ``kind`` forces the source the other side used."""
+    notes: list[str] = []
+    if kind in (None, "example"):
+        examples.load()
+        entry = examples.entries.get(target)
+        if entry is not None:
+            return _from_example(entry, examples.path or "")
+        if kind == "example":
+            reason = examples.error or f"no example for {target} in {examples.path}"
+            raise NotBuildable(f"the rewritten side could not use the example: {reason}", None)
+        if examples.error:
+            notes.append(f"examples file not used: {examples.error}")
+    if kind in (None, "record") and record_path:
+        try:
+            return _from_record(load_record(record_path), record_path, notes)
+        except NotBuildable as exc:
+            if kind == "record":
+                raise
+            notes.append(exc.message)
+        except Exception as exc:
+            if kind == "record":
+                raise NotBuildable(f"the record could not be loaded: {format_exception(exc)}", None) from exc
+            notes.append(f"the record could not be loaded: {format_exception(exc)}")
+    if kind in (None, "default"):
+        missing = required_parameters(cls)
+        if not missing:
+            return Source("default", "built with no constructor arguments", _default, None, notes)
+        message = f"{target}() needs constructor arguments ({', '.join(missing)})"
+        if examples.error:
+            message += f"; {examples.error}"
+        elif notes:
+            message += "; " + "; ".join(notes)
+        raise NotBuildable(message + ": add an example", snippet(cls, target))
+    raise NotBuildable(f"unknown source {kind!r}", None)
+
+
+def _from_example(entry: examples_api.Example, path: str) -> Source:
+    where = entry.location or path
+
+    def construct(cls: type) -> Any:
+        if entry.factory is not None:
+            seed_all(0)
+            return entry.factory()
+        # fresh copies: a constructor may mutate its config, and a worker builds many classes
+        args, kwargs = _deepcopy(entry.args), _deepcopy(entry.kwargs)
+        seed_all(0)
+        return cls(*args, **kwargs)
+
+    make_inputs = entry.make_inputs if entry.has_inputs else None
+    return Source("example", f"built from the example at {where}", construct, make_inputs)
+
+
+def _from_record(record: dict[str, Any], path: str, notes: list[str]) -> Source:
+    notes = list(notes) + [str(n) for n in record.get("notes", [])]
+    if record.get("args") is None:
+        reason = "; ".join(record.get("notes") or ["constructor arguments were not recorded"])
+        raise NotBuildable(f"the record has no constructor arguments ({reason})", None)
+    blob_args: bytes = record["args"]
+    blob_inputs: bytes | None = record.get("inputs")
+    command = " ".join(record.get("command") or [])
+
+    def construct(cls: type) -> Any:
+        args, kwargs = _unblob(blob_args)  # unpickled per build: fresh objects each time
+        seed_all(0)
+        return cls(*args, **kwargs)
+
+    make_inputs = None
+    if blob_inputs is not None:
+        def make_inputs() -> Inputs:
+            args, kwargs = _unblob(blob_inputs)
+            return tuple(args), dict(kwargs)
+
+    detail = f"built from the record {Path(path).name}" + (f" (made by `{command}`)" if command else "")
+    return Source("record", detail, construct, make_inputs, notes)
+
+
+def _default(cls: type) -> Any:
+    seed_all(0)
+    return cls()
+
+
+def build(cls: type, source: Source) -> Any:
+    """Build the module after ``torch.manual_seed(0)`` and put it in eval mode."""
+    model = source.construct(cls)
+    if not isinstance(model, torch.nn.Module):
+        raise NotBuildable(f"the example built a {type(model).__name__}, not an nn.Module", None)
+    if not isinstance(model, cls):
+        raise NotBuildable(
+            f"the example built a {type(model).__module__}.{type(model).__qualname__}, not {cls.__qualname__}", None
+        )
+    model.eval()
+    return model
+
+
+def make_inputs(source: Source) -> Inputs | None:
+    if source.make_inputs is None:
+        return None
+    seed_all(1)
+    return source.make_inputs()
+
+
+def required_parameters(cls: type) -> list[str]:
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return []
+    return [
+        p.name
+        for p in signature.parameters.values()
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+
+
+def snippet(cls: type, target: str) -> str:
+    """The ``example(...)`` line to add, with ``...`` where values are needed."""
+    parts = [repr(target)]
+    try:
+        parameters = list(inspect.signature(cls).parameters.values())
+    except (TypeError, ValueError):
+        parameters = []
+    for p in parameters:
+        if p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        parts.append("..." if p.kind == p.POSITIONAL_ONLY else f"{p.name}=...")
+    parts.append(f"inputs=lambda: {_inputs_template(cls)}")
+    return f"example({', '.join(parts)})"
+
+
+def _inputs_template(cls: type) -> str:
+    try:
+        parameters = list(inspect.signature(cls.forward).parameters.values())[1:]
+    except (TypeError, ValueError, AttributeError):
+        return "(...,)"
+    required = [p for p in parameters if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if any(p.kind == p.POSITIONAL_ONLY for p in required) or any(p.kind == p.VAR_POSITIONAL for p in parameters):
+        return "(" + ", ".join("..." for _ in required) + ("," if len(required) == 1 else "") + ")"
+    if not required:
+        return "()"
+    return "{" + ", ".join(f"{p.name!r}: ..." for p in required) + "}"
