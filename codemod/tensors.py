@@ -86,6 +86,25 @@ def is_literal(node: ast.expr) -> bool:
     return False
 
 
+def _is_scalar_arithmetic(node: ast.expr) -> bool:
+    """`d ** 0.5`, `-math.log(10000.0) / d`: arithmetic with a number in it is a scalar, not data."""
+    if not isinstance(node, (ast.BinOp, ast.UnaryOp)):
+        return False
+    has_number = False
+    for child in ast.walk(node):
+        if isinstance(child, ast.Constant):
+            if not isinstance(child.value, (int, float)) or isinstance(child.value, bool):
+                return False
+            has_number = True
+        elif isinstance(child, ast.Call):
+            func = child.func
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "math"):
+                return False
+        elif not isinstance(child, (ast.BinOp, ast.UnaryOp, ast.Name, ast.Attribute, ast.operator, ast.unaryop, ast.Load)):
+            return False
+    return has_number
+
+
 def _literal_is_integer(node: ast.expr) -> bool:
     if isinstance(node, ast.Constant):
         return isinstance(node.value, (bool, int))
@@ -408,7 +427,7 @@ class Evaluator:
         if tn.is_random(name):
             stateful: str | None = f"random initialisation ({label})"
         elif name in tn.DATA_FUNCTIONS:
-            if name in tn.LITERAL_DATA_FUNCTIONS and node.args and is_literal(node.args[0]):
+            if name in tn.LITERAL_DATA_FUNCTIONS and node.args and (is_literal(node.args[0]) or _is_scalar_arithmetic(node.args[0])):
                 stateful = None
             elif name.startswith("empty"):
                 stateful = f"uninitialised memory ({label})"

@@ -31,6 +31,7 @@ import difflib
 import functools
 import importlib
 import inspect
+import json
 import pkgutil
 import sys
 import types
@@ -170,7 +171,9 @@ def _touches_tensor(schema: torch._C.FunctionSchema) -> bool:
 
 
 def _has_generator(schema: torch._C.FunctionSchema) -> bool:
-    return any("Generator" in str(a.type) for a in schema.arguments)
+    # ``Generator? generator`` marks a sampling op; seeding ops take the
+    # generator as ``self`` and draw nothing.
+    return any(a.name == "generator" and "Generator" in str(a.type) for a in schema.arguments)
 
 
 def _is_method_schema(schema: torch._C.FunctionSchema) -> bool:
@@ -255,7 +258,9 @@ def schemas() -> Schemas:
 # --- annotations -------------------------------------------------------------
 
 
-def annotation_kind(ann: object, resolve: Callable[[str], object] | None = None, self_kind: str = UNKNOWN) -> str:
+def annotation_kind(
+    ann: object, resolve: Callable[[str], object] | None = None, self_kind: str = UNKNOWN
+) -> str:
     """Kind of a runtime return annotation (strings are resolved via ``resolve``)."""
     if ann is inspect.Signature.empty or ann is typing.Any or ann is object:
         return UNKNOWN
@@ -304,7 +309,9 @@ def _dotted(node: ast.expr) -> str | None:
     return None
 
 
-def node_kind(node: ast.expr, resolve: Callable[[str], object], self_kind: str = UNKNOWN) -> str:
+def node_kind(
+    node: ast.expr, resolve: Callable[[str], object], self_kind: str = UNKNOWN
+) -> str:
     """Kind of an annotation given as source (stubs, string annotations, type comments)."""
 
     def kind(n: ast.expr) -> str:
@@ -330,7 +337,8 @@ def node_kind(node: ast.expr, resolve: Callable[[str], object], self_kind: str =
         if head == "Annotated":
             return kind(items[0])
         if head in ("tuple", "Tuple", "list", "List", "Sequence", "MutableSequence"):
-            if len(items) == 2 and isinstance(items[1], ast.Constant) and items[1].value is Ellipsis:
+            last = items[-1]
+            if len(items) == 2 and isinstance(last, ast.Constant) and last.value is Ellipsis:
                 items = items[:1]
             if len(items) == 1 and isinstance(items[0], ast.Tuple) and not items[0].elts:
                 items = []
@@ -505,9 +513,8 @@ def python_function_kind(fn: Callable, self_kind: str = UNKNOWN) -> str:
     fn = inspect.unwrap(fn)
     dispatched = jit_internal.boolean_dispatched.get(fn)
     if dispatched:  # the result type depends on a bool argument
-        return combine(
-            python_function_kind(dispatched[branch], self_kind) for branch in ("if_true", "if_false")
-        )
+        branches = (dispatched["if_true"], dispatched["if_false"])
+        return combine(python_function_kind(b, self_kind) for b in branches)
     kinds = [_single_function_kind(v, self_kind) for v in typing.get_overloads(fn)]
     try:
         script_variants = jit_internal._get_fn_overloads(jit_internal._qualified_name(fn)) or []
@@ -589,7 +596,9 @@ class Classifier:
         if stub_kind == MIXED:
             self.notes.append(f"{label}: schemas say {schema_kind_}, stub says mixed: mixed")
             return MIXED
-        self.notes.append(f"{label}: schemas say {schema_kind_}, stub says {stub_kind}: kept {schema_kind_}")
+        self.notes.append(
+            f"{label}: schemas say {schema_kind_}, stub says {stub_kind}: kept {schema_kind_}"
+        )
         return schema_kind_
 
     def builtin_kind(self, fn: object, label: str) -> str:
@@ -644,6 +653,11 @@ class Classifier:
             raw = raw.__func__
         if inspect.isfunction(raw):
             kind = python_function_kind(raw, self_kind=TENSOR)
+            torch_fn = getattr(torch, name, None)
+            if kind == UNKNOWN and callable(torch_fn) and not isinstance(torch_fn, type):
+                # Python methods delegate to the torch function of that name
+                # (Tensor.unique -> torch.unique), which may post-process the op.
+                kind = self.function_kind(torch_fn, f"torch.{name}")
             if kind == UNKNOWN:
                 kind = self.schemas.kind(name, method=True, script=False)
         else:
@@ -683,10 +697,11 @@ def _split_by_kind(kinds: dict[str, str]) -> dict[str, set[str]]:
 
 def _is_tensor_type(obj: object) -> bool:
     # torch.Tensor and its subclasses, plus the legacy typed constructors
-    # (torch.FloatTensor, ...) whose metaclass carries a dtype.
-    return isinstance(obj, type) and (
-        issubclass(obj, torch.Tensor) or isinstance(getattr(obj, "dtype", None), torch.dtype)
-    )
+    # (torch.FloatTensor, torch.cuda.LongTensor, ...) that torch registers in
+    # _tensor_classes; they are not Tensor subclasses.
+    if not isinstance(obj, type):
+        return False
+    return issubclass(obj, torch.Tensor) or obj in getattr(torch, "_tensor_classes", ())
 
 
 def _legacy_dtype(obj: type) -> torch.dtype:
@@ -740,14 +755,14 @@ def _functional(clf: Classifier) -> dict[str, object]:
         if inspect.isfunction(obj):
             if module != F.__name__:
                 continue
-        elif not (isinstance(obj, types.BuiltinFunctionType) and module in ("torch", "torch._C._nn")):
+        elif not isinstance(obj, types.BuiltinFunctionType) or module not in ("torch", "torch._C._nn"):
             continue
         kind = clf.function_kind(obj, f"F.{name}", same_name_op=True)
         if kind == UNKNOWN:
             clf.notes.append(f"F.{name}: unknown, left out")
         kinds[name] = kind
         same_name_op = name if inspect.isfunction(obj) else obj.__name__
-        if clf.function_random(obj) or clf.schemas.random(same_name_op) or name in RNG_FUNCTIONAL_EXTRA:
+        if name in RNG_FUNCTIONAL_EXTRA or clf.function_random(obj) or clf.schemas.random(same_name_op):
             random.add(name)
     by_kind = _split_by_kind(kinds)
     return {
@@ -844,8 +859,13 @@ def _nn_classes() -> dict[str, object]:
         out = {f"torch.nn.{n}" for n in classes}
         out |= {f"{c.__module__}.{c.__qualname__}" for c in classes.values()}
         for module in _nn_module_paths():
+            # A module's __all__ says what it exports; the names it merely
+            # imports (conv.py's Parameter, ...) are not import paths to honour.
+            exported = getattr(module, "__all__", None)
             for attr, value in vars(module).items():
-                if not attr.startswith("_") and id(value) in wanted:
+                if attr.startswith("_") or id(value) not in wanted:
+                    continue
+                if exported is None or attr in exported:
                     out.add(f"{module.__name__}.{attr}")
         return out
 
@@ -858,17 +878,18 @@ def _nn_classes() -> dict[str, object]:
 
 
 def _non_tensor_callables(clf: Classifier) -> set[str]:
-    out = {name for name, obj in _public(torch) if isinstance(obj, type) and not _is_tensor_type(obj)}
+    out = {n for n, obj in _public(torch) if isinstance(obj, type) and not _is_tensor_type(obj)}
     for sub in NON_TENSOR_SUBMODULES:
         module = importlib.import_module(f"torch.{sub}")
         for name, obj in _public(module):
+            if not (getattr(obj, "__module__", "") or "").startswith("torch"):
+                continue  # typing helpers and the like re-exported by the module
             if isinstance(obj, type):
                 if not _is_tensor_type(obj):
                     out.add(f"{sub}.{name}")
             elif callable(obj) and not isinstance(obj, types.ModuleType):
-                if (getattr(obj, "__module__", "") or "").startswith("torch"):
-                    if clf.function_kind(obj, f"torch.{sub}.{name}") == OTHER:
-                        out.add(f"{sub}.{name}")
+                if clf.function_kind(obj, f"torch.{sub}.{name}") == OTHER:
+                    out.add(f"{sub}.{name}")
     return out | NON_TENSOR_CALLABLES_EXTRA
 
 
@@ -895,12 +916,12 @@ DOCS = {
     "RANDOM_FUNCTIONS": "torch.<name> drawing from the RNG.",
     "FUNCTIONAL_TENSOR_FUNCTIONS": "torch.nn.functional.<name> returning one Tensor.",
     "FUNCTIONAL_SEQUENCE_FUNCTIONS": "torch.nn.functional.<name> returning a tuple/list of Tensors.",
-    "FUNCTIONAL_MIXED_FUNCTIONS": "torch.nn.functional.<name> returning a Tensor or a tuple (e.g. return_indices).",
+    "FUNCTIONAL_MIXED_FUNCTIONS": "torch.nn.functional.<name> returning a Tensor or a tuple.",
     "FUNCTIONAL_NON_TENSOR_FUNCTIONS": "torch.nn.functional.<name> never returning a Tensor.",
     "RANDOM_FUNCTIONAL_FUNCTIONS": "torch.nn.functional.<name> drawing from the RNG.",
     "NN_INIT_TENSOR_FUNCTIONS": "torch.nn.init.<name> returning a Tensor (the one it filled).",
     "RANDOM_INIT_FUNCTIONS": "torch.nn.init.<name> drawing from the RNG.",
-    "TENSOR_METHODS_RETURNING_TENSOR": "Tensor.<name>() returning a Tensor (in-place x_ methods return self).",
+    "TENSOR_METHODS_RETURNING_TENSOR": "Tensor.<name>() returning a Tensor (in-place x_ return self).",
     "TENSOR_METHODS_RETURNING_SEQUENCE": "Tensor.<name>() returning a tuple/list of Tensors.",
     "TENSOR_METHODS_MIXED": "Tensor.<name>() returning a Tensor for some overloads/arguments only.",
     "TENSOR_METHODS_RETURNING_NON_TENSOR": "Tensor.<name>() never returning a Tensor.",
@@ -924,11 +945,15 @@ DOCS = {
 LINE_WIDTH = 88
 
 
+def _quote(text: str) -> str:
+    return json.dumps(text)  # double quotes, as the rest of the code base
+
+
 def _render_set(name: str, names: Iterable[str]) -> str:
     lines = [f"{name}: frozenset[str] = frozenset(", "    {"]
     line = "       "
     for item in sorted(names):
-        token = f" {item!r},"
+        token = f" {_quote(item)},"
         if len(line) + len(token) > LINE_WIDTH:
             lines.append(line)
             line = "       "
@@ -941,7 +966,7 @@ def _render_set(name: str, names: Iterable[str]) -> str:
 
 def _render_dict(name: str, mapping: dict[str, bool]) -> str:
     lines = [f"{name}: dict[str, bool] = {{"]
-    lines += [f"    {key!r}: {mapping[key]!r}," for key in sorted(mapping)]
+    lines += [f"    {_quote(key)}: {mapping[key]!r}," for key in sorted(mapping)]
     lines.append("}")
     return "\n".join(lines)
 
@@ -956,13 +981,14 @@ def render(tables: dict[str, object]) -> str:
         "A name that torch does not describe either way is absent from every table.",
         '"""',
         "",
-        f"TORCH_VERSION = {str(torch.__version__)!r}",
+        f"TORCH_VERSION = {_quote(str(torch.__version__))}",
     ]
     for name in DOCS:
         value = tables[name]
         parts.append("")
         parts.append(f"# {DOCS[name]}")
-        parts.append(_render_dict(name, value) if isinstance(value, dict) else _render_set(name, value))
+        render_one = _render_dict if isinstance(value, dict) else _render_set
+        parts.append(render_one(name, value))
     return "\n".join(parts) + "\n"
 
 

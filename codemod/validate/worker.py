@@ -1,0 +1,91 @@
+"""A validation worker: one subprocess, one side (original or rewritten).
+
+The parent starts it with the repository root on ``sys.path``; the rewritten
+side also installs the import overlay.  torch is imported once, then the
+worker answers one JSON request per class on its protocol pipe until told to
+stop.  User code may print freely: file descriptor 1 is pointed at stderr and
+the protocol travels on a private duplicate of the original stdout.
+
+The original side saves what it saw (attributes, state_dict, parameters,
+outputs, device evidence) to a file with ``torch.save``; the rewritten side
+loads it, gathers the same evidence from the rewritten class and judges.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import importlib
+import json
+import os
+import signal
+import sys
+import time
+from typing import Any, TextIO
+
+_proto: TextIO | None = None
+
+
+def send(message: dict[str, Any]) -> None:
+    assert _proto is not None
+    _proto.write(json.dumps(message) + "\n")
+    _proto.flush()
+
+
+def phase(name: str) -> None:
+    send({"type": "phase", "phase": name})
+
+
+def _take_stdio() -> tuple[TextIO, TextIO]:
+    """Keep private copies of stdin/stdout for the protocol; give user code stderr."""
+    proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    proto_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    return proto_in, proto_out
+
+
+def main(config_path: str) -> None:
+    global _proto
+    proto_in, _proto = _take_stdio()
+    faulthandler.enable()
+    if hasattr(signal, "SIGUSR1"):
+        # the parent asks for a stack dump before killing a worker that timed out
+        faulthandler.register(signal.SIGUSR1, all_threads=False)
+    with open(config_path, encoding="utf-8") as handle:
+        config = json.load(handle)
+    root = config["root"]
+    sys.path[:] = [root] + [p for p in sys.path if p not in ("", ".", root)]
+    os.chdir(root)
+    if config["side"] == "rewritten":
+        from codemod.validate import overlay
+
+        with open(config["overlay"], encoding="utf-8") as handle:
+            overlay.install(json.load(handle))
+
+    started = time.perf_counter()
+    import torch
+
+    if config.get("threads"):
+        torch.set_num_threads(int(config["threads"]))
+    from codemod.validate import side
+
+    state = side.WorkerState(config)
+    send({"type": "hello", "torch": torch.__version__, "cuda": torch.cuda.is_available(),
+          "device": state.device_label, "device_error": state.device_error,
+          "startup_s": round(time.perf_counter() - started, 3)})
+    for line in proto_in:
+        request = json.loads(line)
+        if request.get("op") == "exit":
+            break
+        try:
+            result = state.handle(request)
+        except BaseException as exc:  # the worker must survive anything user code raises
+            result = {"status": "error", "message": f"validator error: {type(exc).__name__}: {exc}"}
+        send({"type": "result", "id": request.get("id"), "result": result})
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

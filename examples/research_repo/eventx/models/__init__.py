@@ -1,0 +1,4 @@
+from .layers import AdaptiveAdditionPredictor, Block
+from .casee import CasEE, TypeCls
+
+__all__ = ["AdaptiveAdditionPredictor", "Block", "CasEE", "TypeCls"]
