@@ -9,11 +9,13 @@ not turns into a skip with a reason instead.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from codemod import torch_names as tn
 from codemod.ftypes import Action, Finding, PersistentPolicy
 from codemod.repo_index import RepoIndex
+from codemod.segments import Hints, mentions
 from codemod.symbols import ModuleSymbols
 from codemod.tensors import (
     Evaluator,
@@ -44,8 +46,9 @@ class SpineEdit:
 
     index: int
     op: str  # drop (x.to(dev) -> x) | keep_args | drop_kwarg | unwrap (Variable(x, ...) -> x)
-    args: tuple[int, ...] = ()
-    kwarg: str = ""
+    args: tuple[int, ...] = ()  # keep_args: the positional arguments kept
+    kwarg: str = ""  # drop_kwarg: the keyword removed
+    keywords: tuple[str, ...] = ()  # keep_args: the keywords kept
 
 
 @dataclass
@@ -109,7 +112,8 @@ def plan_module(
     plan.parameter_spelling = spelling[0] if spelling else ""
     plan.add_nn_import = bool(spelling and spelling[1])
     lines = symbols.source_lines
-    for cls in _classes(symbols.tree):
+    hints = finding_hints(index, symbols) if index.lazy else None
+    for cls in symbols.classes_to_analyse(hints):
         if _line_has_marker(lines, cls.lineno) or not index.is_module_class(symbols, cls):
             continue
         analyser = _ClassAnalyser(index, symbols, cls, display_path, persistent_policy, spelling is not None)
@@ -129,22 +133,35 @@ def parameter_spelling(symbols: ModuleSymbols) -> tuple[str, bool] | None:
             return local, False
     if symbols.imports.get("torch") == "torch":
         return "torch.nn.Parameter", False
-    if "nn" not in symbols.imports and "nn" not in symbols.local_names and not _binds_global(symbols.tree, "nn"):
+    if "nn" not in symbols.imports and "nn" not in symbols.local_names and "nn" not in symbols.global_names:
         return "nn.Parameter", True
     return None
 
 
-def _binds_global(tree: ast.Module, name: str) -> bool:
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-                return True
-    return False
-
-
-def _classes(tree: ast.Module) -> list[ast.ClassDef]:
-    return [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+def finding_hints(index: RepoIndex, symbols: ModuleSymbols) -> Hints:
+    """What a class must mention to be worth parsing (see segments.may_hold_finding)."""
+    names = {"torch", "Tensor", "Variable"}
+    calls: set[str] = set()
+    for local, qualname in symbols.imports.items():
+        if qualname in ("torch.nn", "torch.nn.modules"):
+            names.add("functional")  # nn.functional.relu(...): nn itself mostly builds modules
+        elif qualname == "torch" or qualname.startswith("torch."):
+            names.add(local)
+        elif index.is_repository_name(qualname):
+            calls.add(local)
+    helpers: dict[str, str] = {}
+    for name in symbols.functions:
+        segment = symbols.functions.segment(name)
+        helpers[name] = segment.text if segment is not None else ""
+    changed = True
+    while changed:  # a helper calling a tensor helper is a tensor helper too
+        changed = False
+        hints = Hints(frozenset(names), frozenset(calls))
+        for name, text in helpers.items():
+            if name not in names and (not text or mentions(text, hints)):
+                names.add(name)
+                changed = True
+    return Hints(frozenset(names), frozenset(calls))
 
 
 def _line_has_marker(lines: list[str], lineno: int, end: int | None = None) -> bool:
@@ -230,6 +247,7 @@ class _ClassAnalyser:
         )
         init_attrs: dict[str, list[AttrEvent]] = {}
         walker = None
+        final_attrs: dict[str, Value] = {}
         if init is not None:
             evaluator = Evaluator(self.index, self.symbols, init, self.method)
             walker = BodyWalker(evaluator)
@@ -238,11 +256,12 @@ class _ClassAnalyser:
                 init_attrs.setdefault(event.attr, []).append(event)
             final_attrs = dict(evaluator.self_attrs)
             self.init_evaluator = evaluator
-        else:
-            final_attrs = {}
-        outside = self._outside_events(init, final_attrs, walker.events if walker else [])
-        for attr, events in init_attrs.items():
-            decision_and_edits = self._decide(attr, events, walker, outside.get(attr, []))
+        candidates = {attr for attr, events in init_attrs.items() if _relevant(events)}
+        outside = self._outside_events(init, final_attrs, candidates)
+        for attr in init_attrs:
+            if attr not in candidates:
+                continue
+            decision_and_edits = self._decide(attr, init_attrs[attr], walker, outside.get(attr, []))
             if decision_and_edits is None:
                 continue
             anchor, decision, edits = decision_and_edits
@@ -251,21 +270,30 @@ class _ClassAnalyser:
         self._report_outside_only(init_attrs, outside)
         return self.plan
 
-    def _outside_events(self, init, final_attrs: dict[str, Value], init_events: list[AttrEvent]) -> dict[str, list[tuple[str, AttrEvent]]]:
-        """Events on self.<attr> in every other method of the class, its repository bases and subclasses."""
+    def _outside_events(self, init, final_attrs: dict[str, Value], candidates: set[str]) -> dict[str, list[tuple[str, AttrEvent]]]:
+        """Events on self.<attr> in the other methods of the class, its repository bases and subclasses.
+
+        Own methods are read for every attribute they assign (to report tensors set only
+        outside __init__); bases and subclasses only matter for the attributes to rewrite.
+        """
         result: dict[str, list[tuple[str, AttrEvent]]] = {}
-        self._collect_method_events(self.symbols, self.cls, init, final_attrs, result, own=True, base=False)
-        for symbols, cls in self.bases:
-            self._collect_method_events(symbols, cls, None, final_attrs, result, own=False, base=True)
-        # Subclasses only matter for attributes this class may rewrite; finding them costs a scan.
-        if any(e.value is not None and e.value.is_tensor for e in init_events):
+        self._collect_method_events(self.symbols, self.cls, init, final_attrs, result, "own", candidates)
+        if candidates:
+            for symbols, cls in self.bases:
+                self._collect_method_events(symbols, cls, None, final_attrs, result, "base", candidates)
             for symbols, cls in self.subclasses():
-                self._collect_method_events(symbols, cls, None, final_attrs, result, own=False, base=False)
+                self._collect_method_events(symbols, cls, None, final_attrs, result, "subclass", candidates)
         return result
 
-    def _collect_method_events(self, symbols, cls, own_init, final_attrs, result, own: bool, base: bool) -> None:
+    def _collect_method_events(self, symbols, cls, own_init, final_attrs, result, relation: str, candidates: set[str]) -> None:
+        lines = symbols.source_lines
         for stmt in cls.body:
             if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) or stmt is own_init:
+                continue
+            # Reading a method costs far more than this text check, and most methods never touch these attributes.
+            text = "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
+            mentions = any(attr in text for attr in candidates)
+            if not mentions and (relation != "own" or not _ASSIGNS_ATTRIBUTE.search(text)):
                 continue
             evaluator = Evaluator(self.index, symbols, stmt, self.method, self_attrs=dict(final_attrs))
             if evaluator.self_name is None:
@@ -273,12 +301,13 @@ class _ClassAnalyser:
             walker = BodyWalker(evaluator)
             walker.walk(stmt.body)
             label = f"{cls.name}.{stmt.name}"
-            if base and stmt.name == "__init__":
+            if relation == "base":
                 label = f"base {label}"
-            elif not own and not base:
+            elif relation == "subclass":
                 label = f"subclass {label}"
             for event in walker.events:
-                result.setdefault(event.attr, []).append((label, event))
+                if relation == "own" or event.attr in candidates:
+                    result.setdefault(event.attr, []).append((label, event))
 
     def _report_outside_only(self, init_attrs, outside) -> None:
         """Tensors assigned only outside the constructor: reported, never rewritten."""
@@ -315,7 +344,7 @@ class _ClassAnalyser:
         if first.kind == "register_buffer" and not (first.value and first.value.is_tensor and first.value.requires_grad):
             return None
 
-        relevant = [e for e in events if e.value is not None and (e.value.is_tensor or e.value.kind is Kind.SEQUENCE)]
+        relevant = [e for e in events if _is_raw_binding(e)]
         if not relevant:
             return None
         anchor = relevant[0].stmt
@@ -513,6 +542,24 @@ class _ClassAnalyser:
             self.plan.annotations.append((attr, text))
 
 
+_ASSIGNS_ATTRIBUTE = re.compile(r"\b\w+\.\w+\s*(?::[^=\n]*)?=(?!=)|setattr\(")
+
+
+def _is_raw_binding(event: AttrEvent) -> bool:
+    """What makes work: a tensor (or list of them) assigned, set or unpacked, or a buffer
+    registered from a tensor that requires grad.  Mutations and plain buffers do not."""
+    value = event.value
+    if value is None:
+        return False
+    if event.kind in ("assign", "setattr", "unpack"):
+        return value.is_tensor or value.kind is Kind.SEQUENCE
+    return event.kind == "register_buffer" and value.is_tensor and bool(value.requires_grad)
+
+
+def _relevant(events: list[AttrEvent]) -> bool:
+    return any(_is_raw_binding(e) for e in events)
+
+
 def spine_edits(evaluator: Evaluator, node: ast.expr, parameter: bool) -> tuple[SpineEdit, ...]:
     """Device moves to drop (and, for parameters, requires_grad markers) along a value's call chain."""
     edits: list[SpineEdit] = []
@@ -528,7 +575,7 @@ def spine_edits(evaluator: Evaluator, node: ast.expr, parameter: bool) -> tuple[
                     if how == "drop":
                         edits.append(SpineEdit(index, "drop"))
                     elif isinstance(how, tuple):
-                        edits.append(SpineEdit(index, "keep_args", how))
+                        edits.append(SpineEdit(index, "keep_args", how[0], keywords=how[1]))
                 elif parameter and func.attr == "requires_grad_" and receiver.is_tensor:
                     edits.append(SpineEdit(index, "drop"))
             if parameter:

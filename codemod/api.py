@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,13 +49,12 @@ def transform_source(
     """
     path = Path(path)
     if index is None:
-        index = RepoIndex()
+        index = RepoIndex(lazy=False)
     if path not in index._module_of_path:
         index.add_file(path, text=source, name=path.stem if path.suffix == ".py" else "__main__")
     else:
         index._texts[path] = source
-    tree = ast.parse(source, filename=str(path))
-    analysis = analyse_text(index, path, source, tree, str(path), AnalysisOptions(persistent))
+    analysis = analyse_text(index, path, source, str(path), AnalysisOptions(persistent))
     if analysis.result.error:
         raise RewriteError(analysis.result.error)
     return TransformResult(code=analysis.result.rewritten or source, findings=analysis.result.findings)
@@ -66,16 +64,12 @@ def analyse_text(
     index: RepoIndex,
     path: Path,
     text: str,
-    tree: ast.Module,
     display_path: str,
     options: AnalysisOptions,
 ) -> FileAnalysis:
-    """Plan and apply the rewrites of one parsed file."""
+    """Plan and apply the rewrites of one file.  Raises SyntaxError when it does not parse."""
     result = FileResult(path=path, display_path=display_path, original=text)
-    symbols = index.symbols_for_path(path, tree)
-    if symbols is None:
-        result.error = "could not be analysed"
-        return FileAnalysis(result)
+    symbols = index.load(path, text)
     plan = plan_module(index, symbols, display_path, options.persistent)
     result.findings = plan.findings
     if plan.changed:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,9 @@ from codemod.symbols import ModuleSymbols, build_symbols
 # `class Name(bases):` headers; the bases may span lines.
 _CLASS_HEADER = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.MULTILINE)
 _MAX_DEPTH = 50
+# Parsed modules kept in memory; the rest are parsed again if needed.  A module's
+# tree costs ~100x its text in memory, so large repositories cannot keep them all.
+_CACHED_MODULES = 256
 
 
 @dataclass
@@ -33,11 +37,19 @@ class Resolved:
 class RepoIndex:
     """The Python files of one run, addressable by module name."""
 
-    def __init__(self, files: Iterable[Path] = (), *, root: Path | None = None, texts: dict[Path, str] | None = None):
+    def __init__(
+        self,
+        files: Iterable[Path] = (),
+        *,
+        root: Path | None = None,
+        texts: dict[Path, str] | None = None,
+        lazy: bool = True,
+    ):
+        self.lazy = lazy  # parse classes and functions only when needed (see segments.py)
         self._texts: dict[Path, str] = dict(texts or {})
         self._paths_by_module: dict[str, list[Path]] = {}
         self._module_of_path: dict[Path, str] = {}
-        self._symbols: dict[Path, ModuleSymbols | None] = {}
+        self._symbols: OrderedDict[Path, ModuleSymbols | None] = OrderedDict()
         self._module_class_memo: dict[tuple[str, str], bool] = {}
         self._headers: dict[str, list[Path]] | None = None
         self.files: list[Path] = []
@@ -71,6 +83,11 @@ class RepoIndex:
                     self._paths_by_module.setdefault(alt, []).append(path)
         return name
 
+    def is_repository_name(self, qualname: str) -> bool:
+        """Whether a qualified name lives in one of this run's files (a module or a name in one)."""
+        parts = qualname.split(".")
+        return any(".".join(parts[:i]) in self._paths_by_module for i in range(len(parts), 0, -1))
+
     def module_name(self, path: Path) -> str:
         return self._module_of_path.get(path) or self.add_file(path)
 
@@ -84,20 +101,35 @@ class RepoIndex:
                 return None
         return self._texts[path]
 
-    def symbols_for_path(self, path: Path, tree: ast.Module | None = None) -> ModuleSymbols | None:
-        if path in self._symbols:
-            return self._symbols[path]
-        symbols = None
-        text = self.text(path)
+    def load(self, path: Path, text: str | None = None) -> ModuleSymbols:
+        """The symbols of one file; raises SyntaxError (or ValueError) when it does not parse."""
         if text is not None:
-            try:
-                if tree is None:
-                    tree = ast.parse(text, filename=str(path))
-                symbols = build_symbols(tree, self.module_name(path), path, path.name == "__init__.py", text)
-            except (SyntaxError, ValueError, RecursionError):
-                symbols = None
-        self._symbols[path] = symbols
+            self._texts[path] = text
+            self._symbols.pop(path, None)
+        elif path in self._symbols and self._symbols[path] is not None:
+            self._symbols.move_to_end(path)
+            return self._symbols[path]  # type: ignore[return-value]
+        source = self.text(path)
+        if source is None:
+            raise ValueError("cannot be read")
+        symbols = build_symbols(source, self.module_name(path), path, path.name == "__init__.py", lazy=self.lazy)
+        self._remember(path, symbols)
         return symbols
+
+    def symbols_for_path(self, path: Path) -> ModuleSymbols | None:
+        if path in self._symbols:
+            self._symbols.move_to_end(path)
+            return self._symbols[path]
+        try:
+            return self.load(path)
+        except (SyntaxError, ValueError, RecursionError):
+            self._remember(path, None)
+            return None
+
+    def _remember(self, path: Path, symbols: ModuleSymbols | None) -> None:
+        self._symbols[path] = symbols
+        if len(self._symbols) > _CACHED_MODULES:
+            self._symbols.popitem(last=False)
 
     def symbols_for_module(self, name: str, near: Path | None = None) -> ModuleSymbols | None:
         paths = self._paths_by_module.get(name)
@@ -233,12 +265,14 @@ class RepoIndex:
                 other = self.symbols_for_path(path)
                 if other is None:
                     continue
-                for candidate in _all_classes(other.tree):
+                for candidate in _classes_mentioning(other, node.name):
                     key = (other.name, candidate.name)
                     if key in seen:
                         continue
+                    target = (sym.path, node.name, node.lineno)
                     if any(
-                        r is not None and r.kind == "class" and r.node is node
+                        r is not None and r.kind == "class" and r.module is not None
+                        and (r.module.path, r.node.name, r.node.lineno) == target  # type: ignore[union-attr]
                         for r in (self.resolve_expr(other, _unsubscript(b)) for b in candidate.bases)
                     ):
                         seen.add(key)
@@ -252,8 +286,18 @@ def _unsubscript(node: ast.expr) -> ast.expr:
     return node.value if isinstance(node, ast.Subscript) else node
 
 
-def _all_classes(tree: ast.Module) -> list[ast.ClassDef]:
-    return [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+def _classes_mentioning(symbols: ModuleSymbols, name: str) -> list[ast.ClassDef]:
+    """The module's classes whose text mentions `name` (parsing only those)."""
+    found: list[ast.ClassDef] = []
+    for class_name in list(symbols.classes):
+        segment = symbols.classes.segment(class_name)
+        if segment is not None and name not in segment.text:
+            continue
+        try:
+            found.append(symbols.classes[class_name])
+        except SyntaxError:
+            continue
+    return found
 
 
 def _distance(candidate: Path, near: Path) -> int:

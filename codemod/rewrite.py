@@ -102,12 +102,15 @@ class _Rewriter(cst.CSTTransformer):
             return updated
         movers = [s for s in updated.body if id(s) in self.movers]
         rest = [s for s in updated.body if id(s) not in self.movers]
-        for stmt in movers:
+        inserted: dict[int, int] = {}  # anchor id -> statements already placed after it
+        for stmt in movers:  # in source order, so they keep their relative order
             anchor_id = self.anchors.get(self.movers[id(stmt)])
             position = next((i for i, s in enumerate(rest) if id(s) == anchor_id), None)
-            if position is None:
+            if position is None or anchor_id is None:
                 continue  # leaves the edit unapplied: reported as an error
-            rest.insert(position + 1, stmt)  # its comments travel with it
+            offset = inserted.get(anchor_id, 0)
+            rest.insert(position + 1 + offset, stmt)  # its comments travel with it
+            inserted[anchor_id] = offset + 1
             del self.movers[id(stmt)]
         return updated.with_changes(body=rest)
 
@@ -142,14 +145,14 @@ class _Rewriter(cst.CSTTransformer):
                 + (", persistent=False)" if edit.persistent is False else ")")
             )
             args = list(call.args)
-            args[1] = args[1].with_changes(value=value)
+            args[1] = args[1].with_changes(value=_bare(value))
             call = call.with_changes(func=call.func.with_changes(value=target.value), args=args)
             return cst.Expr(value=call, semicolon=small.semicolon)
         if edit.op in ("parameter", "unmove"):
             _, value = _assignment_parts(small)
             value = _rebuild(value, spine)
             if edit.op == "parameter":
-                value = cst.Call(func=self.parameter, args=[cst.Arg(value=value)])
+                value = cst.Call(func=self.parameter, args=[cst.Arg(value=_bare(value))])
             return small.with_changes(value=value)
         if edit.op == "buffer_to_parameter":
             assert isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
@@ -189,14 +192,29 @@ def _rebuild(node: cst.BaseExpression, edits: dict[int, SpineEdit], index: int =
             inner = inner.with_changes(lpar=node.lpar, rpar=node.rpar)
         return inner
     if edit.op == "keep_args":
-        positional = [a for a in node.args if a.keyword is None and not a.star]
-        kept = [a for i, a in enumerate(positional) if i in edit.args]
+        kept = []
+        position = 0
+        for arg in node.args:
+            if arg.keyword is None and not arg.star:
+                if position in edit.args:
+                    kept.append(arg)
+                position += 1
+            elif arg.keyword is not None and arg.keyword.value in edit.keywords:
+                kept.append(arg)
         return node.with_changes(args=_fix_commas(kept))
     if edit.op == "drop_kwarg":
         kept = [a for a in node.args if not (a.keyword is not None and a.keyword.value == edit.kwarg)]
         return node.with_changes(args=_fix_commas(kept))
     if edit.op == "unwrap" and node.args:
         return node.args[0].value
+    return node
+
+
+def _bare(node: cst.BaseExpression) -> cst.BaseExpression:
+    """Drop the parentheses around a value that becomes a call argument, where they are
+    redundant (a call's own parentheses already allow line breaks)."""
+    if getattr(node, "lpar", None) and not isinstance(node, (cst.Tuple, cst.GeneratorExp, cst.Yield, cst.NamedExpr)):
+        return node.with_changes(lpar=[], rpar=[])
     return node
 
 

@@ -7,8 +7,50 @@ times faster; libcst is only used on the files that end up being rewritten.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from codemod.segments import Hints, Segment, may_hold_finding, padded, split
+
+
+class LazyDefinitions(Mapping):
+    """Top-level classes or functions by name, each parsed the first time it is asked for."""
+
+    def __init__(self, owner: "ModuleSymbols"):
+        self._owner = owner
+        self._nodes: dict[str, Any] = {}
+        self._segments: dict[str, Segment] = {}
+
+    def add_node(self, name: str, node: Any) -> None:
+        self._nodes[name] = node
+        self._segments.pop(name, None)
+
+    def add_segment(self, name: str, segment: Segment) -> None:
+        self._segments[name] = segment
+        self._nodes.pop(name, None)
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self._nodes:
+            return self._nodes[name]
+        segment = self._segments[name]  # KeyError for unknown names, as a dict would
+        node = self._owner.parse_segment(segment)
+        self._nodes[name] = node
+        return node
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._nodes or name in self._segments
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._nodes
+        yield from (n for n in self._segments if n not in self._nodes)
+
+    def __len__(self) -> int:
+        return len(set(self._nodes) | set(self._segments))
+
+    def segment(self, name: str) -> Segment | None:
+        return self._segments.get(name)
 
 
 @dataclass
@@ -18,13 +60,18 @@ class ModuleSymbols:
     name: str  # dotted module name, e.g. "pkg.models.layers"
     path: Path | None
     is_package: bool  # an __init__.py: relative imports resolve against itself
-    tree: ast.Module
     source_lines: list[str]
     imports: dict[str, str] = field(default_factory=dict)  # local name -> qualified name
     star_imports: list[str] = field(default_factory=list)  # modules imported with *
-    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
-    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
     local_names: set[str] = field(default_factory=set)  # classes and functions defined here
+    global_names: set[str] = field(default_factory=set)  # names assigned at module level
+    header: list[ast.stmt] = field(default_factory=list)  # parsed module-level statements
+    segments: list[Segment] | None = None  # None: the whole file was parsed
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        self.classes: LazyDefinitions = LazyDefinitions(self)
+        self.functions: LazyDefinitions = LazyDefinitions(self)
 
     @property
     def package(self) -> str:
@@ -39,6 +86,42 @@ class ModuleSymbols:
         a class defined here gives "<module>.<Class>".
         """
         return qualify(node, self.imports, self.local_names, self.name)
+
+    def parse_segment(self, segment: Segment) -> ast.stmt:
+        tree = ast.parse(padded(segment), filename=str(self.path or self.name))
+        if len(tree.body) != 1:
+            raise SyntaxError("a top-level statement was cut in two")
+        return tree.body[0]
+
+    def classes_to_analyse(self, hints: Hints | None) -> list[ast.ClassDef]:
+        """Every class that may produce a finding (all of them when `hints` is None)."""
+        roots: list[ast.stmt] = list(self.header)
+        for name in list(self.classes) + list(self.functions):
+            definitions = self.classes if name in self.classes else self.functions
+            segment = definitions.segment(name)
+            if segment is None:
+                node = definitions[name]
+                if definitions is self.classes or hints is None or self.segments is None:
+                    roots.append(node)
+                continue
+            if definitions is self.functions and "class " not in segment.text:
+                continue
+            if hints is None or may_hold_finding(segment, hints):
+                roots.append(definitions[name])
+        found: list[ast.ClassDef] = []
+        seen: set[int] = set()
+        pending = roots
+        while pending:
+            stmt = pending.pop()
+            if isinstance(stmt, ast.ClassDef) and id(stmt) not in seen:
+                seen.add(id(stmt))
+                found.append(stmt)
+            for block in ("body", "orelse", "finalbody", "handlers", "cases"):
+                children = getattr(stmt, block, None)
+                if children:
+                    pending.extend(children)
+        found.sort(key=lambda c: (c.lineno, c.col_offset))
+        return found
 
 
 def qualify(node: ast.expr, imports: dict[str, str], local_names: set[str], module: str) -> str | None:
@@ -110,22 +193,60 @@ def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
     return blocks
 
 
-def build_symbols(tree: ast.Module, name: str, path: Path | None, is_package: bool, source: str) -> ModuleSymbols:
-    symbols = ModuleSymbols(
-        name=name, path=path, is_package=is_package, tree=tree, source_lines=source.splitlines()
-    )
-    collect_imports(tree.body, symbols.package, symbols.imports, symbols.star_imports)
-    _collect_definitions(tree.body, symbols)
+def build_symbols(
+    text: str, name: str, path: Path | None, is_package: bool, *, tree: ast.Module | None = None, lazy: bool = True
+) -> ModuleSymbols:
+    """Read a module's top-level names; with `lazy`, classes and functions are parsed on demand.
+
+    Raises SyntaxError when the parsed part of the file does not parse.
+    """
+    symbols = ModuleSymbols(name=name, path=path, is_package=is_package, source_lines=text.splitlines(), text=text)
+    segments = split(text) if lazy and tree is None else None
+    if segments is not None:
+        # One parse of the module with its classes and functions blanked out: line numbers
+        # stay those of the file, and the blank lines cost next to nothing to tokenize.
+        pieces = [s.text if s.kind in ("import", "other") else "\n" * s.text.count("\n") for s in segments]
+        first = segments[0].start - 1 if segments else 0
+        try:
+            header = ast.parse("\n" * first + "".join(pieces), filename=str(path or name)).body
+        except SyntaxError:
+            segments = None
+    if segments is None:
+        if tree is None:
+            tree = ast.parse(text, filename=str(path or name))
+        header = tree.body
+    symbols.segments = segments
+    _read_statements(header, symbols, top_level=True)
+    if segments is not None:
+        for segment in segments:
+            if segment.kind == "class" and segment.name:
+                symbols.classes.add_segment(segment.name, segment)
+            elif segment.kind == "def" and segment.name:
+                symbols.functions.add_segment(segment.name, segment)
     symbols.local_names = set(symbols.classes) | set(symbols.functions)
     return symbols
+
+
+def _read_statements(statements: list[ast.stmt], symbols: ModuleSymbols, top_level: bool) -> None:
+    collect_imports(statements, symbols.package, symbols.imports, symbols.star_imports)
+    _collect_definitions(statements, symbols)
+    if top_level:
+        symbols.header = [s for s in statements if not isinstance(s, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))]
+        for stmt in statements:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    symbols.global_names.add(target.id)
+        # Classes at the top of a fully parsed file are analysed from the header too.
+        symbols.header += [s for s in statements if isinstance(s, ast.ClassDef)]
 
 
 def _collect_definitions(statements: list[ast.stmt], symbols: ModuleSymbols) -> None:
     for stmt in statements:
         if isinstance(stmt, ast.ClassDef):
-            symbols.classes[stmt.name] = stmt
+            symbols.classes.add_node(stmt.name, stmt)
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            symbols.functions[stmt.name] = stmt
+            symbols.functions.add_node(stmt.name, stmt)
         elif isinstance(stmt, (ast.If, ast.Try)):
             for block in _blocks(stmt):
                 _collect_definitions(block, symbols)

@@ -332,9 +332,12 @@ class Evaluator:
             isinstance(func, ast.Call)
             and isinstance(func.func, ast.Name)
             and func.func.id == "getattr"
-            and func.args
+            and len(func.args) >= 2
             and self.qualify(func.args[0]) in ("torch", "torch.nn.functional")
         ):
+            name = func.args[1]
+            if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                return self._qualified_call(f"{self.qualify(func.args[0])}.{name.value}", node)
             return Value(Kind.TENSOR, "value from a torch function chosen at run time")
         if isinstance(func, ast.Attribute):
             if self.is_self(func.value):
@@ -408,7 +411,9 @@ class Evaluator:
                 stateful = f"data passed in ({short_call_name(node)})"
             return Value(Kind.TENSOR, stateful, None, integer)
         if kind is tn.CallKind.INIT:
-            return Value(Kind.TENSOR, f"random initialisation ({short_call_name(node)})")
+            if tn.init_is_random(name):
+                return Value(Kind.TENSOR, f"random initialisation ({short_call_name(node)})")
+            return Value(Kind.TENSOR, self._args_state(node))
         if kind is tn.CallKind.UNKNOWN and self.index is not None and not qualname.startswith("torch."):
             resolved = self.index.resolve(qualname, self.symbols.path)
             if resolved.kind == "function" and resolved.module is not None:
@@ -474,6 +479,8 @@ class Evaluator:
             return replace(receiver, integer=bool(integer)) if integer is not None else UNKNOWN
         if name in tn.RANDOM_INPLACE_METHODS:
             return replace(receiver, stateful=f"random initialisation (.{name}())")
+        if name in ("zero_", "fill_"):
+            return replace(receiver, stateful=self._args_state(node))  # every element overwritten
         kind = tn.method_kind(name)
         if kind is tn.CallKind.NON_TENSOR:
             return NON_TENSOR
@@ -541,16 +548,18 @@ def is_device_expr(evaluator: Evaluator, node: ast.expr) -> bool:
     return False
 
 
-def device_move_args(evaluator: Evaluator, method: str, call: ast.Call) -> str | tuple[int, ...] | None:
+def device_move_args(evaluator: Evaluator, method: str, call: ast.Call) -> str | tuple[tuple[int, ...], tuple[str, ...]] | None:
     """How to undo a device move `.cuda()` / `.cpu()` / `.to(...)`.
 
-    "drop": the call only moves the tensor; a tuple: the indices of the positional
-    arguments to keep (the rest, and device keywords, go); None: leave it alone.
+    "drop": the call only moves the tensor; (positional indices, keyword names) to
+    keep: the call also casts (`.to(device, torch.half)` -> `.to(torch.half)`);
+    None: leave it alone (it cannot be read as a move).
     """
     if method in ("cuda", "xpu", "mps"):
-        if all(isinstance(a, ast.Constant) and isinstance(a.value, int) or is_device_expr(evaluator, a) for a in call.args) and all(
-            kw.arg in ("device", "non_blocking", "memory_format") and kw.arg != "memory_format" for kw in call.keywords
-        ):
+        plain_args = all(
+            (isinstance(a, ast.Constant) and isinstance(a.value, int)) or is_device_expr(evaluator, a) for a in call.args
+        )
+        if plain_args and all(kw.arg in ("device", "non_blocking") for kw in call.keywords):
             return "drop"
         return None
     if method == "cpu":
@@ -565,20 +574,19 @@ def device_move_args(evaluator: Evaluator, method: str, call: ast.Call) -> str |
             keep.append(i)
             continue
         return None  # `.to(other_tensor)` or something we cannot read
-    kept_keywords = []
+    kept_keywords: list[str] = []
     for kw in call.keywords:
-        if kw.arg == "device" or kw.arg == "non_blocking":
+        if kw.arg in ("device", "non_blocking"):
             continue
-        if kw.arg is None:
-            return None
-        kept_keywords.append(kw.arg)
-    if kept_keywords:
-        return None  # dtype=/copy=/memory_format= keywords: keep the call as written
-    if not keep:
-        return "drop"
-    if len(keep) == len(call.args):
+        if kw.arg in ("dtype", "copy", "memory_format"):
+            kept_keywords.append(kw.arg)
+            continue
         return None
-    return tuple(keep)
+    if not keep and not kept_keywords:
+        return "drop"
+    if len(keep) == len(call.args) and len(kept_keywords) == len(call.keywords):
+        return None  # nothing to remove
+    return tuple(keep), tuple(kept_keywords)
 
 
 _FUNCTION_MEMO_ATTR = "_codemod_value"

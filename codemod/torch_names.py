@@ -165,6 +165,8 @@ def is_known_module_base(qualname: str) -> bool:
 def classify_call(qualname: str) -> CallKind:
     """What calling the object named `qualname` returns."""
     namespace, _, name = qualname.rpartition(".")
+    if qualname == "torch.load":
+        return CallKind.TENSOR  # data loaded from a file; DATA_FUNCTIONS keeps it persistent
     if namespace == "torch":
         if name in table.LEGACY_TENSOR_TYPES:
             return CallKind.LEGACY
@@ -175,6 +177,10 @@ def classify_call(qualname: str) -> CallKind:
         if name in table.TORCH_NON_TENSOR_FUNCTIONS or name in table.NON_TENSOR_TORCH_CALLABLES:
             return CallKind.NON_TENSOR
         return CallKind.UNKNOWN
+    if namespace in ("torch.fft", "torch.special") and not name.startswith("_"):
+        return CallKind.TENSOR
+    if namespace == "torch.linalg" and not name.startswith("_"):
+        return CallKind.SEQUENCE if name in LINALG_SEQUENCE_FUNCTIONS else CallKind.TENSOR
     if namespace == "torch.cuda" and name in table.CUDA_LEGACY_TENSOR_TYPES:
         return CallKind.LEGACY
     if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
@@ -239,6 +245,20 @@ def property_kind(name: str) -> CallKind:
     if name in table.TENSOR_PROPERTIES_NON_TENSOR:
         return CallKind.NON_TENSOR
     return CallKind.UNKNOWN
+
+
+# In-place methods that replace every element: the tensor's old state is gone.
+OVERWRITING_METHODS = frozenset({"zero_", "fill_", "copy_"})
+
+# torch.linalg functions returning several tensors; the rest of linalg, fft and special return one.
+LINALG_SEQUENCE_FUNCTIONS = frozenset(
+    {"qr", "eig", "eigh", "svd", "slogdet", "lstsq", "lu", "lu_factor", "lu_factor_ex", "ldl_factor",
+     "ldl_factor_ex", "inv_ex", "cholesky_ex", "solve_ex"}
+)
+
+
+def init_is_random(name: str) -> bool:
+    return name in table.RANDOM_INIT_FUNCTIONS
 
 
 INTEGER_CAST_METHODS = frozenset({"long", "int", "short", "byte", "char", "bool"})

@@ -224,7 +224,7 @@ FUNCTIONAL_SEQUENCE_FUNCTIONS: frozenset[str] = frozenset(
     }
 )
 
-# torch.nn.functional.<name> returning a Tensor or a tuple (e.g. return_indices).
+# torch.nn.functional.<name> returning a Tensor or a tuple.
 FUNCTIONAL_MIXED_FUNCTIONS: frozenset[str] = frozenset(
     {
         "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
@@ -267,7 +267,7 @@ RANDOM_INIT_FUNCTIONS: frozenset[str] = frozenset(
     }
 )
 
-# Tensor.<name>() returning a Tensor (in-place x_ methods return self).
+# Tensor.<name>() returning a Tensor (in-place x_ return self).
 TENSOR_METHODS_RETURNING_TENSOR: frozenset[str] = frozenset(
     {
         "abs", "abs_", "absolute", "absolute_", "acos", "acos_", "acosh", "acosh_",

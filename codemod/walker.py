@@ -170,12 +170,26 @@ class BodyWalker:
                 if local.is_tensor and not is_false(value_node):
                     self.ev.env[target.value.id] = replace(local, requires_grad=".requires_grad = True")
 
-    def _mutate(self, stmt: ast.stmt, receiver: ast.expr, value: Value) -> None:
-        """An in-place change of a local tensor or of self.<attr>."""
-        while isinstance(receiver, (ast.Subscript, ast.Attribute)) and self.ev.self_attr(receiver) is None:
-            if isinstance(receiver, ast.Attribute) and receiver.attr != "data":
+    def _mutate(self, stmt: ast.stmt, receiver: ast.expr, value: Value, overwrite: bool = False) -> None:
+        """An in-place change of a local tensor or of self.<attr>.
+
+        `overwrite`: the whole tensor is replaced (fill_, zero_, nn.init.*), so its new
+        state is the value's; otherwise (an indexed write) the old state is kept.
+        """
+        while True:
+            if self.ev.self_attr(receiver) is not None:
                 break
-            receiver = receiver.value
+            if isinstance(receiver, ast.Subscript) or (isinstance(receiver, ast.Attribute) and receiver.attr == "data"):
+                receiver = receiver.value
+            elif (
+                isinstance(receiver, ast.Call)
+                and isinstance(receiver.func, ast.Attribute)
+                and receiver.func.attr.endswith("_")
+                and not receiver.func.attr.startswith("_")
+            ):
+                receiver = receiver.func.value  # x.mul_(a).add_(b): in-place calls return x itself
+            else:
+                break
         attr = self.ev.self_attr(receiver)
         if attr is not None:
             self._event(attr, "mutate", stmt, value, None)
@@ -183,9 +197,12 @@ class BodyWalker:
         if isinstance(receiver, ast.Name) and receiver.id in self.ev.env:
             local = self.ev.env[receiver.id]
             if local.is_tensor:
-                state = local.stateful or combine_state(value)
-                if value.kind is Kind.UNKNOWN and not local.stateful:
-                    state = None  # an index or scalar we cannot type does not make the tensor stateful
+                if overwrite:
+                    state = value.stateful
+                else:
+                    state = local.stateful or combine_state(value)
+                    if value.kind is Kind.UNKNOWN and not local.stateful:
+                        state = None  # an index or scalar we cannot type does not make the tensor stateful
                 self.ev.env[receiver.id] = replace(local, stateful=state)
 
     def _augassign(self, stmt: ast.AugAssign) -> None:
@@ -227,7 +244,9 @@ class BodyWalker:
         if isinstance(func, ast.Attribute):
             qualname = self.ev.qualify(func)
             if qualname is not None and tn.classify_call(qualname) is tn.CallKind.INIT and call.args:
-                self._mutate(stmt, call.args[0], Value(Kind.TENSOR, f"random initialisation ({qualname.rpartition('.')[2]})"))
+                name = qualname.rpartition(".")[2]
+                state = f"random initialisation (nn.init.{name})" if tn.init_is_random(name) else None
+                self._mutate(stmt, call.args[0], Value(Kind.TENSOR, state), overwrite=True)
                 return
             # In-place tensor methods: x.uniform_(), self.x.requires_grad_(), x.copy_(y), ...
             method = func.attr
@@ -245,8 +264,9 @@ class BodyWalker:
                     value = Value(Kind.TENSOR, f"random initialisation (.{method}())")
                 else:
                     values = [self.ev.eval(a) for a in call.args]
-                    value = Value(Kind.TENSOR, combine_state(*values)) if values else Value(Kind.TENSOR)
-                self._mutate(stmt, receiver, value)
+                    value = Value(Kind.TENSOR, _args_state(values, call))
+                overwrite = method in tn.RANDOM_INPLACE_METHODS or method in tn.OVERWRITING_METHODS
+                self._mutate(stmt, receiver, value, overwrite=overwrite)
                 return
         self.ev.eval(call)
 
@@ -259,6 +279,18 @@ class BodyWalker:
             return True
         # nn.Module.__init__(self) / Base.__init__(self, ...)
         return bool(call.args) and self.ev.is_self(call.args[0])
+
+
+def _args_state(values: list[Value], call: ast.Call) -> str | None:
+    """The state an in-place call brings in: that of its tensor arguments."""
+    state = combine_state(*values)
+    if state is None and any(v.kind is Kind.UNKNOWN for v in values) and any(
+        isinstance(a, (ast.Name, ast.Attribute)) for a in call.args
+    ):
+        # x.copy_(data): data we cannot type is data passed in.
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "copy_":
+            return "data passed in (.copy_())"
+    return state
 
 
 def _constant_string(node: ast.expr) -> str | None:

@@ -644,8 +644,8 @@ class Classifier:
                 kind = tensorbase.property_kind(name)
             if kind == UNKNOWN:
                 kind = self.schemas.attribute_kind(name)
-            if kind == MIXED and combine([tensorbase.property_kind(name), OTHER]) == MIXED:
-                # ``grad``: a tensor or None; when set it is a tensor.
+            if kind == MIXED:
+                # ``grad``: Optional[Tensor]; whenever it holds a value, that is a tensor.
                 self.notes.append(f"Tensor.{name}: Optional[Tensor] property, counted as tensor")
                 kind = TENSOR
             return "property", kind
@@ -755,14 +755,18 @@ def _functional(clf: Classifier) -> dict[str, object]:
         if inspect.isfunction(obj):
             if module != F.__name__:
                 continue
-        elif not isinstance(obj, types.BuiltinFunctionType) or module not in ("torch", "torch._C._nn"):
+        elif not isinstance(obj, types.BuiltinFunctionType):
+            continue
+        elif module not in ("torch", "torch._C._nn"):
             continue
         kind = clf.function_kind(obj, f"F.{name}", same_name_op=True)
         if kind == UNKNOWN:
             clf.notes.append(f"F.{name}: unknown, left out")
         kinds[name] = kind
         same_name_op = name if inspect.isfunction(obj) else obj.__name__
-        if name in RNG_FUNCTIONAL_EXTRA or clf.function_random(obj) or clf.schemas.random(same_name_op):
+        if name in RNG_FUNCTIONAL_EXTRA or clf.function_random(obj):
+            random.add(name)
+        elif clf.schemas.random(same_name_op):  # F.dropout -> aten::dropout
             random.add(name)
     by_kind = _split_by_kind(kinds)
     return {

@@ -44,9 +44,10 @@ class DeviceMixChecker(TorchDispatchMode):
     so the message can say which attribute stayed behind.
     """
 
-    def __init__(self, names: dict[int, str] | None = None) -> None:
+    def __init__(self, names: dict[int, str] | None = None, storages: dict[int, str] | None = None) -> None:
         super().__init__()
         self.names = names or {}
+        self.storages = storages or {}
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -55,12 +56,27 @@ class DeviceMixChecker(TorchDispatchMode):
             tensors = [a for a in flat if isinstance(a, torch.Tensor) and a.dim() > 0]
             devices = sorted({str(t.device) for t in tensors})
             if len(devices) > 1:
-                labels = [self.names[id(t)] for t in tensors if id(t) in self.names]
+                labels = sorted({label for t in tensors if (label := self._label(t))})
                 message = f"mixed devices {devices} in {func}"
                 if labels:
                     message += f" (plain attribute {', '.join(labels)})"
                 raise MixedDeviceError(message, str(func), func.overloadpacket in FALSE_POSITIVE_PACKETS)
         return func(*args, **kwargs)
+
+    def _label(self, tensor: torch.Tensor) -> str | None:
+        if id(tensor) in self.names:
+            return self.names[id(tensor)]
+        # a slice such as self.pe[:T] is a view sharing the attribute's storage
+        return self.storages.get(_storage_key(tensor)) if self.storages else None
+
+
+def _storage_key(tensor: torch.Tensor) -> int:
+    if tensor.device.type == "meta":
+        return 0
+    try:
+        return tensor.untyped_storage().data_ptr()
+    except Exception:
+        return 0
 
 
 def target_device(spec: str) -> torch.device:
@@ -80,13 +96,19 @@ def raw_tensors(model: torch.nn.Module) -> dict[str, list[str]]:
     return found
 
 
-def raw_tensor_labels(model: torch.nn.Module) -> dict[int, str]:
-    labels: dict[int, str] = {}
+def raw_tensor_checker(model: torch.nn.Module) -> DeviceMixChecker:
+    """A checker that can name the model's raw tensor attributes in its message."""
+    names: dict[int, str] = {}
+    storages: dict[int, str] = {}
     for path, module in model.named_modules():
         for name, value in vars(module).items():
             if isinstance(value, torch.Tensor):
-                labels.setdefault(id(value), f"{path}.{name}" if path else name)
-    return labels
+                label = f"{path}.{name}" if path else name
+                names.setdefault(id(value), label)
+                key = _storage_key(value)
+                if key:
+                    storages.setdefault(key, label)
+    return DeviceMixChecker(names, storages)
 
 
 def left_behind(model: torch.nn.Module, device: torch.device) -> list[tuple[str, str]]:

@@ -19,6 +19,7 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
 from typing import Any, TextIO
 
@@ -46,10 +47,24 @@ def _take_stdio() -> tuple[TextIO, TextIO]:
     return proto_in, proto_out
 
 
+def _exit_with_parent() -> None:
+    """Leave when the parent disappears, even if user code is stuck in a loop."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(70)
+
+    threading.Thread(target=watch, daemon=True, name="codemod-parent-watch").start()
+
+
 def main(config_path: str) -> None:
     global _proto
     proto_in, _proto = _take_stdio()
     faulthandler.enable()
+    _exit_with_parent()
     if hasattr(signal, "SIGUSR1"):
         # the parent asks for a stack dump before killing a worker that timed out
         faulthandler.register(signal.SIGUSR1, all_threads=False)

@@ -1,0 +1,152 @@
+"""Split a module into its top-level statements without parsing it, and tell
+which of them can hold a rewrite.
+
+Parsing is most of the cost of a run over a large repository, and most of a
+model file is `forward` code that can never hold a finding.  Here the text is
+cut at top-level statement boundaries; the analysis then parses only the
+imports and module-level code, the classes whose constructors (or attribute
+assignments) mention something that can produce a tensor, and, on demand,
+whatever another file's class refers to.  When the cut is in doubt (an
+unbalanced triple quote, a piece that does not parse) the whole file is parsed.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+_TOP_LEVEL = re.compile(r"^[^\s#)\]}]", re.MULTILINE)
+_TRIPLE_QUOTE = re.compile(r'"""|\'\'\'')
+_HEAD = re.compile(r"(?:async[ \t]+)?(class|def)[ \t]+(\w+)|(import|from)\b")
+_DEF_LINE = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(", re.MULTILINE)
+# `self.x = ...`, `self.x: T = ...`, `setattr(self, ...)`, `self.register_buffer(` in a method body.
+_BINDS_ATTRIBUTE = re.compile(r"^[ \t]+\w+\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(|register_buffer\(", re.MULTILINE)
+
+
+@dataclass
+class Segment:
+    start: int  # 1-based first line (decorators included)
+    end: int  # 1-based last line, inclusive
+    kind: str  # class | def | import | other
+    name: str | None
+    text: str
+
+
+def split(text: str) -> list[Segment] | None:
+    """The top-level statements of `text`, or None when the cut would be a guess."""
+    quotes = [m.start() for m in _TRIPLE_QUOTE.finditer(text)]
+    if len(quotes) % 2:
+        return None
+    starts: list[int] = []
+    for match in _TOP_LEVEL.finditer(text):
+        offset = match.start()
+        if bisect.bisect_left(quotes, offset) % 2:
+            continue  # inside a triple-quoted string
+        starts.append(offset)
+    if not starts:
+        return []
+    # A decorator line begins the statement it decorates.
+    merged: list[int] = []
+    previous_is_decorator = False
+    for offset in starts:
+        if not previous_is_decorator:
+            merged.append(offset)
+        previous_is_decorator = text.startswith("@", offset)
+    segments: list[Segment] = []
+    line = 1 + text.count("\n", 0, merged[0])
+    for i, offset in enumerate(merged):
+        stop = merged[i + 1] if i + 1 < len(merged) else len(text)
+        chunk = text[offset:stop]
+        lines_in_chunk = chunk.count("\n")
+        body = chunk
+        while body.startswith("@"):
+            body = body[body.find("\n") + 1 :] if "\n" in body else ""
+        head = _HEAD.match(body)
+        if head and head.group(1):
+            kind, name = head.group(1), head.group(2)
+        elif head and head.group(3):
+            kind, name = "import", None
+        else:
+            kind, name = "other", None
+        end = line + lines_in_chunk - (1 if chunk.endswith("\n") else 0)
+        segments.append(Segment(line, max(end, line), kind, name, chunk))
+        line += lines_in_chunk
+    return segments
+
+
+def padded(segment: Segment) -> str:
+    """The segment's text placed at its own line numbers, so that ast positions match the file."""
+    return "\n" * (segment.start - 1) + segment.text
+
+
+@dataclass(frozen=True)
+class Hints:
+    """Names whose mention lets code produce a tensor.
+
+    `names` count wherever they appear (`torch`, `F`, `Tensor`, local tensor helpers);
+    `calls` only when called or dereferenced (`make_mask(`, `utils.make_mask(`): names
+    imported from the repository, which also appear as annotations and base classes.
+    """
+
+    names: frozenset[str]
+    calls: frozenset[str]
+
+
+def may_hold_finding(segment: Segment, hints: Hints) -> bool:
+    """Could a class (or any class inside this statement) produce a finding?
+
+    Findings come from constructors and from methods that bind attributes; both must
+    mention something that can produce a tensor.  Forward code that only reads
+    attributes cannot, and is what this check lets the analysis skip.
+    """
+    for block in _method_blocks(segment.text):
+        if mentions(block, hints):
+            return True
+    return False
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_CALLED = re.compile(r"([A-Za-z_]\w*)\s*[(.]")
+_SELF_HELPER = re.compile(r"=\s*\(?\s*self\.\w+\(|\bsetattr\(|register_buffer\(")
+
+
+def mentions(text: str, hints: Hints) -> bool:
+    if _SELF_HELPER.search(text):
+        return True
+    if not hints.names.isdisjoint(_IDENTIFIER.findall(text)):
+        return True
+    return bool(hints.calls) and not hints.calls.isdisjoint(_CALLED.findall(text))
+
+
+def _method_blocks(text: str):
+    """The text of every `__init__`, and of every method that binds an attribute."""
+    quotes = [m.start() for m in _TRIPLE_QUOTE.finditer(text)]
+    for match in _DEF_LINE.finditer(text):
+        indent, name = match.group(1), match.group(2)
+        start = match.start()
+        end = _block_end(text, match.end(), len(indent), quotes)
+        block = text[start:end]
+        if name == "__init__" or _BINDS_ATTRIBUTE.search(block):
+            yield block
+
+
+def _block_end(text: str, position: int, indent: int, quotes: list[int]) -> int:
+    """Offset where the block of a `def` at `indent` ends (the next line indented no deeper)."""
+    length = len(text)
+    position = text.find("\n", position)
+    while 0 <= position < length:
+        line_start = position + 1
+        line_end = text.find("\n", line_start)
+        if line_end < 0:
+            line_end = length
+        line = text[line_start:line_end]
+        stripped = line.lstrip(" \t")
+        if stripped and not stripped.startswith(("#", ")", "]", "}")):
+            depth = len(line) - len(stripped)
+            if depth <= indent and bisect.bisect_left(quotes, line_start) % 2 == 0:
+                return line_start
+        position = line_end if line_end < length else -1
+    return length
+
+

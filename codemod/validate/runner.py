@@ -1,0 +1,381 @@
+"""Parent side: worker processes, timeouts, crash recovery, scheduling.
+
+Nothing here imports torch.  Each worker pair is one original-side and one
+rewritten-side process; the original side of class N+1 runs while the
+rewritten side judges class N.  A worker that hangs is killed after the
+timeout and one that dies is restarted; either way only the class it was
+working on loses its verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent  # the codemod package
+
+# Load the codemod package from its directory without executing its
+# __init__ and without putting its parent on sys.path (which could shadow
+# the repository's own top-level modules), then run the worker.
+_BOOT = (
+    "import sys, importlib.util\n"
+    "spec = importlib.util.spec_from_file_location('codemod', sys.argv[2] + '/__init__.py',"
+    " submodule_search_locations=[sys.argv[2]])\n"
+    "sys.modules['codemod'] = importlib.util.module_from_spec(spec)\n"
+    "from codemod.validate.worker import main\n"
+    "main(sys.argv[1])\n"
+)
+
+STARTUP_TIMEOUT = 300.0
+_EOF = object()
+
+
+@dataclass
+class Reply:
+    kind: str  # "result" | "timeout" | "crash"
+    result: dict[str, Any] = field(default_factory=dict)
+    phase: str = ""
+    message: str = ""
+
+
+class WorkerStartError(Exception):
+    pass
+
+
+def _frame_from_dump(text: str) -> str:
+    """The innermost user frame of a faulthandler dump, as ``file:line in func``."""
+    frames = re.findall(r'File "([^"]+)", line (\d+) in (\S+)', text)
+    for filename, line, func in frames:
+        normalized = filename.replace("\\", "/")
+        if "/codemod/validate/" in normalized or normalized.startswith("<"):
+            continue
+        return f"{filename}:{line} in {func}"
+    return ""
+
+
+def _describe_exit(returncode: int | None) -> str:
+    if returncode is None:
+        return "stopped answering"
+    if returncode < 0:
+        try:
+            return f"killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"killed by signal {-returncode}"
+    return f"exited with status {returncode}"
+
+
+class Worker:
+    """One worker subprocess for one side, restarted on demand."""
+
+    def __init__(self, side: str, config_path: Path, root: Path, env: dict[str, str], logs: Path, label: str) -> None:
+        self.side = side
+        self.config_path = config_path
+        self.root = root
+        self.env = env
+        self.logs = logs
+        self.label = label
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.lines: queue.Queue[Any] = queue.Queue()
+        self.hello: dict[str, Any] | None = None
+        self.starts = 0
+        self.log_path: Path | None = None
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.starts += 1
+        self.hello = None
+        self.log_path = self.logs / f"{self.label}-{self.side}-{self.starts}.log"
+        log = open(self.log_path, "wb")
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", _BOOT, str(self.config_path), str(PACKAGE_DIR)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                cwd=str(self.root),
+                env=self.env,
+                start_new_session=os.name == "posix",
+            )
+        finally:
+            log.close()
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
+
+    @staticmethod
+    def _read(proc: subprocess.Popen[bytes], lines: queue.Queue[Any]) -> None:
+        assert proc.stdout is not None
+        for raw in proc.stdout:
+            try:
+                lines.put(json.loads(raw))
+            except ValueError:
+                continue
+        lines.put(_EOF)
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def ready(self) -> dict[str, Any]:
+        """Start if needed and wait for the hello; raises WorkerStartError."""
+        if not self.alive():
+            self.start()
+        if self.hello is not None:
+            return self.hello
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while True:
+            try:
+                item = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self.kill()
+                raise WorkerStartError(f"the {self.side} worker did not start within {STARTUP_TIMEOUT:.0f} s")
+            if item is _EOF:
+                returncode = self.proc.wait() if self.proc else None
+                raise WorkerStartError(
+                    f"the {self.side} worker could not start ({_describe_exit(returncode)}): {self.tail(600)}"
+                )
+            if item.get("type") == "hello":
+                self.hello = item
+                return item
+
+    def kill(self) -> None:
+        proc = self.proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                if os.name == "posix":
+                    os.killpg(proc.pid, signal.SIGKILL)
+                else:
+                    proc.kill()
+            except (ProcessLookupError, PermissionError):
+                pass
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        proc = self.proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                assert proc.stdin is not None
+                proc.stdin.write(b'{"op": "exit"}\n')
+                proc.stdin.flush()
+                proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired, AssertionError):
+                pass
+        self.kill()
+        self.proc = None
+
+    def tail(self, limit: int = 4000) -> str:
+        if self.log_path is None or not self.log_path.exists():
+            return ""
+        with open(self.log_path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            handle.seek(max(0, size - limit))
+            return handle.read().decode("utf-8", "replace").strip()
+
+    # -- one request ------------------------------------------------------------------------
+
+    def call(self, request: dict[str, Any], timeout: float) -> Reply:
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write((json.dumps(request) + "\n").encode())
+            self.proc.stdin.flush()
+        except OSError:
+            pass  # the reader reports the death below
+        current = "start"
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                # short waits: a forked grandchild can hold the pipe open after the worker died
+                item = self.lines.get(timeout=max(0.0, min(remaining, 0.5)))
+            except queue.Empty:
+                if self.proc.poll() is not None and self.lines.empty():
+                    item = _EOF
+                elif remaining <= 0:
+                    return self._timed_out(current, timeout)
+                else:
+                    continue
+            if item is _EOF:
+                returncode = self.proc.wait()
+                tail = self.tail()
+                frame = _frame_from_dump(tail)
+                fatal = next((ln for ln in tail.splitlines() if ln.startswith("Fatal Python error")), "")
+                message = f"the {self.side} side crashed the worker ({_describe_exit(returncode)}) during {current}"
+                if fatal:
+                    message += f": {fatal}"
+                if frame:
+                    message += f" at {frame}"
+                self.kill()
+                return Reply("crash", phase=current, message=message)
+            if item.get("type") == "phase":
+                current = item["phase"]
+            elif item.get("type") == "result":
+                return Reply("result", result=item["result"], phase=current)
+
+    def _timed_out(self, current: str, timeout: float) -> Reply:
+        frame = ""
+        if self.proc is not None and self.proc.poll() is None and hasattr(signal, "SIGUSR1"):
+            # ask faulthandler for a stack dump to say where the code hung
+            offset = self.log_path.stat().st_size if self.log_path and self.log_path.exists() else 0
+            try:
+                os.kill(self.proc.pid, signal.SIGUSR1)
+                time.sleep(0.3)
+                assert self.log_path is not None
+                with open(self.log_path, "rb") as handle:
+                    handle.seek(offset)
+                    frame = _frame_from_dump(handle.read(200_000).decode("utf-8", "replace"))
+            except (OSError, AssertionError):
+                pass
+        self.kill()
+        message = f"the {self.side} side did not finish within {timeout:g} s (during {current})"
+        if frame:
+            message += f" at {frame}"
+        return Reply("timeout", phase=current, message=message)
+
+
+@dataclass
+class Task:
+    key: Any
+    request: dict[str, Any]
+
+
+class Pool:
+    """``jobs`` pairs of workers; runs tasks and calls ``finish(key, outcome)``."""
+
+    def __init__(
+        self,
+        jobs: int,
+        root: Path,
+        configs: dict[str, Path],
+        env: dict[str, str],
+        workdir: Path,
+        timeout: float,
+    ) -> None:
+        self.timeout = timeout
+        self.workdir = workdir
+        self.stopped = threading.Event()
+        self.pairs = [
+            (
+                Worker("original", configs["original"], root, env, workdir, f"w{i}"),
+                Worker("rewritten", configs["rewritten"], root, env, workdir, f"w{i}"),
+            )
+            for i in range(jobs)
+        ]
+
+    def run(self, tasks: list[Task], finish: Callable[[Any, str, dict[str, Any]], None]) -> None:
+        """``finish(key, side, outcome)``; outcome is a result dict or {"reply": kind, "message": ...}."""
+        pending: queue.Queue[Task] = queue.Queue()
+        for task in tasks:
+            pending.put(task)
+        for original, rewritten in self.pairs:
+            original.start()
+            rewritten.start()
+        threads = []
+        for original, rewritten in self.pairs:
+            handoff: queue.Queue[Any] = queue.Queue(maxsize=2)
+            threads.append(threading.Thread(target=self._original_loop, args=(original, pending, handoff, finish), daemon=True))
+            threads.append(threading.Thread(target=self._rewritten_loop, args=(rewritten, handoff, finish), daemon=True))
+        for thread in threads:
+            thread.start()
+        try:
+            for thread in threads:
+                while thread.is_alive():
+                    thread.join(0.2)  # short joins keep Ctrl-C responsive
+        except BaseException:
+            self.stopped.set()
+            raise
+
+    def close(self) -> None:
+        self.stopped.set()
+        for original, rewritten in self.pairs:
+            original.close()
+            rewritten.close()
+
+    def _serve(self, worker: Worker, request: dict[str, Any]) -> dict[str, Any]:
+        """One request with restart-on-death; never raises."""
+        if self.stopped.is_set():
+            return {"status": "error", "message": "validation was interrupted"}
+        try:
+            hello = worker.ready()
+        except WorkerStartError as exc:
+            return {"status": "worker_error", "message": str(exc)}
+        if hello.get("device_error"):
+            return {"status": "device_error", "message": hello["device_error"], "device": hello.get("device")}
+        reply = worker.call(request, self.timeout)
+        if reply.kind == "result":
+            outcome = dict(reply.result)
+            if outcome.pop("restart", False):
+                worker.kill()  # e.g. a CUDA device-side assert: that process's context is unusable now
+        else:
+            outcome = {"status": reply.kind, "message": reply.message}
+        outcome.setdefault("device", hello.get("device"))
+        return outcome
+
+    def _original_loop(self, worker: Worker, pending: queue.Queue[Task], handoff: queue.Queue[Any], finish) -> None:
+        start_failures = 0
+        try:
+            while not self.stopped.is_set():
+                try:
+                    task = pending.get_nowait()
+                except queue.Empty:
+                    break
+                outcome = self._serve(worker, task.request)
+                if outcome["status"] == "worker_error":
+                    start_failures += 1
+                    if start_failures >= 2:
+                        # the environment is broken: stop restarting, fail the rest quickly
+                        finish(task.key, "original", outcome)
+                        self._drain(pending, finish, outcome)
+                        break
+                else:
+                    start_failures = 0
+                if outcome["status"] == "ok":
+                    handoff.put((task, outcome))
+                else:
+                    finish(task.key, "original", outcome)
+        finally:
+            handoff.put(None)
+
+    def _drain(self, pending: queue.Queue[Task], finish, outcome: dict[str, Any]) -> None:
+        while True:
+            try:
+                task = pending.get_nowait()
+            except queue.Empty:
+                return
+            finish(task.key, "original", outcome)
+
+    def _rewritten_loop(self, worker: Worker, handoff: queue.Queue[Any], finish) -> None:
+        while True:
+            item = handoff.get()
+            if item is None:
+                return
+            task, original = item
+            outcome = self._serve(worker, task.request)
+            outcome.setdefault("source", original.get("source"))
+            finish(task.key, "rewritten", outcome)
+            try:
+                Path(task.request["data"]).unlink()
+            except OSError:
+                pass

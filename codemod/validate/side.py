@@ -1,0 +1,323 @@
+"""What one worker does for one class (imports torch; runs in a worker only)."""
+
+from __future__ import annotations
+
+import gc
+import importlib
+from collections import OrderedDict
+from typing import Any, Callable
+
+import torch
+
+from codemod.validate import compare, devices
+from codemod.validate.build import (
+    ExamplesFile,
+    NotBuildable,
+    Source,
+    build,
+    format_exception,
+    make_inputs,
+    resolve_source,
+    seed_all,
+)
+from codemod.validate.judge import judge
+from codemod.validate.worker import phase
+
+FORWARD_SEED = 2
+
+
+class StageError(Exception):
+    """User code raised in a stage the side cannot continue past."""
+
+    def __init__(self, stage: str, exc: BaseException) -> None:
+        super().__init__(f"{stage}: {format_exception(exc)}")
+        self.stage = stage
+        self.exc = exc
+        self.text = format_exception(exc)
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def import_class(module_name: str, qualname: str) -> Any:
+    obj: Any = importlib.import_module(module_name)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def attribute_state(model: torch.nn.Module, attr: str) -> dict[str, Any]:
+    """Where ``attr`` lives on the model: plain attribute, buffer, parameter."""
+    owner_path, _, name = attr.rpartition(".")
+    try:
+        owner = model.get_submodule(owner_path) if owner_path else model
+    except AttributeError:
+        return {"where": "missing"}
+    state: dict[str, Any] = {"in_dict": name in vars(owner), "persistent": None}
+    if name in owner._parameters:
+        state["where"], value = "parameter", owner._parameters[name]
+    elif name in owner._buffers:
+        state["where"], value = "buffer", owner._buffers[name]
+        state["persistent"] = name not in owner._non_persistent_buffers_set
+    elif state["in_dict"]:
+        value = vars(owner)[name]
+        state["where"] = "dict" if isinstance(value, torch.Tensor) else "other"
+    else:
+        try:
+            value = getattr(owner, name)
+        except AttributeError:
+            return {"where": "missing"}
+        state["where"] = "other"
+    state["type"] = type(value).__name__
+    if isinstance(value, torch.Tensor):
+        state["requires_grad"] = bool(value.requires_grad)
+        state["tensor"] = value.detach().clone()
+    return state
+
+
+def snapshot(model: torch.nn.Module, findings: list[list[Any]]) -> dict[str, Any]:
+    buffers = []
+    for path, module in model.named_modules():
+        for name in module._buffers:
+            buffers.append((_join(path, name), name not in module._non_persistent_buffers_set))
+    state_dict = []
+    for key, value in model.state_dict().items():
+        # extra state may be any object; only tensors survive a weights_only load
+        state_dict.append((key, value.detach().clone() if isinstance(value, torch.Tensor) else repr(value)))
+    return {
+        "attrs": {attr: attribute_state(model, attr) for attr, _, _ in findings},
+        "raw": devices.raw_tensors(model),
+        "state_dict": state_dict,
+        "params": [(n, bool(p.requires_grad)) for n, p in model.named_parameters()],
+        "param_names_all": [n for n, _ in model.named_parameters(remove_duplicate=False)],
+        "buffers": buffers,
+        "modules": [
+            (path, type(m).__module__, type(m).__qualname__) for path, m in model.named_modules(remove_duplicate=False)
+        ],
+    }
+
+
+def checkpoint_check(model: torch.nn.Module, original_state: list[tuple[str, Any]]) -> dict[str, Any]:
+    """Does the original's state_dict load into the rewritten model with strict=True?"""
+    state = OrderedDict((k, v) for k, v in original_state if isinstance(v, torch.Tensor))
+    skipped = {k for k, v in original_state if not isinstance(v, torch.Tensor)}
+    try:
+        model.load_state_dict(state, strict=True)
+        return {"compatible": True, "missing": [], "error": None}
+    except Exception as exc:
+        error = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    try:
+        result = model.load_state_dict(state, strict=False)
+        missing = [k for k in result.missing_keys if k not in skipped]
+    except Exception:
+        missing = []
+    return {"compatible": False, "missing": missing, "error": error}
+
+
+class WorkerState:
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.side = config["side"]
+        self.examples = ExamplesFile(config.get("examples"))
+        self.index: dict[str, dict[str, tuple[str, bool | None]]] = {}
+        for item in config.get("rewrites", []):
+            entry = self.index.setdefault(f"{item['module']}.{item['class_name']}", {})
+            for attr, action, persistent in item["findings"]:
+                entry[attr] = (action, persistent)
+        self.default_dtype = torch.get_default_dtype()
+        self.device: torch.device | None = None
+        self.device_label = "cpu"
+        self.device_error: str | None = None
+        self._resolve_device(config.get("device", "auto"))
+
+    def _resolve_device(self, spec: str) -> None:
+        if spec == "auto":
+            spec = "cuda" if torch.cuda.is_available() else "meta"
+        if spec == "cpu":
+            return
+        if spec == "meta":
+            self.device, self.device_label = torch.device("meta"), "cpu+meta"
+            return
+        if spec.startswith("cuda"):
+            if not torch.cuda.is_available():
+                self.device_error = f"device {spec!r} was requested but torch.cuda.is_available() is False"
+                return
+            try:
+                device = torch.device(spec)
+                if device.index is not None and device.index >= torch.cuda.device_count():
+                    raise ValueError(f"only {torch.cuda.device_count()} CUDA devices are visible")
+                self.device = devices.target_device(spec)
+            except Exception as exc:
+                self.device_error = f"device {spec!r}: {exc}"
+                return
+            self.device_label = str(self.device)
+            return
+        self.device_error = f"unknown device {spec!r}: use auto, cpu, meta, cuda or cuda:N"
+
+    # -- one class -------------------------------------------------------------------------
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            result = self._original(request) if self.side == "original" else self._rewritten(request)
+        finally:
+            self._reset()
+        if self.device is not None and self.device.type == "cuda" and not _cuda_usable():
+            result["restart"] = True
+        return result
+
+    def _reset(self) -> None:
+        torch.set_grad_enabled(True)
+        if torch.get_default_dtype() != self.default_dtype:
+            torch.set_default_dtype(self.default_dtype)
+        gc.collect()
+        if self.device is not None and self.device.type == "cuda":
+            torch.cuda.empty_cache()
+
+    def _original(self, request: dict[str, Any]) -> dict[str, Any]:
+        target = f"{request['module']}.{request['class_name']}"
+        phase("import")
+        try:
+            cls = import_class(request["module"], request["class_name"])
+        except BaseException as exc:
+            return {"status": "error", "message": f"importing {request['module']} raised {format_exception(exc)}"}
+        if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module)):
+            return {"status": "not_validated", "message": f"{target} is not an nn.Module subclass"}
+        phase("examples")
+        try:
+            source = resolve_source(cls, target, self.examples, request.get("record"))
+        except NotBuildable as exc:
+            return {"status": "not_validated", "message": exc.message, "snippet": exc.snippet}
+        try:
+            data = self._gather(cls, source, request["findings"])
+        except NotBuildable as exc:
+            return {"status": "not_validated", "message": exc.message, "snippet": exc.snippet}
+        except StageError as exc:
+            where = "the constructor" if exc.stage == "build" else "the example inputs"
+            return {"status": "error", "message": f"{where} raised {exc.text}"}
+        phase("save")
+        data["outputs"] = compare.portable(data["outputs"]) if data["outputs"] is not None else None
+        if data.get("device"):
+            data["device"].pop("outputs", None)
+        torch.save(data, request["data"])
+        return {"status": "ok", "source": source.kind}
+
+    def _rewritten(self, request: dict[str, Any]) -> dict[str, Any]:
+        target = f"{request['module']}.{request['class_name']}"
+        original = torch.load(request["data"], weights_only=True)
+        phase("import")
+        try:
+            cls = import_class(request["module"], request["class_name"])
+        except BaseException as exc:
+            return {"status": "failed", "message": f"the rewritten {request['module']} fails to import: "
+                    f"{format_exception(exc)}"}
+        phase("examples")
+        try:
+            source = resolve_source(cls, target, self.examples, request.get("record"), kind=original["source"])
+        except NotBuildable as exc:
+            return {"status": "failed", "message": exc.message}
+
+        def after_cpu(model: torch.nn.Module, data: dict[str, Any]) -> None:
+            phase("checkpoint")
+            data["checkpoint"] = checkpoint_check(model, original["state_dict"])
+
+        try:
+            data = self._gather(cls, source, request["findings"], after_cpu)
+        except NotBuildable as exc:
+            return {"status": "failed", "message": exc.message}
+        except StageError as exc:
+            where = "constructor" if exc.stage == "build" else "example inputs"
+            return {"status": "failed", "message": f"the rewritten {where} raised {exc.text} (the original did not)"}
+        phase("judge")
+        validation = judge(original, data, request["findings"], self.index, self.device, self.device_label)
+        return {"status": "judged", "validation": validation}
+
+    # -- evidence shared by both sides -----------------------------------------------------
+
+    def _gather(
+        self,
+        cls: type,
+        source: Source,
+        findings: list[list[Any]],
+        after_cpu: Callable[[torch.nn.Module, dict[str, Any]], None] | None = None,
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = {"source": source.kind, "source_detail": source.detail, "notes": list(source.notes)}
+        phase("build")
+        try:
+            model = build(cls, source)
+        except NotBuildable:
+            raise
+        except BaseException as exc:
+            raise StageError("build", exc) from None
+        data.update(snapshot(model, findings))
+        data["outputs"] = None
+        data["forward_error"] = None
+        data["has_inputs"] = source.make_inputs is not None
+        if source.make_inputs is not None:
+            phase("inputs")
+            try:
+                args, kwargs = make_inputs(source)  # type: ignore[misc]
+            except BaseException as exc:
+                raise StageError("inputs", exc) from None
+            phase("forward:cpu")
+            try:
+                seed_all(FORWARD_SEED)
+                data["outputs"] = compare.flatten(model(*args, **kwargs))
+            except BaseException as exc:
+                data["forward_error"] = format_exception(exc)
+            del args, kwargs
+        if after_cpu is not None:
+            after_cpu(model, data)
+        if self.device is not None:
+            data["device"] = self._device_stage(model, source, data["forward_error"] is None)
+        del model
+        return data
+
+    def _device_stage(self, model: torch.nn.Module, source: Source, forward_ok: bool) -> dict[str, Any]:
+        device = self.device
+        assert device is not None
+        result: dict[str, Any] = {"left": [], "status": None, "error": None, "outputs": None}
+        phase(f"move:{device}")
+        try:
+            model.to(device)
+        except BaseException as exc:
+            result["status"], result["error"] = "unchecked", f"model.to({str(device)!r}) raised {format_exception(exc)}"
+            return result
+        result["left"] = devices.left_behind(model, device)
+        if source.make_inputs is None or not forward_ok:
+            return result
+        phase(f"forward:{device}")
+        try:
+            args, kwargs = devices.move(make_inputs(source), device)
+            seed_all(FORWARD_SEED)
+            if device.type == "meta":
+                with devices.raw_tensor_checker(model):
+                    output = model(*args, **kwargs)
+            else:
+                output = model(*args, **kwargs)
+                if device.type == "cuda":
+                    torch.cuda.synchronize(device)
+            result["status"] = "ok"
+            result["outputs"] = compare.flatten(output)
+        except BaseException as exc:
+            if device.type == "meta":
+                result["status"] = devices.classify_meta_error(exc)
+            else:
+                result["status"] = devices.classify_device_error(exc)
+            result["error"] = _first_line(exc)
+        return result
+
+
+def _cuda_usable() -> bool:
+    """False after a sticky CUDA error (a device-side assert poisons the whole context)."""
+    try:
+        torch.cuda.synchronize()
+        torch.zeros(1, device="cuda").add_(1).item()
+        return True
+    except Exception:
+        return False
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    line = text.splitlines()[0] if text else type(exc).__name__
+    return line if len(line) <= 300 else line[:297] + "..."

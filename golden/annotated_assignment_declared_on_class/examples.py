@@ -1,0 +1,5 @@
+import torch
+
+from codemod.examples import example
+
+example("input.RotaryEmbedding", inputs=lambda: (torch.arange(6),))

@@ -1,0 +1,14 @@
+"""A file with Windows (CRLF) line endings keeps them."""
+
+import torch
+import torch.nn as nn
+
+
+class Scale(nn.Module):
+    def __init__(self, features=4):
+        super().__init__()
+        self.register_buffer("scale", torch.full((features,), 2.0), persistent=False)
+        self.lin = nn.Linear(features, features)
+
+    def forward(self, x):
+        return self.lin(x) * self.scale

@@ -1,0 +1,283 @@
+"""Validation building blocks: examples API, import overlay, device checker, output comparison."""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import subprocess
+import sys
+import textwrap
+import uuid
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn as nn
+
+from codemod import examples
+from codemod.ftypes import Action, ClassRewrite, Finding, Verdict
+from codemod.validate import ValidationOptions, validate_rewrites
+from codemod.validate import compare, devices, overlay
+from codemod.validate.build import snippet
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_importing_validate_and_examples_does_not_import_torch():
+    code = "import sys; import codemod.validate, codemod.examples, codemod.validate.record; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# -- examples API --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def registry():
+    examples.clear()
+    yield examples
+    examples.clear()
+
+
+def test_example_registers_args_kwargs_and_inputs(registry):
+    entry = registry.example("pkg.model.Net", 3, hidden=8, inputs=lambda: (torch.ones(1), torch.zeros(1)))
+    assert registry.registered() == {"pkg.model.Net": entry}
+    assert entry.args == (3,) and entry.kwargs == {"hidden": 8}
+    args, kwargs = entry.make_inputs()
+    assert len(args) == 2 and kwargs == {}
+    assert entry.location.endswith(f"{Path(__file__).name}:{test_example_registers_args_kwargs_and_inputs.__code__.co_firstlineno + 1}")
+
+
+def test_inputs_shapes(registry):
+    t = torch.ones(2)
+    assert examples.normalize_inputs(t)[0][0] is t  # a lone object is the single positional argument
+    assert examples.normalize_inputs((t, t)) == ((t, t), {})
+    assert examples.normalize_inputs({"x": t}) == ((), {"x": t})
+    assert examples.normalize_inputs([t, t])[0] == ([t, t],)  # a list is one argument
+    assert examples.normalize_inputs(examples.Inputs(t, mask=None)) == ((t,), {"mask": None})
+    Pair = collections.namedtuple("Pair", "a b")
+    pair = Pair(t, t)
+    assert examples.normalize_inputs(pair) == ((pair,), {})  # a namedtuple is a value, not an argument list
+
+
+def test_example_targets(registry):
+    class Local(nn.Module):
+        pass
+
+    assert examples.target_name(Local) == f"{__name__}.test_example_targets.<locals>.Local"
+    with pytest.raises(ValueError):
+        registry.example("Net")
+    with pytest.raises(TypeError):
+        registry.example(42)
+    registry.example("a.B", 1)
+    registry.example("a.B", 2)
+    assert registry.registered()["a.B"].args == (2,)  # the later example wins
+    entry = registry.example_factory("a.C", lambda: nn.Linear(1, 1), inputs={"input": torch.ones(1, 1)})
+    assert entry.factory is not None and entry.make_inputs() == ((), {"input": entry.inputs["input"]})
+
+
+def test_snippet_names_what_is_needed():
+    class NeedsConfig(nn.Module):
+        def __init__(self, config, /, hidden, *layers, dropout=0.1, **extra):
+            super().__init__()
+
+        def forward(self, *xs):
+            return xs
+
+    class Plain(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+
+        def forward(self, tokens, mask=None):
+            return tokens
+
+    assert snippet(NeedsConfig, "m.NeedsConfig") == "example('m.NeedsConfig', ..., hidden=..., inputs=lambda: ())"
+    assert snippet(Plain, "m.Plain") == "example('m.Plain', dim=..., inputs=lambda: {'tokens': ...})"
+
+
+# -- import overlay --------------------------------------------------------------------------------
+
+
+def test_overlay_serves_rewritten_text_to_relative_and_absolute_imports(tmp_path):
+    name = f"ovpkg_{uuid.uuid4().hex[:8]}"
+    package = tmp_path / name
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("VALUE = 'original'\n")
+    (package / "b.py").write_text("from .a import VALUE\n")
+    (package / "c.py").write_text(f"from {name}.a import VALUE\n")
+    finder = overlay.install({package / "a.py": "VALUE = 'rewritten'\n"})
+    sys.path.insert(0, str(tmp_path))
+    try:
+        b = __import__(f"{name}.b", fromlist=["VALUE"])
+        c = __import__(f"{name}.c", fromlist=["VALUE"])
+        a = sys.modules[f"{name}.a"]
+        assert b.VALUE == c.VALUE == "rewritten"
+        assert a.__file__ == str(package / "a.py")  # real filename, for tracebacks and __file__ users
+        assert finder.served == [f"{name}.a"]
+        assert (package / "a.py").read_text() == "VALUE = 'original'\n"
+        assert not list(package.glob("__pycache__/a.*.pyc"))
+    finally:
+        sys.meta_path.remove(finder)
+        sys.path.remove(str(tmp_path))
+        for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+            del sys.modules[module]
+
+
+# -- device checker --------------------------------------------------------------------------------
+
+
+def test_checker_catches_embedding_with_a_cpu_index_that_meta_kernels_accept():
+    emb = nn.Embedding(4, 3).to("meta")
+    idx = torch.arange(4)
+    assert emb(idx).device.type == "meta"  # lenient meta kernel
+    with pytest.raises(devices.MixedDeviceError, match=r"aten\.embedding.*plain attribute idx"):
+        with devices.DeviceMixChecker({id(idx): "idx"}):
+            emb(idx)
+
+
+def test_checker_allows_zero_dim_indexing_and_explicit_moves():
+    x = torch.ones(4, 3, device="meta")
+    with devices.DeviceMixChecker():
+        x * torch.tensor(2.0)  # 0-dim CPU scalar
+        x[torch.tensor([0, 1])]  # aten.index
+        x + torch.ones(3).to("meta")
+
+
+def test_meta_limits_are_not_blamed_on_the_rewrite():
+    x = torch.ones(3, 2, 4, device="meta")
+    with pytest.raises(Exception) as info:
+        x.sum().item()
+    assert devices.classify_meta_error(info.value) == "unchecked"
+    with pytest.raises(Exception) as info:
+        with devices.DeviceMixChecker():
+            nn.utils.rnn.pack_padded_sequence(x, torch.tensor([3, 2]), batch_first=True)
+    assert devices.classify_meta_error(info.value) == "unchecked"
+    mixed = devices.MixedDeviceError("mixed devices ['cpu', 'meta'] in aten.add.Tensor", "aten.add.Tensor", False)
+    assert devices.classify_meta_error(mixed) == "mixed"
+
+
+def test_left_behind_lists_raw_tensors_of_submodules():
+    class Inner(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.table = torch.ones(2)
+
+    class Outer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = Inner()
+            self.register_buffer("ok", torch.ones(2))
+            self.scalar = torch.tensor(1.0)
+
+    model = Outer().to("meta")
+    assert sorted(devices.left_behind(model, torch.device("meta"))) == [("inner.table", "cpu"), ("scalar", "cpu")]
+
+
+# -- output comparison -----------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Out:
+    logits: torch.Tensor
+    extra: dict
+
+
+class ModelOutputLike(collections.OrderedDict):
+    pass
+
+
+def test_flatten_handles_nested_structures():
+    Pair = collections.namedtuple("Pair", "a b")
+    t = torch.ones(2)
+    output = (Out(t, {"k": [t, 3]}), Pair(t, None), ModelOutputLike(loss=t), "text")
+    paths = [p for p, _ in compare.flatten(output)]
+    assert paths == [
+        "output[0].logits", "output[0].extra['k'][0]", "output[0].extra['k'][1]",
+        "output[1].a", "output[1].b", "output[2]['loss']", "output[3]",
+    ]
+    saved = compare.portable(compare.flatten(output))
+    assert all(not isinstance(v, torch.Tensor) or not v.requires_grad for _, v in saved)
+
+
+def test_compare_leaves_uses_device_tolerances():
+    ref = [("output", torch.tensor([1.0, 2.0]))]
+    close = [("output", torch.tensor([1.0, 2.0 + 1e-4]))]
+    problems, diff = compare.compare_leaves(ref, close, "cpu")
+    assert problems and diff == pytest.approx(1e-4, rel=1e-2)
+    assert compare.compare_leaves(ref, close, "cuda")[0] == []
+    assert compare.compare_leaves(ref, [("other", torch.ones(2))], "cpu")[0][0].startswith("outputs differ in structure")
+    assert compare.exact_difference(torch.tensor([float("nan")]), torch.tensor([float("nan")])) is None
+    assert compare.exact_difference(torch.ones(2), torch.ones(2, dtype=torch.float64)).startswith("dtype")
+
+
+# -- options ---------------------------------------------------------------------------------------
+
+
+SIMPLE = """
+import torch
+import torch.nn as nn
+
+
+class Simple(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.table = torch.ones(4)
+
+    def forward(self, x):
+        return self.lin(x) + self.table
+
+
+class NeedsArgs(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.table = torch.ones(dim)
+"""
+
+REWRITTEN = SIMPLE.replace("self.table = torch.ones(4)", 'self.register_buffer("table", torch.ones(4), persistent=False)')
+REWRITTEN = REWRITTEN.replace("self.table = torch.ones(dim)", 'self.register_buffer("table", torch.ones(dim), persistent=False)')
+
+
+def _simple_repo(root: Path, examples_text: str | None = None):
+    (root / "simple").mkdir()
+    (root / "simple" / "__init__.py").write_text("")
+    (root / "simple" / "m.py").write_text(textwrap.dedent(SIMPLE))
+    if examples_text is not None:
+        (root / "codemod_examples.py").write_text(textwrap.dedent(examples_text))
+    path = root / "simple" / "m.py"
+    rewrites = [
+        ClassRewrite(path, "simple.m", cls, [Finding("m.py", 1, 1, cls, "table", Action.BUFFER, False, "")])
+        for cls in ("Simple", "NeedsArgs")
+    ]
+    return path, rewrites, {path: textwrap.dedent(REWRITTEN)}
+
+
+def test_cpu_device_and_a_broken_examples_file(tmp_path):
+    path, rewrites, texts = _simple_repo(
+        tmp_path, "from codemod.examples import example\nimport torch\nraise RuntimeError('examples are broken')\n"
+    )
+    out = validate_rewrites(tmp_path, rewrites, texts, ValidationOptions(device="cpu", timeout=30))
+    simple = out[(path, "Simple")]
+    assert simple.verdict is Verdict.PASSED, simple.message
+    assert simple.device == "cpu" and "device_movement" not in simple.compared
+    assert any("examples are broken" in d for d in simple.details)
+    needs = out[(path, "NeedsArgs")]
+    assert needs.verdict is Verdict.NOT_VALIDATED
+    assert "examples are broken" in needs.message and needs.snippet == "example('simple.m.NeedsArgs', dim=..., inputs=lambda: ())"
+
+
+def test_missing_examples_file_is_reported_without_starting_workers(tmp_path):
+    path, rewrites, texts = _simple_repo(tmp_path)
+    out = validate_rewrites(tmp_path, rewrites, texts, ValidationOptions(examples=tmp_path / "nope.py"))
+    assert {v.verdict for v in out.values()} == {Verdict.NOT_VALIDATED}
+    assert "does not exist" in out[(path, "Simple")].message
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the message when no GPU is present")
+def test_cuda_requested_without_a_gpu_is_not_validated(tmp_path):
+    path, rewrites, texts = _simple_repo(tmp_path)
+    out = validate_rewrites(tmp_path, rewrites[:1], texts, ValidationOptions(device="cuda", timeout=30))
+    v = out[(path, "Simple")]
+    assert v.verdict is Verdict.NOT_VALIDATED
+    assert "torch.cuda.is_available() is False" in v.message
