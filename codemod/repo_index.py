@@ -31,7 +31,20 @@ class Resolved:
     kind: str  # "class" | "function" | "module" | "external" | "unknown"
     qualname: str
     module: ModuleSymbols | None = None
-    node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef | None = None
+    name: str | None = None  # the class or function name inside `module`
+
+    @property
+    def node(self):
+        """The full definition (parsed on first use)."""
+        assert self.module is not None and self.name is not None
+        definitions = self.module.classes if self.kind == "class" else self.module.functions
+        return definitions[self.name]
+
+    @property
+    def header(self) -> ast.ClassDef:
+        """A class's header only (name, bases, keywords): enough to know what it inherits."""
+        assert self.module is not None and self.name is not None and self.kind == "class"
+        return self.module.classes.header(self.name)
 
 
 class RepoIndex:
@@ -162,9 +175,9 @@ class RepoIndex:
         head, tail = rest[0], rest[1:]
         qualname = ".".join([symbols.name, *rest])
         if head in symbols.classes:
-            return Resolved("class", qualname, symbols, symbols.classes[head]) if not tail else Resolved("unknown", qualname)
+            return Resolved("class", qualname, symbols, head) if not tail else Resolved("unknown", qualname)
         if head in symbols.functions:
-            return Resolved("function", qualname, symbols, symbols.functions[head]) if not tail else Resolved("unknown", qualname)
+            return Resolved("function", qualname, symbols, head) if not tail else Resolved("unknown", qualname)
         if head in symbols.imports:
             return self.resolve(".".join([symbols.imports[head], *tail]), symbols.path, depth + 1)
         submodule = f"{symbols.name}.{head}"
@@ -207,7 +220,7 @@ class RepoIndex:
             return True
         resolved = self.resolve(qualname, symbols.path)
         if resolved.kind == "class" and resolved.module is not None:
-            return self.is_module_class(resolved.module, resolved.node)  # type: ignore[arg-type]
+            return self.is_module_class(resolved.module, resolved.header)
         if resolved.kind == "external":
             return torch_names.is_torch_module_class(resolved.qualname) or torch_names.is_known_module_base(
                 resolved.qualname
@@ -227,11 +240,11 @@ class RepoIndex:
                     base = base.value
                 resolved = self.resolve_expr(sym, base)
                 if resolved and resolved.kind == "class" and resolved.module is not None:
-                    key = (resolved.module.name, resolved.node.name)  # type: ignore[union-attr]
+                    key = (resolved.module.name, resolved.name or "")
                     if key not in seen:
                         seen.add(key)
-                        out.append((resolved.module, resolved.node))  # type: ignore[arg-type]
-                        visit(resolved.module, resolved.node, depth + 1)  # type: ignore[arg-type]
+                        out.append((resolved.module, resolved.node))
+                        visit(resolved.module, resolved.header, depth + 1)
 
         visit(symbols, cls, 0)
         return out
@@ -272,12 +285,12 @@ class RepoIndex:
                     target = (sym.path, node.name, node.lineno)
                     if any(
                         r is not None and r.kind == "class" and r.module is not None
-                        and (r.module.path, r.node.name, r.node.lineno) == target  # type: ignore[union-attr]
+                        and (r.module.path, r.name, r.header.lineno) == target
                         for r in (self.resolve_expr(other, _unsubscript(b)) for b in candidate.bases)
                     ):
                         seen.add(key)
                         self.consulted.add(path)
-                        found.append((other, candidate))
+                        found.append((other, other.classes[candidate.name]))  # methods are read: the whole class
                         pending.append((other, candidate))
         return found
 
@@ -287,14 +300,14 @@ def _unsubscript(node: ast.expr) -> ast.expr:
 
 
 def _classes_mentioning(symbols: ModuleSymbols, name: str) -> list[ast.ClassDef]:
-    """The module's classes whose text mentions `name` (parsing only those)."""
+    """The headers of the module's classes that mention `name` (parsing only those)."""
     found: list[ast.ClassDef] = []
     for class_name in list(symbols.classes):
         segment = symbols.classes.segment(class_name)
         if segment is not None and name not in segment.text:
             continue
         try:
-            found.append(symbols.classes[class_name])
+            found.append(symbols.classes.header(class_name))
         except SyntaxError:
             continue
     return found

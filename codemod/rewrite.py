@@ -15,6 +15,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from codemod.analysis import ClassPlan, FilePlan, SpineEdit, StmtEdit
+from codemod.segments import Segment, split
 
 
 class RewriteError(Exception):
@@ -22,25 +23,23 @@ class RewriteError(Exception):
 
 
 def apply_plan(source: str, plan: FilePlan, only_classes: Iterable[str] | None = None) -> str:
-    """Rewrite `source` with the edits of `plan` (of the named classes only, if given)."""
+    """Rewrite `source` with the edits of `plan` (of the named classes only, if given).
+
+    Only the top-level statements that hold an edited class go through libcst (it is
+    several times slower than the parser the analysis uses); the rest of the text is
+    kept byte for byte.  The whole result must parse, or nothing is rewritten.
+    """
     wanted = set(only_classes) if only_classes is not None else None
     classes = [c for c in plan.classes if c.changed and (wanted is None or c.name in wanted)]
     if not classes:
         return source
-    try:
-        module = cst.parse_module(source)
-    except cst.ParserSyntaxError as exc:
-        raise RewriteError(f"libcst cannot parse the file: {str(exc).splitlines()[0]}") from exc
-    transformer = _Rewriter(classes, plan.parameter_spelling)
-    new_module = MetadataWrapper(module, unsafe_skip_copy=True).visit(transformer)
-    missing = transformer.unapplied()
-    if missing:
-        raise RewriteError(f"could not locate {len(missing)} statement(s) to rewrite (first at line {missing[0][0]})")
-    if plan.add_nn_import and any(e.op in ("parameter", "buffer_to_parameter") for c in classes for e in c.edits):
-        context = CodemodContext()
-        AddImportsVisitor.add_needed_import(context, "torch", "nn")
-        new_module = AddImportsVisitor(context).transform_module(new_module)
-    code = new_module.code
+    pieces = split(source)
+    if pieces is None:
+        code = _transform(source, classes, plan.parameter_spelling, 0)
+        needs_import = plan.add_nn_import and _adds_parameter(classes)
+        code = _add_nn_import(code) if needs_import else code
+    else:
+        code = _apply_by_statement(source, pieces, classes, plan)
     try:
         ast.parse(code)
     except SyntaxError as exc:  # never write code that does not parse
@@ -48,11 +47,56 @@ def apply_plan(source: str, plan: FilePlan, only_classes: Iterable[str] | None =
     return code
 
 
+def _apply_by_statement(source: str, pieces: list[Segment], classes: list[ClassPlan], plan: FilePlan) -> str:
+    owners: dict[int, list[ClassPlan]] = {}
+    for class_plan in classes:
+        owner = next((i for i, p in enumerate(pieces) if p.start <= class_plan.line <= p.end), None)
+        if owner is None:
+            raise RewriteError(f"could not locate class {class_plan.name}")
+        owners.setdefault(owner, []).append(class_plan)
+    texts = [p.text for p in pieces]
+    for index, owned in owners.items():
+        texts[index] = _transform(pieces[index].text, owned, plan.parameter_spelling, pieces[index].start - 1)
+    if plan.add_nn_import and _adds_parameter(classes):
+        # The imports live before the first class or function: only that part is re-read.
+        first_definition = next((i for i, p in enumerate(pieces) if p.kind in ("class", "def")), len(pieces))
+        header = "".join(texts[:first_definition])
+        texts[:first_definition] = [_add_nn_import(header)] if header else []
+        if not header:
+            texts.insert(0, _add_nn_import(""))
+    prefix = source[: len(source) - len("".join(p.text for p in pieces))]  # blank lines before the first statement
+    return prefix + "".join(texts)
+
+
+def _transform(text: str, classes: list[ClassPlan], parameter_spelling: str, line_offset: int) -> str:
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        raise RewriteError(f"libcst cannot parse the file: {str(exc).splitlines()[0]}") from exc
+    transformer = _Rewriter(classes, parameter_spelling, line_offset)
+    new_module = MetadataWrapper(module, unsafe_skip_copy=True).visit(transformer)
+    missing = transformer.unapplied()
+    if missing:
+        raise RewriteError(f"could not locate {len(missing)} statement(s) to rewrite (first at line {missing[0][0]})")
+    return new_module.code
+
+
+def _adds_parameter(classes: list[ClassPlan]) -> bool:
+    return any(e.op in ("parameter", "buffer_to_parameter") for c in classes for e in c.edits)
+
+
+def _add_nn_import(text: str) -> str:
+    context = CodemodContext()
+    AddImportsVisitor.add_needed_import(context, "torch", "nn")
+    return AddImportsVisitor(context).transform_module(cst.parse_module(text)).code
+
+
 class _Rewriter(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, classes: list[ClassPlan], parameter_spelling: str):
+    def __init__(self, classes: list[ClassPlan], parameter_spelling: str, line_offset: int = 0):
         super().__init__()
+        self.line_offset = line_offset  # the parsed text starts at this line of the file
         self.edits: dict[tuple[int, int], StmtEdit] = {(e.line, e.col): e for c in classes for e in c.edits}
         self.applied: set[tuple[int, int]] = set()
         self.annotations: dict[int, list[tuple[str, str]]] = {c.line: c.annotations for c in classes if c.annotations}
@@ -73,7 +117,7 @@ class _Rewriter(cst.CSTTransformer):
         is_anchor = False
         for i, small in enumerate(original.body):
             start = self.get_metadata(PositionProvider, small).start
-            key = (start.line, start.column)
+            key = (start.line + self.line_offset, start.column)
             if key in self.anchor_positions:
                 is_anchor = True
             edit = self.edits.get(key)
@@ -87,7 +131,7 @@ class _Rewriter(cst.CSTTransformer):
         if is_anchor:
             start = self.get_metadata(PositionProvider, original.body[0]).start
             for anchor in self.anchor_positions:
-                if anchor[0] == start.line:
+                if anchor[0] == start.line + self.line_offset:
                     self.anchors[anchor] = id(result)
         if move_to is not None:
             if len(body) != 1:
@@ -116,7 +160,7 @@ class _Rewriter(cst.CSTTransformer):
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         start = self.get_metadata(PositionProvider, original).start
-        declarations = self.annotations.get(start.line)
+        declarations = self.annotations.get(start.line + self.line_offset)
         if not declarations or not isinstance(updated.body, cst.IndentedBlock):
             return updated
         body = list(updated.body.body)

@@ -20,8 +20,6 @@ _TOP_LEVEL = re.compile(r"^[^\s#)\]}]", re.MULTILINE)
 _TRIPLE_QUOTE = re.compile(r'"""|\'\'\'')
 _HEAD = re.compile(r"(?:async[ \t]+)?(class|def)[ \t]+(\w+)|(import|from)\b")
 _DEF_LINE = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(", re.MULTILINE)
-# `self.x = ...`, `self.x: T = ...`, `setattr(self, ...)`, `self.register_buffer(` in a method body.
-_BINDS_ATTRIBUTE = re.compile(r"^[ \t]+\w+\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(|register_buffer\(", re.MULTILINE)
 
 
 @dataclass
@@ -96,19 +94,39 @@ class Hints:
 def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     """Could a class (or any class inside this statement) produce a finding?
 
-    Findings come from constructors and from methods that bind attributes; both must
-    mention something that can produce a tensor.  Forward code that only reads
+    Findings come from constructors and from methods that bind attributes of self; both
+    must mention something that can produce a tensor.  Forward code that only reads
     attributes cannot, and is what this check lets the analysis skip.
     """
-    for block in _method_blocks(segment.text):
-        if mentions(block, hints):
+    text = segment.text
+    quotes = [m.start() for m in _TRIPLE_QUOTE.finditer(text)]
+    defs = [(m.start(), len(m.group(1)), m.group(2), m.end()) for m in _DEF_LINE.finditer(text)]
+    checked: set[int] = set()
+    for start, indent, name, head_end in defs:
+        if name == "__init__":
+            checked.add(start)
+            if mentions(text[start : _block_end(text, head_end, indent, quotes)], hints):
+                return True
+    # Other methods matter only where they bind an attribute of self.
+    starts = [d[0] for d in defs]
+    for match in _BINDS_SELF.finditer(text):
+        depth = len(match.group(1))
+        i = bisect.bisect_right(starts, match.start()) - 1
+        while i >= 0 and defs[i][1] >= depth:
+            i -= 1  # the def that encloses this line is indented less than it
+        if i < 0 or defs[i][0] in checked:
+            continue
+        start, indent, _, head_end = defs[i]
+        checked.add(start)
+        if mentions(text[start : _block_end(text, head_end, indent, quotes)], hints):
             return True
     return False
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _CALLED = re.compile(r"([A-Za-z_]\w*)\s*[(.]")
-_SELF_HELPER = re.compile(r"=\s*\(?\s*self\.\w+\(|\bsetattr\(|register_buffer\(")
+_SELF_HELPER = re.compile(r"=\s*\(?\s*self\.\w+\(")
+_BINDS_SELF = re.compile(r"^([ \t]+)(?:self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b)", re.MULTILINE)
 
 
 def mentions(text: str, hints: Hints) -> bool:
@@ -117,18 +135,6 @@ def mentions(text: str, hints: Hints) -> bool:
     if not hints.names.isdisjoint(_IDENTIFIER.findall(text)):
         return True
     return bool(hints.calls) and not hints.calls.isdisjoint(_CALLED.findall(text))
-
-
-def _method_blocks(text: str):
-    """The text of every `__init__`, and of every method that binds an attribute."""
-    quotes = [m.start() for m in _TRIPLE_QUOTE.finditer(text)]
-    for match in _DEF_LINE.finditer(text):
-        indent, name = match.group(1), match.group(2)
-        start = match.start()
-        end = _block_end(text, match.end(), len(indent), quotes)
-        block = text[start:end]
-        if name == "__init__" or _BINDS_ATTRIBUTE.search(block):
-            yield block
 
 
 def _block_end(text: str, position: int, indent: int, quotes: list[int]) -> int:

@@ -22,6 +22,7 @@ class LazyDefinitions(Mapping):
         self._owner = owner
         self._nodes: dict[str, Any] = {}
         self._segments: dict[str, Segment] = {}
+        self._headers: dict[str, Any] = {}
 
     def add_node(self, name: str, node: Any) -> None:
         self._nodes[name] = node
@@ -51,6 +52,23 @@ class LazyDefinitions(Mapping):
 
     def segment(self, name: str) -> Segment | None:
         return self._segments.get(name)
+
+    def header(self, name: str) -> Any:
+        """A class with its header only (`class X(bases):`), without parsing its body."""
+        if name in self._nodes:
+            return self._nodes[name]
+        if name not in self._headers:
+            segment = self._segments[name]
+            text = class_header_text(segment.text)
+            node = None
+            if text is not None:
+                try:
+                    tree = ast.parse("\n" * (segment.start - 1) + text + " pass\n")
+                    node = tree.body[0] if len(tree.body) == 1 else None
+                except SyntaxError:
+                    node = None
+            self._headers[name] = node if node is not None else self[name]
+        return self._headers[name]
 
 
 @dataclass
@@ -122,6 +140,25 @@ class ModuleSymbols:
                     pending.extend(children)
         found.sort(key=lambda c: (c.lineno, c.col_offset))
         return found
+
+
+def class_header_text(text: str) -> str | None:
+    """`@deco\nclass X(A, B[int]):` up to its colon, or None when it cannot be cut simply."""
+    start = text.find("class ")
+    if start < 0:
+        return None
+    depth = 0
+    for i in range(start, len(text)):
+        char = text[i]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char in "\"'#":
+            return None  # strings or comments in a header: parse the whole class instead
+        elif char == ":" and depth == 0:
+            return text[: i + 1]
+    return None
 
 
 def qualify(node: ast.expr, imports: dict[str, str], local_names: set[str], module: str) -> str | None:

@@ -419,7 +419,7 @@ class Evaluator:
             if resolved.kind == "function" and resolved.module is not None:
                 return function_value(self.index, resolved.module, resolved.node, None, self.depth + 1)  # type: ignore[arg-type]
             if resolved.kind == "class" and resolved.module is not None:
-                return NON_TENSOR if self.index.is_module_class(resolved.module, resolved.node) else UNKNOWN  # type: ignore[arg-type]
+                return NON_TENSOR if self.index.is_module_class(resolved.module, resolved.header) else UNKNOWN
         if kind is tn.CallKind.UNKNOWN and self.index is None and qualname in self.symbols.functions:
             return function_value(None, self.symbols, self.symbols.functions[qualname], None, self.depth + 1)
         local = qualname.rpartition(".")
