@@ -268,6 +268,7 @@ class _ClassAnalyser:
             self.plan.findings.append(self.finding(anchor, attr, decision))
             self.plan.edits.extend(edits)
         self._report_outside_only(init_attrs, outside)
+        self.init_evaluator = None  # it refers back to this analyser: break the cycle
         return self.plan
 
     def _outside_events(self, init, final_attrs: dict[str, Value], candidates: set[str]) -> dict[str, list[tuple[str, AttrEvent]]]:

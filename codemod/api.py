@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codemod.analysis import FilePlan, plan_module
-from codemod.ftypes import Action, ClassRewrite, FileResult, PersistentPolicy, TransformResult
+from codemod.ftypes import Action, ClassRewrite, FileResult, PersistentPolicy, RewriteError, TransformResult
 from codemod.repo_index import RepoIndex
-from codemod.rewrite import RewriteError, apply_plan
 
 
 @dataclass
@@ -73,6 +72,8 @@ def analyse_text(
     plan = plan_module(index, symbols, display_path, options.persistent)
     result.findings = plan.findings
     if plan.changed:
+        from codemod.rewrite import apply_plan  # libcst: imported only when something changes
+
         try:
             result.rewritten = apply_plan(text, plan)
         except RewriteError as exc:
@@ -100,6 +101,8 @@ def analyse_text(
 def rewrite_without(analysis: FileAnalysis, rejected_classes: set[str]) -> str | None:
     """The file's text with every rewrite except those of the rejected classes."""
     assert analysis.plan is not None and analysis.result.original is not None
+    from codemod.rewrite import apply_plan
+
     keep = [c.name for c in analysis.plan.classes if c.changed and c.name not in rejected_classes]
     if not keep:
         return None

@@ -68,14 +68,14 @@ def is_default_excluded_dir(path: Path | str) -> bool:
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
     """``path`` relative to ``cwd`` when inside it, else absolute; always with forward slashes."""
-    base = Path(os.path.abspath(cwd if cwd is not None else os.getcwd()))
-    absolute = Path(os.path.abspath(path))
-    try:
-        relative = absolute.relative_to(base)
-    except ValueError:
-        return absolute.as_posix()
-    text = relative.as_posix()
-    return text if text else "."
+    # String operations: this runs for every file of large repositories.
+    base = os.path.abspath(cwd if cwd is not None else os.getcwd())
+    absolute = os.path.abspath(path)
+    if absolute == base:
+        return "."
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    text = absolute[len(prefix) :] if absolute.startswith(prefix) else absolute
+    return text.replace(os.sep, "/") if os.sep != "/" else text
 
 
 @functools.lru_cache(maxsize=None)

@@ -15,6 +15,10 @@ PersistentPolicy = Literal["auto", "always", "never"]
 OutputFormat = Literal["text", "json"]
 
 
+class RewriteError(Exception):
+    """A planned rewrite could not be applied; the file is left alone."""
+
+
 class Action(str, enum.Enum):
     """What the codemod does with one attribute."""
 

@@ -63,10 +63,12 @@ class RepoIndex:
         self._paths_by_module: dict[str, list[Path]] = {}
         self._module_of_path: dict[Path, str] = {}
         self._symbols: OrderedDict[Path, ModuleSymbols | None] = OrderedDict()
-        self._module_class_memo: dict[tuple[str, str], bool] = {}
+        self._module_class_memo: dict[tuple[str, str], tuple[bool, frozenset[Path]]] = {}
         self._headers: dict[str, list[Path]] | None = None
         self.files: list[Path] = []
-        self.consulted: set[Path] = set()  # files whose content an analysis depended on
+        # Files an analysis depended on (for the result cache): one set per open `tracking()`.
+        self._dependency_sets: list[set[Path]] = []
+        self.scanned_repository = False  # an analysis read every file (subclass search)
         for path in files:
             self.add_file(path, root=root)
 
@@ -95,6 +97,22 @@ class RepoIndex:
                 if alt and alt != name:
                     self._paths_by_module.setdefault(alt, []).append(path)
         return name
+
+    # -- dependencies -------------------------------------------------------------------------
+
+    def begin_tracking(self) -> None:
+        self._dependency_sets.append(set())
+        self.scanned_repository = False
+
+    def end_tracking(self) -> set[Path]:
+        dependencies = self._dependency_sets.pop()
+        for outer in self._dependency_sets:
+            outer |= dependencies
+        return dependencies
+
+    def note(self, paths) -> None:
+        for dependencies in self._dependency_sets:
+            dependencies.update(paths)
 
     def is_repository_name(self, qualname: str) -> bool:
         """Whether a qualified name lives in one of this run's files (a module or a name in one)."""
@@ -152,7 +170,7 @@ class RepoIndex:
         if near is not None and len(paths) > 1:
             # Prefer the candidate nearest to the importing file.
             path = min(paths, key=lambda p: _distance(p, near))
-        self.consulted.add(path)
+        self.note((path,))
         return self.symbols_for_path(path)
 
     # -- resolution -----------------------------------------------------------------------------
@@ -204,10 +222,16 @@ class RepoIndex:
     def is_module_class(self, symbols: ModuleSymbols, cls: ast.ClassDef) -> bool:
         key = (symbols.name + ":" + str(symbols.path), cls.name)
         if key in self._module_class_memo:
-            return self._module_class_memo[key]
-        self._module_class_memo[key] = False  # guards against inheritance cycles
-        result = any(self._base_is_module(symbols, base) for base in cls.bases)
-        self._module_class_memo[key] = result
+            result, dependencies = self._module_class_memo[key]
+            self.note(dependencies)  # the files that answer depended on, for whoever asks again
+            return result
+        self._module_class_memo[key] = (False, frozenset())  # guards against inheritance cycles
+        self.begin_tracking()
+        try:
+            result = any(self._base_is_module(symbols, base) for base in cls.bases)
+        finally:
+            dependencies = frozenset(self.end_tracking())
+        self._module_class_memo[key] = (result, dependencies)
         return result
 
     def _base_is_module(self, symbols: ModuleSymbols, base: ast.expr) -> bool:
@@ -231,28 +255,28 @@ class RepoIndex:
         """Repository classes this class inherits from, nearest first (depth-first, no duplicates)."""
         seen: set[tuple[str, str]] = set()
         out: list[tuple[ModuleSymbols, ast.ClassDef]] = []
-
-        def visit(sym: ModuleSymbols, node: ast.ClassDef, depth: int) -> None:
+        pending: list[tuple[ModuleSymbols, ast.ClassDef, int]] = [(symbols, cls, 0)]
+        while pending:
+            sym, node, depth = pending.pop()
             if depth > _MAX_DEPTH:
-                return
+                continue
+            found = []
             for base in node.bases:
-                if isinstance(base, ast.Subscript):
-                    base = base.value
-                resolved = self.resolve_expr(sym, base)
+                resolved = self.resolve_expr(sym, _unsubscript(base))
                 if resolved and resolved.kind == "class" and resolved.module is not None:
                     key = (resolved.module.name, resolved.name or "")
                     if key not in seen:
                         seen.add(key)
                         out.append((resolved.module, resolved.node))
-                        visit(resolved.module, resolved.header, depth + 1)
-
-        visit(symbols, cls, 0)
+                        found.append((resolved.module, resolved.header, depth + 1))
+            pending.extend(reversed(found))
         return out
 
     # -- subclasses ----------------------------------------------------------------------------
 
     def class_headers(self) -> dict[str, list[Path]]:
         """Word -> files with a class header whose bases mention that word (a cheap textual index)."""
+        self.scanned_repository = True
         if self._headers is None:
             headers: dict[str, list[Path]] = {}
             for path in self.files:
@@ -289,7 +313,7 @@ class RepoIndex:
                         for r in (self.resolve_expr(other, _unsubscript(b)) for b in candidate.bases)
                     ):
                         seen.add(key)
-                        self.consulted.add(path)
+                        self.note((path,))
                         found.append((other, other.classes[candidate.name]))  # methods are read: the whole class
                         pending.append((other, candidate))
         return found

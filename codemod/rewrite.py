@@ -14,12 +14,9 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from codemod.ftypes import RewriteError
 from codemod.analysis import ClassPlan, FilePlan, SpineEdit, StmtEdit
 from codemod.segments import Segment, split
-
-
-class RewriteError(Exception):
-    """The plan could not be applied; the file is left alone."""
 
 
 def apply_plan(source: str, plan: FilePlan, only_classes: Iterable[str] | None = None) -> str:

@@ -6,17 +6,19 @@ The command line calls `run()`; so can anyone who wants the results as data.
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from codemod.api import AnalysisOptions, FileAnalysis, analyse_text, rewrite_without
 from codemod.discovery import discover, display_path
-from codemod.fileio import SourceError, SourceFile, read_source, write_source_atomic
-from codemod.ftypes import Action, FileResult, PersistentPolicy, Summary, Validation, Verdict
+from codemod.cache import Entry, ResultCache, file_digest, repository_digest
+from codemod.fileio import SourceError, read_source, write_source_atomic
+from codemod.ftypes import Action, FileResult, PersistentPolicy, RewriteError, Summary, Validation, Verdict
 from codemod.repo_index import RepoIndex
-from codemod.rewrite import RewriteError
 
 
 @dataclass
@@ -63,8 +65,9 @@ Progress = Callable[[int, int], None]
 
 
 def run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | None = None) -> RunReport:
-    # Syntax trees hold millions of objects but no reference cycles worth collecting;
-    # the cyclic collector would rescan them all on every pass (3x slower runs).
+    # Syntax trees hold millions of objects but no reference cycles (the analysis is
+    # written not to create any), so reference counting frees them; the cyclic collector
+    # would only rescan them all on every pass (3x slower runs).
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -79,27 +82,145 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
     found = discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=options.root)
     root = options.root or _common_root(found.files) or cwd
     report = RunReport(root=root, errors=list(found.errors))
-    index = RepoIndex(found.files, root=root, lazy=options.prefilter)
-    analyses: list[FileAnalysis] = []
-    sources: dict[Path, SourceFile] = {}
-    for number, path in enumerate(found.files, 1):
-        shown = display_path(path, cwd)
-        analysis = _analyse_path(index, path, shown, options, sources)
-        analyses.append(analysis)
+    files = found.files
+    shown = [display_path(path, cwd) for path in files]
+    analyses: list[FileAnalysis | None] = [None] * len(files)
+
+    cache = digests = None
+    stats: dict[str, tuple[int, int]] = {}
+    repo_digest = ""
+    if options.use_cache and files:
+        cache = ResultCache(root, options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}", [str(f) for f in files])
+        cache.load()
+        digests = _digests(files, cache, stats)
+        repo_digest = repository_digest(digests)
+        for i, path in enumerate(files):
+            hit = cache.get(str(path), digests, repo_digest)
+            if hit is not None:
+                analyses[i] = _relabel(hit, shown[i])  # type: ignore[arg-type]
+
+    todo = [i for i, a in enumerate(analyses) if a is None]
+    done = len(files) - len(todo)
+    for i, analysis, dependencies, scanned in _analyse_all(files, shown, todo, root, options):
+        analyses[i] = analysis
+        done += 1
         if progress is not None:
-            progress(number, len(found.files))
+            progress(done, len(files))
+        if cache is not None and digests is not None and str(files[i]) in digests:
+            cache.put(
+                str(files[i]),
+                Entry(
+                    digests[str(files[i])],
+                    tuple((d, digests.get(d, "")) for d in sorted(dependencies) if d != str(files[i])),
+                    repo_digest if scanned else None,
+                    analysis,
+                    stats.get(str(files[i]), (-1, -1)),
+                ),
+            )
+    if cache is not None:
+        cache.save()
+    results = [a for a in analyses if a is not None]
     if options.validate:
-        _validate(root, analyses, options)
-    _finalise(report, analyses, sources, options)
+        _validate(root, results, options)
+    _finalise(report, results, options)
     return report
 
 
-def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions, sources: dict[Path, SourceFile]) -> FileAnalysis:
+def _digests(files: list[Path], cache: ResultCache, stats: dict[str, tuple[int, int]]) -> dict[str, str]:
+    digests: dict[str, str] = {}
+    for path in files:
+        key = str(path)
+        try:
+            info = os.stat(key)
+            stats[key] = (info.st_size, info.st_mtime_ns)
+            digest = cache.known_digest(key, stats[key])
+            digests[key] = digest if digest is not None else file_digest(path.read_bytes())
+        except OSError:
+            pass  # reported when the file is read for analysis
+    return digests
+
+
+def _relabel(analysis: FileAnalysis, shown: str) -> FileAnalysis:
+    """A cached analysis shown relative to today's working directory."""
+    analysis.result.display_path = shown
+    for finding in analysis.result.findings:
+        finding.path = shown
+    return analysis
+
+
+# -- analysis, in this process or in a pool of workers ---------------------------------------
+
+_MIN_FILES_PER_WORKER = 16
+_worker: dict = {}
+
+
+def _analyse_all(files, shown, todo, root, options):
+    """Yield (index, analysis, dependencies, scanned_repository) for each file in `todo`, in order."""
+    if not todo:
+        return
+    jobs = max(1, min(options.jobs or os.cpu_count() or 1, len(todo) // _MIN_FILES_PER_WORKER))
+    if jobs == 1:
+        _init_worker(files, shown, root, options)
+        for i in todo:
+            yield (i, *_analyse_one(i))
+        return
+    # Largest files first, in small batches: workers stay busy until the end.
+    sizes = {i: _size(files[i]) for i in todo}
+    ordered = sorted(todo, key=lambda i: -sizes[i])
+    batches = [ordered[k : k + 8] for k in range(0, len(ordered), 8)]
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    pending: dict[int, tuple] = {}
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, shown, root, options)) as pool:
+        futures = [pool.submit(_analyse_batch, batch) for batch in batches]
+        # Results are yielded in file order, whatever order the workers finish in.
+        position = 0
+        for future in as_completed(futures):
+            for item in future.result():
+                pending[item[0]] = item
+            while position < len(todo) and todo[position] in pending:
+                yield pending.pop(todo[position])
+                position += 1
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _init_worker(files, shown, root, options) -> None:
+    gc.disable()  # see run()
+    _worker.update(
+        files=files,
+        shown=shown,
+        options=options,
+        index=RepoIndex(files, root=root, lazy=options.prefilter),
+    )
+
+
+def _analyse_batch(batch: list[int]) -> list[tuple]:
+    return [(i, *_analyse_one(i)) for i in batch]
+
+
+def _analyse_one(i: int) -> tuple[FileAnalysis, set[str], bool]:
+    index: RepoIndex = _worker["index"]
+    path = _worker["files"][i]
+    index.begin_tracking()
+    try:
+        analysis = _analyse_path(index, path, _worker["shown"][i], _worker["options"])
+    finally:
+        dependencies = index.end_tracking()
+    if not analysis.result.changed:
+        analysis.result.original = None  # only changed files need their text again
+    return analysis, {str(d) for d in dependencies}, index.scanned_repository
+
+
+def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions) -> FileAnalysis:
     try:
         source = read_source(path)
     except SourceError as exc:
         return FileAnalysis(FileResult(path=path, display_path=shown, error=str(exc)))
-    sources[path] = source
     try:
         return analyse_text(index, path, source.text, shown, options.analysis_options())
     except SyntaxError as exc:
@@ -142,18 +263,16 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
             analysis.result.classes = [c for c in analysis.result.classes if c.class_name not in rejected]
 
 
-def _finalise(report: RunReport, analyses: list[FileAnalysis], sources: dict[Path, SourceFile], options: RunOptions) -> None:
+def _finalise(report: RunReport, analyses: list[FileAnalysis], options: RunOptions) -> None:
     summary = report.summary
+    verdicts: dict[tuple[Path, str], str] = {}
     for analysis in analyses:
         result = analysis.result
         if result.changed and options.write:
-            try:
-                write_source_atomic(sources[result.path], result.rewritten)  # type: ignore[arg-type]
-            except SourceError as exc:
-                result.error = f"not written: {exc}"
+            _write(result)
         report.files.append(result)
         summary.files_scanned += 1
-        summary.files_changed += int(result.changed and not (options.write and result.error))
+        summary.files_changed += int(result.changed and result.error is None)
         written_classes = {c.class_name for c in result.classes} if result.changed else set()
         for finding in result.findings:
             if finding.action is Action.SKIP:
@@ -165,10 +284,21 @@ def _finalise(report: RunReport, analyses: list[FileAnalysis], sources: dict[Pat
             else:
                 summary.parameters += 1
             if finding.validation is not None:
-                verdict = finding.validation.verdict.value
-                summary.verdicts[verdict] = summary.verdicts.get(verdict, 0) + 1
+                verdicts[(result.path, finding.class_name)] = finding.validation.verdict.value
         summary.errors += int(result.error is not None)
+    for verdict in verdicts.values():  # counted per class, not per attribute
+        summary.verdicts[verdict] = summary.verdicts.get(verdict, 0) + 1
     summary.errors += len(report.errors)
+
+
+def _write(result: FileResult) -> None:
+    try:
+        source = read_source(result.path)
+        if source.text != result.original:
+            raise SourceError("changed on disk since it was read")
+        write_source_atomic(source, result.rewritten)  # type: ignore[arg-type]
+    except SourceError as exc:
+        result.error = f"not written: {exc}"
 
 
 def _common_root(files: list[Path]) -> Path | None:

@@ -7,6 +7,7 @@ times faster; libcst is only used on the files that end up being rewritten.
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,9 @@ class LazyDefinitions(Mapping):
     """Top-level classes or functions by name, each parsed the first time it is asked for."""
 
     def __init__(self, owner: "ModuleSymbols"):
-        self._owner = owner
+        # A weak reference: a cycle here would keep every module's trees alive until a
+        # garbage collection, and the run keeps the cyclic collector off (see runner.py).
+        self._owner = weakref.ref(owner)
         self._nodes: dict[str, Any] = {}
         self._segments: dict[str, Segment] = {}
         self._headers: dict[str, Any] = {}
@@ -36,7 +39,9 @@ class LazyDefinitions(Mapping):
         if name in self._nodes:
             return self._nodes[name]
         segment = self._segments[name]  # KeyError for unknown names, as a dict would
-        node = self._owner.parse_segment(segment)
+        owner = self._owner()
+        assert owner is not None
+        node = owner.parse_segment(segment)
         self._nodes[name] = node
         return node
 

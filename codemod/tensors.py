@@ -603,15 +603,23 @@ def function_value(
     """The value a helper function returns, when every return gives a tensor (or None)."""
     memo = getattr(function, _FUNCTION_MEMO_ATTR, None)
     if memo is not None:
-        return memo
+        value, dependencies = memo
+        if index is not None:
+            index.note(dependencies)
+        return value
     if depth > _MAX_DEPTH:
         return UNKNOWN
-    setattr(function, _FUNCTION_MEMO_ATTR, UNKNOWN)  # recursion guard
+    setattr(function, _FUNCTION_MEMO_ATTR, (UNKNOWN, ()))  # recursion guard
     from codemod.walker import BodyWalker  # local import: walker builds on this module
 
-    evaluator = Evaluator(index, symbols, function, class_methods, depth=depth)
-    walker = BodyWalker(evaluator)
-    walker.walk(function.body)
+    if index is not None:
+        index.begin_tracking()
+    try:
+        evaluator = Evaluator(index, symbols, function, class_methods, depth=depth)
+        walker = BodyWalker(evaluator)
+        walker.walk(function.body)
+    finally:
+        dependencies = frozenset(index.end_tracking()) if index is not None else frozenset()
     returns = walker.returns
     result = UNKNOWN
     if returns and not isinstance(function, ast.AsyncFunctionDef) and not _is_generator(function):
@@ -620,14 +628,8 @@ def function_value(
             result = merge_branches(result, value)
         if not result.is_tensor:
             result = UNKNOWN if result.kind is not Kind.NON_TENSOR else NON_TENSOR
-        elif result.is_tensor and result.stateful is None and _takes_data(function):
-            pass
-    setattr(function, _FUNCTION_MEMO_ATTR, result)
+    setattr(function, _FUNCTION_MEMO_ATTR, (result, dependencies))
     return result
-
-
-def _takes_data(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    return False
 
 
 def _is_generator(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

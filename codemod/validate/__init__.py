@@ -52,7 +52,8 @@ class ValidationOptions:
     timeout: float = 60.0  # seconds per class and side
     examples: Path | None = None  # examples file; default <root>/codemod_examples.py if it exists
     records_dir: Path | None = None  # default <root>/.codemod/records
-    progress: Callable[[ClassRewrite, Validation], None] | None = None  # called as each class finishes (from a worker thread)
+    # called as each class finishes, from a worker thread
+    progress: Callable[[ClassRewrite, Validation], None] | None = None
 
 
 def validate_rewrites(
@@ -76,13 +77,17 @@ def validate_rewrites(
     records_dir = Path(options.records_dir) if options.records_dir else default_records_dir(root)
     results: dict[tuple[Path, str], Validation] = {}
     lock = threading.Lock()
+    callback_errors: list[BaseException] = []
 
     def finish(key: tuple[Path, str], side: str, outcome: dict) -> None:
         validation = _to_validation(side, outcome)
         with lock:
             results[key] = validation
-        if options.progress is not None:
-            options.progress(unique[key], validation)
+        if options.progress is not None and not callback_errors:
+            try:
+                options.progress(unique[key], validation)
+            except Exception as exc:  # the caller's bug: raise it once the workers are gone
+                callback_errors.append(exc)
 
     with tempfile.TemporaryDirectory(prefix="codemod-validate-") as temporary:
         workdir = Path(temporary)
@@ -112,6 +117,8 @@ def validate_rewrites(
             pool.run(tasks, finish)
         finally:
             pool.close()
+    if callback_errors:
+        raise callback_errors[0]
     for key in unique:
         results.setdefault(key, Validation(Verdict.ERROR, message="validation did not produce a verdict"))
     return results

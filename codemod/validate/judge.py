@@ -63,7 +63,9 @@ class _Judgement:
     def result(self) -> dict[str, Any]:
         if self.failures:
             verdict = "failed"
-            message = "; ".join(self.failures[:4]) + (f"; and {len(self.failures) - 4} more" if len(self.failures) > 4 else "")
+            message = "; ".join(self.failures[:4])
+            if len(self.failures) > 4:
+                message += f"; and {len(self.failures) - 4} more"
         elif self.error:
             verdict, message = "error", self.error
         else:
@@ -126,12 +128,13 @@ def _attributes(j: _Judgement, orig: dict[str, Any], rew: dict[str, Any], findin
         o, r = orig["attrs"].get(attr, {"where": "missing"}), rew["attrs"].get(attr, {"where": "missing"})
         if o["where"] == "missing":
             if r["where"] != "missing":
-                j.fail("attributes", f"{attr} is not set by the original with these arguments, but the rewritten sets it")
+                j.fail("attributes", f"the original does not set {attr} with these arguments, the rewritten does")
             else:
                 j.details.append(f"attributes: {attr} is not set with these constructor arguments; not compared")
             continue
         if o["where"] != "dict":
-            j.details.append(f"attributes: the original holds a {o.get('type')} in {attr}, not a plain tensor; not compared")
+            kind = o.get("type")
+            j.details.append(f"attributes: the original holds a {kind} in {attr}, not a plain tensor; not compared")
             continue
         compared = True
         if r["where"] == "missing":
@@ -162,7 +165,8 @@ def _attributes(j: _Judgement, orig: dict[str, Any], rew: dict[str, Any], findin
         if action == "buffer" and persistent is not None and r["persistent"] != persistent:
             j.fail(
                 "attributes",
-                f"{attr} is registered with persistent={r['persistent']} but the rewrite planned persistent={persistent}",
+                f"{attr} is registered with persistent={r['persistent']} "
+                f"but the rewrite planned persistent={persistent}",
             )
             continue
         j.details.append(f"attributes: {attr} holds the same tensor ({describe(o['tensor'])}), now a {_kind(r)}")
@@ -344,7 +348,9 @@ def _forward(
             j.details.append(f"forward: on {where} the original fails ({j.original_failure}) and the rewritten runs")
         return
     if status == "unchecked":
-        j.details.append(f"forward: could not check on {where} (a limit of that device, not the rewrite): {rd['error']}")
+        j.details.append(
+            f"forward: could not check on {where} (a limit of that device, not the rewrite): {rd['error']}"
+        )
         return
     leftovers = [name for name, _ in rd["left"] if name not in rewritten]
     if od["status"] != "ok" or leftovers:

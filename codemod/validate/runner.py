@@ -89,6 +89,7 @@ class Worker:
         self.hello: dict[str, Any] | None = None
         self.starts = 0
         self.log_path: Path | None = None
+        self.busy = False  # inside call(): user code may be running
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -174,7 +175,7 @@ class Worker:
         proc = self.proc
         if proc is None:
             return
-        if proc.poll() is None:
+        if proc.poll() is None and not self.busy:
             try:
                 assert proc.stdin is not None
                 proc.stdin.write(b'{"op": "exit"}\n')
@@ -197,6 +198,13 @@ class Worker:
     # -- one request ------------------------------------------------------------------------
 
     def call(self, request: dict[str, Any], timeout: float) -> Reply:
+        self.busy = True
+        try:
+            return self._call(request, timeout)
+        finally:
+            self.busy = False
+
+    def _call(self, request: dict[str, Any], timeout: float) -> Reply:
         assert self.proc is not None and self.proc.stdin is not None
         try:
             self.proc.stdin.write((json.dumps(request) + "\n").encode())
@@ -295,7 +303,9 @@ class Pool:
         threads = []
         for original, rewritten in self.pairs:
             handoff: queue.Queue[Any] = queue.Queue(maxsize=2)
-            threads.append(threading.Thread(target=self._original_loop, args=(original, pending, handoff, finish), daemon=True))
+            threads.append(
+                threading.Thread(target=self._original_loop, args=(original, pending, handoff, finish), daemon=True)
+            )
             threads.append(threading.Thread(target=self._rewritten_loop, args=(rewritten, handoff, finish), daemon=True))
         for thread in threads:
             thread.start()
@@ -341,20 +351,23 @@ class Pool:
                     task = pending.get_nowait()
                 except queue.Empty:
                     break
-                outcome = self._serve(worker, task.request)
-                if outcome["status"] == "worker_error":
-                    start_failures += 1
-                    if start_failures >= 2:
-                        # the environment is broken: stop restarting, fail the rest quickly
+                try:
+                    outcome = self._serve(worker, task.request)
+                    if outcome["status"] == "worker_error":
+                        start_failures += 1
+                        if start_failures >= 2:
+                            # the environment is broken: stop restarting, fail the rest quickly
+                            _finish(finish, task.key, "original", outcome)
+                            self._drain(pending, finish, outcome)
+                            break
+                    else:
+                        start_failures = 0
+                    if outcome["status"] == "ok":
+                        handoff.put((task, outcome))
+                    else:
                         finish(task.key, "original", outcome)
-                        self._drain(pending, finish, outcome)
-                        break
-                else:
-                    start_failures = 0
-                if outcome["status"] == "ok":
-                    handoff.put((task, outcome))
-                else:
-                    finish(task.key, "original", outcome)
+                except Exception as exc:  # keep the loop (and the hand-off) alive whatever happens
+                    _finish(finish, task.key, "original", _internal_error(exc))
         finally:
             handoff.put(None)
 
@@ -364,7 +377,7 @@ class Pool:
                 task = pending.get_nowait()
             except queue.Empty:
                 return
-            finish(task.key, "original", outcome)
+            _finish(finish, task.key, "original", outcome)
 
     def _rewritten_loop(self, worker: Worker, handoff: queue.Queue[Any], finish) -> None:
         while True:
@@ -372,10 +385,25 @@ class Pool:
             if item is None:
                 return
             task, original = item
-            outcome = self._serve(worker, task.request)
-            outcome.setdefault("source", original.get("source"))
-            finish(task.key, "rewritten", outcome)
             try:
-                Path(task.request["data"]).unlink()
-            except OSError:
-                pass
+                outcome = self._serve(worker, task.request)
+                outcome.setdefault("source", original.get("source"))
+                finish(task.key, "rewritten", outcome)
+            except Exception as exc:
+                _finish(finish, task.key, "rewritten", _internal_error(exc))
+            finally:
+                try:
+                    Path(task.request["data"]).unlink()
+                except OSError:
+                    pass
+
+
+def _internal_error(exc: Exception) -> dict[str, Any]:
+    return {"status": "error", "message": f"validator error: {type(exc).__name__}: {exc}"}
+
+
+def _finish(finish, key: Any, side: str, outcome: dict[str, Any]) -> None:
+    try:
+        finish(key, side, outcome)
+    except Exception:
+        pass  # a failing progress callback must not stop the pool; the verdict is already stored

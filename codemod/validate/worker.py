@@ -14,7 +14,6 @@ loads it, gathers the same evidence from the rewritten class and judges.
 from __future__ import annotations
 
 import faulthandler
-import importlib
 import json
 import os
 import signal
