@@ -184,6 +184,13 @@ def _print(report, settings) -> None:
                 click.echo(fmt.colour_diff(fmt.unified_diff(result)), nl=False, color=color)
         for finding in report.findings:
             click.echo(fmt.finding_line(finding))
+        shown: set[tuple[str, str]] = set()
+        for finding in report.findings:
+            key = (finding.path, finding.class_name)
+            if finding.validation is not None and key not in shown:
+                shown.add(key)
+                for line in fmt.validation_lines(finding.path, finding.class_name, finding.validation):
+                    click.echo(line)
     click.echo(report.summary.line())
 
 

@@ -23,32 +23,38 @@ def finding_line(finding: Finding) -> str:
     target = "register_buffer" if finding.action is Action.BUFFER else "nn.Parameter"
     text = f"{head} -> {target} ({finding.reason})"
     if finding.validation is not None:
-        text += f" [{validation_text(finding.validation)}]"
+        text += f" [{finding.validation.verdict.value}]"
     return text
 
 
-def validation_text(validation: Validation) -> str:
-    parts = [f"validation {validation.verdict.value}"]
-    if validation.device:
-        parts.append(f"on {validation.device}")
+def validation_lines(path: str, class_name: str, validation: Validation) -> list[str]:
+    """What validating one class proved, as a heading line and indented details."""
+    device = f" on {validation.device}" if validation.device else ""
+    head = f"{path}: {class_name}: validation {validation.verdict.value}{device}"
     if validation.compared:
-        parts.append("compared " + "/".join(validation.compared))
+        head += ": compared " + ", ".join(validation.compared)
     if validation.max_abs_diff is not None:
-        parts.append(f"max |diff| {validation.max_abs_diff:.3g}")
-    if validation.original_failure:
-        parts.append(f"original fails there: {validation.original_failure}")
-    if validation.left_behind:
-        parts.append("original leaves behind " + ", ".join(validation.left_behind))
-    if validation.checkpoint_compatible is not None:
-        if validation.checkpoint_compatible:
-            parts.append("old checkpoints load (strict)")
-        else:
-            parts.append("old checkpoints miss " + ", ".join(validation.missing_keys))
-    if validation.parameter_order_changed:
-        parts.append("parameter order changed (old optimizer state will not load)")
+        head += f"; largest output difference {validation.max_abs_diff:.3g}"
+    lines = [head]
     if validation.message:
-        parts.append(validation.message)
-    return "; ".join(parts)
+        lines.append(f"    {validation.message}")
+    if validation.original_failure:
+        lines.append(f"    the original fails on that device (the bug being fixed): {validation.original_failure}")
+    if validation.left_behind:
+        lines.append("    the original leaves behind on .to(): " + ", ".join(validation.left_behind))
+    if validation.checkpoint_compatible is True:
+        lines.append("    checkpoints saved before the rewrite load with strict=True")
+    elif validation.checkpoint_compatible is False:
+        lines.append(
+            "    checkpoints saved before the rewrite lack "
+            + ", ".join(validation.missing_keys)
+            + " (load them with strict=False, or use --persistent never for constants)"
+        )
+    if validation.parameter_order_changed:
+        lines.append("    a new parameter changes the parameter order: an optimizer state saved before will not load")
+    if validation.snippet:
+        lines.append(f"    add to the examples file: {validation.snippet}")
+    return lines
 
 
 def unified_diff(result: FileResult) -> str:

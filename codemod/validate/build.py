@@ -184,6 +184,10 @@ def _from_record(record: dict[str, Any], path: str, notes: list[str]) -> Source:
     blob_args: bytes = record["args"]
     blob_inputs: bytes | None = record.get("inputs")
     command = " ".join(record.get("command") or [])
+    try:
+        _unblob(blob_args)  # fail here, not as a constructor error, when recorded classes are gone
+    except Exception as exc:
+        raise NotBuildable(f"the recorded constructor arguments do not load: {format_exception(exc)}", None) from exc
 
     def construct(cls: type) -> Any:
         args, kwargs = _unblob(blob_args)  # unpickled per build: fresh objects each time
