@@ -117,8 +117,8 @@ def record_command(command: tuple[str, ...], root: Path | None) -> None:
     from codemod.validate.record import record
 
     root = root or find_project_root([Path.cwd()])
-    result = record(root, list(command))
-    for line in result.summary_lines() if hasattr(result, "summary_lines") else [str(result)]:
+    result = record(root, list(command), cwd=Path.cwd())
+    for line in result.summary_lines():
         click.echo(line, err=True)
     sys.exit(result.returncode)
 

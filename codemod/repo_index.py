@@ -16,11 +16,12 @@ from pathlib import Path
 from codemod import torch_names
 from codemod.discovery import module_name_for
 from codemod.fileio import SourceError, read_source
-from codemod.symbols import ModuleSymbols, build_symbols
+from codemod.symbols import ModuleSymbols, build_symbols, resolve_relative
 
 # `class Name(bases):` headers; the bases may span lines.
 _CLASS_HEADER = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.MULTILINE)
 _MAX_DEPTH = 50
+_STAR_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*", re.MULTILINE)
 # Parsed modules kept in memory; the rest are parsed again if needed.  A module's
 # tree costs ~100x its text in memory, so large repositories cannot keep them all.
 _CACHED_MODULES = 256
@@ -64,6 +65,8 @@ class RepoIndex:
         self._module_of_path: dict[Path, str] = {}
         self._symbols: OrderedDict[Path, ModuleSymbols | None] = OrderedDict()
         self._module_class_memo: dict[tuple[str, str], tuple[bool, frozenset[Path]]] = {}
+        self._resolve_memo: dict[tuple[str, Path | None], tuple] = {}
+        self._star_memo: dict[Path, list[str]] = {}
         self._headers: dict[str, list[Path]] | None = None
         self.files: list[Path] = []
         # Files an analysis depended on (for the result cache): one set per open `tracking()`.
@@ -125,22 +128,26 @@ class RepoIndex:
     # -- parsing -------------------------------------------------------------------------------
 
     def text(self, path: Path) -> str | None:
-        if path not in self._texts:
-            try:
-                self._texts[path] = read_source(path).text
-            except SourceError:
-                return None
-        return self._texts[path]
+        """A file's text: given ones, the parsed module's, or read from disk (not kept:
+        the text of a large repository would not fit the memory budget)."""
+        if path in self._texts:
+            return self._texts[path]
+        symbols = self._symbols.get(path)
+        if symbols is not None:
+            return symbols.text
+        try:
+            return read_source(path).text
+        except SourceError:
+            return None
 
     def load(self, path: Path, text: str | None = None) -> ModuleSymbols:
         """The symbols of one file; raises SyntaxError (or ValueError) when it does not parse."""
         if text is not None:
-            self._texts[path] = text
             self._symbols.pop(path, None)
         elif path in self._symbols and self._symbols[path] is not None:
             self._symbols.move_to_end(path)
             return self._symbols[path]  # type: ignore[return-value]
-        source = self.text(path)
+        source = text if text is not None else self.text(path)
         if source is None:
             raise ValueError("cannot be read")
         symbols = build_symbols(source, self.module_name(path), path, path.name == "__init__.py", lazy=self.lazy)
@@ -176,8 +183,31 @@ class RepoIndex:
     # -- resolution -----------------------------------------------------------------------------
 
     def resolve(self, qualname: str, near: Path | None = None, _depth: int = 0) -> Resolved:
+        """What a qualified name refers to, following imports and re-exports across files."""
+        key = (qualname, near.parent if near is not None else None)
+        memo = self._resolve_memo.get(key)
+        if memo is not None:
+            kind, name_or_qualname, path, name, dependencies = memo
+            self.note(dependencies)
+            if path is None:
+                return Resolved(kind, name_or_qualname)
+            symbols = self.symbols_for_path(path)
+            if symbols is not None:
+                return Resolved(kind, name_or_qualname, symbols, name)
         if _depth > _MAX_DEPTH:
             return Resolved("unknown", qualname)
+        # Memoised: a large package resolves the same re-exports from hundreds of files.
+        self._resolve_memo[key] = ("unknown", qualname, None, None, frozenset())  # cycle guard
+        self.begin_tracking()
+        try:
+            resolved = self._resolve(qualname, near, _depth)
+        finally:
+            dependencies = frozenset(self.end_tracking())
+        path = resolved.module.path if resolved.module is not None else None
+        self._resolve_memo[key] = (resolved.kind, resolved.qualname, path, resolved.name, dependencies)
+        return resolved
+
+    def _resolve(self, qualname: str, near: Path | None, _depth: int) -> Resolved:
         parts = qualname.split(".")
         for i in range(len(parts), 0, -1):
             symbols = self.symbols_for_module(".".join(parts[:i]), near)
@@ -202,14 +232,51 @@ class RepoIndex:
         if submodule in self._paths_by_module:
             return self.resolve(".".join([submodule, *tail]), symbols.path, depth + 1)
         for star in symbols.star_imports:
-            target = self.symbols_for_module(star, symbols.path)
-            if target is None:
+            if star not in self._paths_by_module:
                 # `from torch.nn import *` and friends: the name lives outside the repository.
                 return Resolved("external", ".".join([star, *rest]))
-            found = self._resolve_in(target, rest, depth + 1)
-            if found.kind != "unknown":
-                return found
+            if not self._may_export(star, head, symbols.path):
+                continue  # cheap: most star-imported modules do not have the name at all
+            target = self.symbols_for_module(star, symbols.path)
+            if target is not None:
+                found = self._resolve_in(target, rest, depth + 1)
+                if found.kind != "unknown":
+                    return found
         return Resolved("unknown", qualname)
+
+    def _may_export(self, module: str, name: str, near: Path | None, _depth: int = 0) -> bool:
+        """Whether `module` (or what it star-imports) can bind `name`: a text search, no parsing.
+
+        A package that re-exports hundreds of modules with `from .x import *` would
+        otherwise have every one of them parsed to look up a single name.
+        """
+        path = self._path_for(module, near)
+        if path is None or _depth > _MAX_DEPTH:
+            return False
+        self.note((path,))  # the answer depends on this file's text
+        text = self.text(path) or ""
+        if name in text:
+            return True
+        return any(self._may_export(star, name, path, _depth + 1) for star in self._star_targets(module, path, text))
+
+    def _star_targets(self, module: str, path: Path, text: str) -> list[str]:
+        if path not in self._star_memo:
+            package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+            targets = []
+            for match in _STAR_IMPORT.finditer(text):
+                target = resolve_relative(package, match.group(2) or None, len(match.group(1)))
+                if target is not None and target in self._paths_by_module:
+                    targets.append(target)
+            self._star_memo[path] = targets
+        return self._star_memo[path]
+
+    def _path_for(self, module: str, near: Path | None) -> Path | None:
+        paths = self._paths_by_module.get(module)
+        if not paths:
+            return None
+        if near is not None and len(paths) > 1:
+            return min(paths, key=lambda p: _distance(p, near))
+        return paths[0]
 
     def resolve_expr(self, symbols: ModuleSymbols, node: ast.expr) -> Resolved | None:
         qualname = symbols.qualify(node)

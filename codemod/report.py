@@ -48,7 +48,7 @@ def validation_lines(path: str, class_name: str, validation: Validation) -> list
         lines.append(
             "    checkpoints saved before the rewrite lack "
             + ", ".join(validation.missing_keys)
-            + " (load them with strict=False, or use --persistent never for constants)"
+            + " (load such checkpoints with strict=False)"
         )
     if validation.parameter_order_changed:
         lines.append("    a new parameter changes the parameter order: an optimizer state saved before will not load")

@@ -7,6 +7,7 @@ times faster; libcst is only used on the files that end up being rewritten.
 from __future__ import annotations
 
 import ast
+import functools
 import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -83,7 +84,6 @@ class ModuleSymbols:
     name: str  # dotted module name, e.g. "pkg.models.layers"
     path: Path | None
     is_package: bool  # an __init__.py: relative imports resolve against itself
-    source_lines: list[str]
     imports: dict[str, str] = field(default_factory=dict)  # local name -> qualified name
     star_imports: list[str] = field(default_factory=list)  # modules imported with *
     local_names: set[str] = field(default_factory=set)  # classes and functions defined here
@@ -91,6 +91,10 @@ class ModuleSymbols:
     header: list[ast.stmt] = field(default_factory=list)  # parsed module-level statements
     segments: list[Segment] | None = None  # None: the whole file was parsed
     text: str = ""
+
+    @functools.cached_property
+    def source_lines(self) -> list[str]:
+        return self.text.splitlines()
 
     def __post_init__(self) -> None:
         self.classes: LazyDefinitions = LazyDefinitions(self)
@@ -242,7 +246,7 @@ def build_symbols(
 
     Raises SyntaxError when the parsed part of the file does not parse.
     """
-    symbols = ModuleSymbols(name=name, path=path, is_package=is_package, source_lines=text.splitlines(), text=text)
+    symbols = ModuleSymbols(name=name, path=path, is_package=is_package, text=text)
     segments = split(text) if lazy and tree is None else None
     if segments is not None:
         # One parse of the module with its classes and functions blanked out: line numbers
