@@ -148,7 +148,10 @@ def _findings(rewrite: ClassRewrite) -> list[list]:
     for finding in rewrite.findings:
         action = getattr(finding.action, "value", finding.action)
         if action in ("buffer", "parameter"):
-            out.append([finding.attribute, action, finding.persistent])
+            # Uninitialised memory (torch.empty, torch.FloatTensor(n)) differs from build to
+            # build: only its dtype and shape can be compared.
+            values_comparable = "uninitialised memory" not in finding.reason
+            out.append([finding.attribute, action, finding.persistent, values_comparable])
     return out
 
 

@@ -86,7 +86,7 @@ def snapshot(model: torch.nn.Module, findings: list[list[Any]]) -> dict[str, Any
         # extra state may be any object; only tensors survive a weights_only load
         state_dict.append((key, value.detach().clone() if isinstance(value, torch.Tensor) else repr(value)))
     return {
-        "attrs": {attr: attribute_state(model, attr) for attr, _, _ in findings},
+        "attrs": {attr: attribute_state(model, attr) for attr, *_ in findings},
         "raw": devices.raw_tensors(model),
         "state_dict": state_dict,
         "params": [(n, bool(p.requires_grad)) for n, p in model.named_parameters()],
@@ -122,7 +122,7 @@ class WorkerState:
         self.index: dict[str, dict[str, tuple[str, bool | None]]] = {}
         for item in config.get("rewrites", []):
             entry = self.index.setdefault(f"{item['module']}.{item['class_name']}", {})
-            for attr, action, persistent in item["findings"]:
+            for attr, action, persistent, *_ in item["findings"]:
                 entry[attr] = (action, persistent)
         self.default_dtype = torch.get_default_dtype()
         self.device: torch.device | None = None
