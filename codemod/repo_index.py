@@ -152,7 +152,24 @@ class RepoIndex:
             raise ValueError("cannot be read")
         symbols = build_symbols(source, self.module_name(path), path, path.name == "__init__.py", lazy=self.lazy)
         self._remember(path, symbols)
+        if symbols.star_imports:
+            self._bind_star_imports(symbols)
         return symbols
+
+    def _bind_star_imports(self, symbols: ModuleSymbols, _depth: int = 0) -> None:
+        """`from models.layers import *` of a repository module binds its names here too
+        (`nn`, `torch`, its classes), so that `nn.Module` still resolves in the importer."""
+        for star in symbols.star_imports:
+            if star not in self._paths_by_module or _depth > _MAX_DEPTH:
+                continue
+            target = self.symbols_for_module(star, symbols.path)
+            if target is None or target is symbols:
+                continue
+            for name, qualname in target.imports.items():
+                symbols.imports.setdefault(name, qualname)
+            for name in list(target.classes) + list(target.functions):
+                if name not in symbols.local_names:
+                    symbols.imports.setdefault(name, f"{target.name}.{name}")
 
     def symbols_for_path(self, path: Path) -> ModuleSymbols | None:
         if path in self._symbols:

@@ -403,6 +403,9 @@ class Evaluator:
             integer = tn.legacy_is_integer(name)
             if len(node.args) == 1 and is_literal(node.args[0]) and isinstance(node.args[0], (ast.List, ast.Tuple)):
                 stateful = None
+            elif len(node.args) == 1 and isinstance(node.args[0], (ast.Name, ast.Attribute)) and not self.eval(node.args[0]).is_tensor:
+                # torch.FloatTensor(x): x may be a size (uninitialised values) or the data itself
+                stateful = f"data passed in or uninitialised memory ({short_call_name(node)})"
             elif node.args and all(isinstance(a, (ast.Name, ast.Attribute, ast.Constant)) for a in node.args) and not any(
                 self.eval(a).is_tensor for a in node.args
             ):
