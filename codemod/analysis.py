@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from codemod import torch_names as tn
 from codemod.ftypes import Action, Finding, PersistentPolicy
 from codemod.repo_index import RepoIndex
-from codemod.segments import Hints, mentions
-from codemod.symbols import ModuleSymbols
+from codemod.segments import Hints, import_bindings, may_hold_finding, mentions, split
+from codemod.symbols import ModuleSymbols, resolve_relative
 from codemod.tensors import (
     Evaluator,
     Kind,
@@ -112,7 +112,10 @@ def plan_module(
     plan.parameter_spelling = spelling[0] if spelling else ""
     plan.add_nn_import = bool(spelling and spelling[1])
     lines = symbols.source_lines
-    hints = finding_hints(index, symbols) if index.lazy else None
+    hints = None
+    if index.lazy:
+        functions = {n: (symbols.functions.segment(n).text if symbols.functions.segment(n) else "") for n in symbols.functions}
+        hints = finding_hints(index, symbols.text, symbols.name, symbols.is_package, functions)
     for cls in symbols.classes_to_analyse(hints):
         if _line_has_marker(lines, cls.lineno) or not index.is_module_class(symbols, cls):
             continue
@@ -138,30 +141,62 @@ def parameter_spelling(symbols: ModuleSymbols) -> tuple[str, bool] | None:
     return None
 
 
-def finding_hints(index: RepoIndex, symbols: ModuleSymbols) -> Hints:
-    """What a class must mention to be worth parsing (see segments.may_hold_finding)."""
+def finding_hints(
+    index: RepoIndex, text: str, module: str, is_package: bool, function_texts: dict[str, str]
+) -> Hints | None:
+    """What a class must mention to be worth parsing (see segments.may_hold_finding).
+
+    Computed from the text alone, so that a file none of whose classes can hold a
+    finding is never parsed.  None when it cannot be told (a star import of torch or
+    of a repository module binds names no text shows).
+    """
+    bindings = import_bindings(text)
+    if bindings is None:
+        return None
+    package = module if is_package else module.rpartition(".")[0]
     names = {"torch", "Tensor", "Variable"}
     calls: set[str] = set()
-    for local, qualname in symbols.imports.items():
+    for local, source, level, name in bindings:
+        absolute = resolve_relative(package, source or None, level) if level else source
+        if absolute is None:
+            continue
+        qualname = f"{absolute}.{name}" if name else absolute
+        torch_bound = absolute == "torch" or absolute.startswith("torch.")
+        repository = level > 0 or index.is_repository_name(absolute)
+        if name == "*":
+            if torch_bound or repository:
+                return None
+            continue
         if qualname in ("torch.nn", "torch.nn.modules"):
             names.add("functional")  # nn.functional.relu(...): nn itself mostly builds modules
-        elif qualname == "torch" or qualname.startswith("torch."):
+        elif torch_bound:
             names.add(local)
-        elif index.is_repository_name(qualname):
+        elif repository:
             calls.add(local)
-    helpers: dict[str, str] = {}
-    for name in symbols.functions:
-        segment = symbols.functions.segment(name)
-        helpers[name] = segment.text if segment is not None else ""
     changed = True
     while changed:  # a helper calling a tensor helper is a tensor helper too
         changed = False
         hints = Hints(frozenset(names), frozenset(calls))
-        for name, text in helpers.items():
-            if name not in names and (not text or mentions(text, hints)):
+        for name, body in function_texts.items():
+            if name not in names and (not body or mentions(body, hints)):
                 names.add(name)
                 changed = True
     return Hints(frozenset(names), frozenset(calls))
+
+
+def may_have_findings(index: RepoIndex, path, text: str) -> bool:
+    """False only when no class of the file can hold a finding: the file need not be parsed."""
+    pieces = split(text)
+    if pieces is None:
+        return True
+    holders = [p for p in pieces if p.kind == "class" or (p.kind in ("other", "def") and "class " in p.text)]
+    if not holders:
+        return False
+    functions = {p.name: p.text for p in pieces if p.kind == "def" and p.name}
+    hints = finding_hints(index, text, index.module_name(path), path.name == "__init__.py", functions)
+    if hints is None:
+        return True
+    return any(may_hold_finding(p, hints) for p in holders)
 
 
 def _line_has_marker(lines: list[str], lineno: int, end: int | None = None) -> bool:

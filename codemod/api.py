@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codemod.analysis import FilePlan, plan_module
+from codemod.analysis import FilePlan, may_have_findings, plan_module
 from codemod.ftypes import Action, ClassRewrite, FileResult, PersistentPolicy, RewriteError, TransformResult
 from codemod.repo_index import RepoIndex
 
@@ -68,6 +68,8 @@ def analyse_text(
 ) -> FileAnalysis:
     """Plan and apply the rewrites of one file.  Raises SyntaxError when it does not parse."""
     result = FileResult(path=path, display_path=display_path, original=text)
+    if index.lazy and not may_have_findings(index, path, text):
+        return FileAnalysis(result)  # nothing here can hold a finding: not even parsed
     symbols = index.load(path, text)
     plan = plan_module(index, symbols, display_path, options.persistent)
     result.findings = plan.findings

@@ -10,7 +10,6 @@ import ast
 import re
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from codemod import torch_names
@@ -27,25 +26,47 @@ _STAR_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*",
 _CACHED_MODULES = 256
 
 
-@dataclass
 class Resolved:
-    kind: str  # "class" | "function" | "module" | "external" | "unknown"
-    qualname: str
-    module: ModuleSymbols | None = None
-    name: str | None = None  # the class or function name inside `module`
+    """What a qualified name refers to.  The defining module is loaded only when asked for:
+    most questions (is it a class? a module class?) are answered from memos."""
+
+    def __init__(
+        self,
+        kind: str,  # "class" | "function" | "module" | "external" | "unknown"
+        qualname: str,
+        module: ModuleSymbols | None = None,
+        name: str | None = None,  # the class or function name inside the module
+        *,
+        path: Path | None = None,
+        index: RepoIndex | None = None,
+    ):
+        self.kind = kind
+        self.qualname = qualname
+        self.name = name
+        self.path = module.path if module is not None else path
+        self._module = module
+        self._index = index
+
+    @property
+    def module(self) -> ModuleSymbols | None:
+        if self._module is None and self.path is not None and self._index is not None:
+            self._module = self._index.symbols_for_path(self.path)
+        return self._module
 
     @property
     def node(self):
         """The full definition (parsed on first use)."""
-        assert self.module is not None and self.name is not None
-        definitions = self.module.classes if self.kind == "class" else self.module.functions
+        module = self.module
+        assert module is not None and self.name is not None
+        definitions = module.classes if self.kind == "class" else module.functions
         return definitions[self.name]
 
     @property
     def header(self) -> ast.ClassDef:
         """A class's header only (name, bases, keywords): enough to know what it inherits."""
-        assert self.module is not None and self.name is not None and self.kind == "class"
-        return self.module.classes.header(self.name)
+        module = self.module
+        assert module is not None and self.name is not None and self.kind == "class"
+        return module.classes.header(self.name)
 
 
 class RepoIndex:
@@ -152,7 +173,9 @@ class RepoIndex:
             raise ValueError("cannot be read")
         symbols = build_symbols(source, self.module_name(path), path, path.name == "__init__.py", lazy=self.lazy)
         self._remember(path, symbols)
-        if symbols.star_imports:
+        if symbols.star_imports and not symbols.is_package:
+            # Packages re-export with `import *` by the hundred (resolution searches those
+            # lazily); a plain module importing `*` uses the names, so bind them now.
             self._bind_star_imports(symbols)
         return symbols
 
@@ -201,16 +224,13 @@ class RepoIndex:
 
     def resolve(self, qualname: str, near: Path | None = None, _depth: int = 0) -> Resolved:
         """What a qualified name refers to, following imports and re-exports across files."""
-        key = (qualname, near.parent if near is not None else None)
+        # The importing file matters only where a module name has several candidates.
+        key = (qualname, near.parent if near is not None and self._ambiguous(qualname) else None)
         memo = self._resolve_memo.get(key)
         if memo is not None:
             kind, name_or_qualname, path, name, dependencies = memo
             self.note(dependencies)
-            if path is None:
-                return Resolved(kind, name_or_qualname)
-            symbols = self.symbols_for_path(path)
-            if symbols is not None:
-                return Resolved(kind, name_or_qualname, symbols, name)
+            return Resolved(kind, name_or_qualname, None, name, path=path, index=self)
         if _depth > _MAX_DEPTH:
             return Resolved("unknown", qualname)
         # Memoised: a large package resolves the same re-exports from hundreds of files.
@@ -220,9 +240,12 @@ class RepoIndex:
             resolved = self._resolve(qualname, near, _depth)
         finally:
             dependencies = frozenset(self.end_tracking())
-        path = resolved.module.path if resolved.module is not None else None
-        self._resolve_memo[key] = (resolved.kind, resolved.qualname, path, resolved.name, dependencies)
+        self._resolve_memo[key] = (resolved.kind, resolved.qualname, resolved.path, resolved.name, dependencies)
         return resolved
+
+    def _ambiguous(self, qualname: str) -> bool:
+        parts = qualname.split(".")
+        return any(len(self._paths_by_module.get(".".join(parts[:i]), ())) > 1 for i in range(1, len(parts) + 1))
 
     def _resolve(self, qualname: str, near: Path | None, _depth: int) -> Resolved:
         parts = qualname.split(".")
@@ -303,8 +326,19 @@ class RepoIndex:
 
     # -- nn.Module detection ------------------------------------------------------------------
 
+    def is_resolved_module_class(self, resolved: Resolved) -> bool:
+        """`is_module_class` for a resolved class, without loading its module when known."""
+        memo = self._module_class_memo.get((str(resolved.path), resolved.name or ""))
+        if memo is not None:
+            self.note(memo[1])
+            return memo[0]
+        module = resolved.module
+        if module is None:
+            return False
+        return self.is_module_class(module, resolved.header)
+
     def is_module_class(self, symbols: ModuleSymbols, cls: ast.ClassDef) -> bool:
-        key = (symbols.name + ":" + str(symbols.path), cls.name)
+        key = (str(symbols.path), cls.name)
         if key in self._module_class_memo:
             result, dependencies = self._module_class_memo[key]
             self.note(dependencies)  # the files that answer depended on, for whoever asks again
@@ -327,8 +361,8 @@ class RepoIndex:
         if torch_names.is_torch_module_class(qualname) or torch_names.is_known_module_base(qualname):
             return True
         resolved = self.resolve(qualname, symbols.path)
-        if resolved.kind == "class" and resolved.module is not None:
-            return self.is_module_class(resolved.module, resolved.header)
+        if resolved.kind == "class" and resolved.path is not None:
+            return self.is_resolved_module_class(resolved)
         if resolved.kind == "external":
             return torch_names.is_torch_module_class(resolved.qualname) or torch_names.is_known_module_base(
                 resolved.qualname
@@ -392,8 +426,8 @@ class RepoIndex:
                         continue
                     target = (sym.path, node.name, node.lineno)
                     if any(
-                        r is not None and r.kind == "class" and r.module is not None
-                        and (r.module.path, r.name, r.header.lineno) == target
+                        r is not None and r.kind == "class" and r.path is not None
+                        and (r.path, r.name) == target[:2] and r.header.lineno == target[2]
                         for r in (self.resolve_expr(other, _unsubscript(b)) for b in candidate.bases)
                     ):
                         seen.add(key)

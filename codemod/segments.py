@@ -156,3 +156,41 @@ def _block_end(text: str, position: int, indent: int, quotes: list[int]) -> int:
     return length
 
 
+
+
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)", re.MULTILINE)
+_PLAIN_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#;]+)", re.MULTILINE)
+
+
+def import_bindings(text: str) -> list[tuple[str, str, int, str]] | None:
+    """(local name, module, level, imported name) for every import line, wherever it is.
+
+    Read from the text, without parsing: a superset of what the module binds (imports
+    inside functions count too).  The imported name is "*" for a star import.  None when
+    a line continues with a backslash, which the expression cannot follow.
+    """
+    bindings: list[tuple[str, str, int, str]] = []
+    for match in _FROM_IMPORT.finditer(text):
+        names = match.group(3).strip()
+        if names.endswith("\\"):
+            return None
+        names = names.strip("()")
+        for item in names.split(","):
+            item = item.split("#")[0].strip()
+            if not item:
+                continue
+            parts = item.split()
+            name, local = parts[0], parts[-1] if len(parts) == 3 and parts[1] == "as" else parts[0]
+            bindings.append((local, match.group(2), len(match.group(1)), name))
+    for match in _PLAIN_IMPORT.finditer(text):
+        names = match.group(1).strip()
+        if names.endswith("\\"):
+            return None
+        for item in names.split(","):
+            parts = item.split()
+            if not parts:
+                continue
+            module = parts[0]
+            local = parts[2] if len(parts) == 3 and parts[1] == "as" else module.partition(".")[0]
+            bindings.append((local, module if len(parts) == 3 else local, 0, ""))
+    return bindings

@@ -421,8 +421,8 @@ class Evaluator:
             resolved = self.index.resolve(qualname, self.symbols.path)
             if resolved.kind == "function" and resolved.module is not None:
                 return function_value(self.index, resolved.module, resolved.node, None, self.depth + 1)  # type: ignore[arg-type]
-            if resolved.kind == "class" and resolved.module is not None:
-                return NON_TENSOR if self.index.is_module_class(resolved.module, resolved.header) else UNKNOWN
+            if resolved.kind == "class" and resolved.path is not None:
+                return NON_TENSOR if self.index.is_resolved_module_class(resolved) else UNKNOWN
         if kind is tn.CallKind.UNKNOWN and self.index is None and qualname in self.symbols.functions:
             return function_value(None, self.symbols, self.symbols.functions[qualname], None, self.depth + 1)
         local = qualname.rpartition(".")
