@@ -10,3 +10,30 @@ def pytest_addoption(parser):
         default=False,
         help="rewrite golden/*/expected.py and report.txt from the tool's current output (review the diff afterwards)",
     )
+
+
+# -- small repositories written into tmp_path ---------------------------------------------------
+
+import textwrap as _textwrap
+from pathlib import Path as _Path
+
+import pytest as _pytest
+
+
+def write_files(root: _Path, files: dict) -> _Path:
+    """Write {relative path: text or bytes} under root (text is dedented); return root."""
+    root = _Path(root)
+    for relative, content in files.items():
+        target = root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(_textwrap.dedent(content), encoding="utf-8", newline="")
+    return root
+
+
+@_pytest.fixture
+def write_tree():
+    """`write_tree(root, {"pkg/mod.py": "...", ...})` writes a small repository."""
+    return write_files

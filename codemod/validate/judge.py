@@ -29,11 +29,15 @@ def rewritten_names(rew: dict[str, Any], orig: dict[str, Any], index: Index) -> 
     Only attributes the original actually held as raw tensors are included.
     """
     found: dict[str, tuple[str, bool | None]] = {}
+    original_buffers = {name for name, _ in orig.get("buffers", ())}
     for path, module, qualname in rew["modules"]:
         for attr, plan in index.get(f"{module}.{qualname}", {}).items():
             full = _join(path, attr)
             owner, _, leaf = full.rpartition(".")
             if leaf in orig["raw"].get(owner, ()):
+                found[full] = (plan[0], plan[1])
+            elif plan[0] == "parameter" and full in original_buffers:
+                # a buffer created with requires_grad=True, made a parameter so that it is trained
                 found[full] = (plan[0], plan[1])
     return found
 

@@ -39,6 +39,13 @@ class OverlayLoader(importlib.abc.SourceLoader):
         with open(path, "rb") as handle:
             return handle.read()
 
+    def source_to_code(self, data, path, *, _optimize=-1):  # type: ignore[override]
+        if normalize(path) == normalize(self.path):
+            # Compile the text itself: its coding declaration (latin-1, ...) then has no say,
+            # where encoding it to bytes first would make Python decode it wrongly.
+            return compile(self.text, path, "exec", dont_inherit=True, optimize=_optimize)
+        return super().source_to_code(data, path, _optimize=_optimize)
+
     def get_source(self, fullname: str) -> str:
         # linecache and tracebacks then show the rewritten lines, not the file on disk
         return self.text

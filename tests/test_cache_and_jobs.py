@@ -1,0 +1,543 @@
+"""Parallel analysis and the result cache: same results, whatever the jobs and the cache state."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import codemod.runner as runner_module
+from codemod.cli import main
+from codemod.runner import RunOptions, RunReport, run
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+BASE = """\
+import torch
+from torch import nn
+
+
+class Base(nn.Module):
+    def __init__(self, size=4):
+        super().__init__()
+        self.norm = nn.LayerNorm(size)
+
+    def _table(self, size):
+        return torch.arange(size).float()
+"""
+
+UTILS = """\
+import torch
+
+
+def make_mask(size):
+    return torch.tril(torch.ones(size, size, dtype=torch.bool))
+"""
+
+CONFIG = """\
+import torch
+
+
+class Config:
+    def __init__(self):
+        self.weights = torch.ones(3)
+"""
+
+# Model files of several shapes: buffers, random buffers, parameters, skips, helpers, bases in other files.
+VARIANTS = [
+    """\
+import torch
+from torch import nn
+
+
+class Model{i}(nn.Module):
+    def __init__(self, size=4):
+        super().__init__()
+        self.proj = nn.Linear(size, size)
+        self.mask = torch.ones(size)
+{extra}""",
+    """\
+import torch
+from .base import Base
+
+
+class Model{i}(Base):
+    def __init__(self, size=4):
+        super().__init__(size)
+        self.noise = torch.randn(size) * 0.1
+        self.positions = self._table(size)
+{extra}""",
+    """\
+import torch
+import torch.nn as nn
+from .utils import make_mask
+
+
+class Model{i}(nn.Module):
+    def __init__(self, size=4):
+        super().__init__()
+        self.mask = make_mask(size)
+        self.scale = torch.ones(size, requires_grad=True)
+        self.pair = [torch.ones(2), torch.zeros(2)]
+{extra}""",
+    """\
+import torch
+from .model_{prev} import Model{prev}
+
+
+class Model{i}(Model{prev}):
+    def __init__(self, size=4):
+        super().__init__(size)
+        self.table = torch.zeros(size, size)
+{extra}""",
+    """\
+import torch
+from .config import Config
+
+
+class Holder{i}(Config):
+    def __init__(self):
+        super().__init__()
+        self.extra = torch.zeros(2)
+{extra}""",
+]
+
+FORWARD = """
+    def forward_{k}(self, x):
+        y = x * {k}
+        for _ in range({k}):
+            y = y + 1
+        return y
+"""
+
+
+def model_source(i: int) -> str:
+    variant = VARIANTS[i % len(VARIANTS)]
+    extra = "".join(FORWARD.format(k=k) for k in range((i * 7) % 6))  # sizes differ from the file order
+    return variant.format(i=i, prev=i - 1, extra=extra)
+
+
+def make_repository(root: Path, models: int) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "zoo"\nversion = "0"\n')
+    pkg = root / "zoo"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "base.py").write_text(BASE)
+    (pkg / "utils.py").write_text(UTILS)
+    (pkg / "config.py").write_text(CONFIG)
+    for i in range(models):
+        (pkg / f"model_{i}.py").write_text(model_source(i))
+    # A subclass in another file that rebinds a base attribute to a non-tensor.
+    (pkg / "zz_override.py").write_text(
+        "from .model_0 import Model0\n\n\nclass Override(Model0):\n    def __init__(self):\n        super().__init__()\n        self.mask = 1.0\n"
+    )
+    return root
+
+
+def comparable(report: RunReport) -> list:
+    return [
+        (r.display_path, r.error, r.rewritten if r.changed else None, [f.to_json() for f in r.findings])
+        for r in report.files
+    ] + [("errors", report.errors, None, None), ("summary", report.summary.line(), None, None)]
+
+
+def analyse(root: Path, **options) -> RunReport:
+    options.setdefault("jobs", 1)
+    options.setdefault("use_cache", False)
+    return run([root], RunOptions(write=False, validate=False, root=root, **options))
+
+
+class Spy:
+    """Counts analyses done in this process (the cache's misses, with jobs=1)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch):
+        self.paths: list[str] = []
+        real = runner_module.analyse_text
+
+        def counting(index, path, text, display_path, options):
+            self.paths.append(display_path)
+            return real(index, path, text, display_path, options)
+
+        monkeypatch.setattr(runner_module, "analyse_text", counting)
+
+
+@pytest.fixture
+def zoo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = make_repository(tmp_path / "zoo_repo", models=44)
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.fixture
+def small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = make_repository(tmp_path / "small_repo", models=5)
+    monkeypatch.chdir(root)
+    return root
+
+
+def finding(report: RunReport, class_name: str, attribute: str):
+    matches = [f for f in report.findings if (f.class_name, f.attribute) == (class_name, attribute)]
+    assert len(matches) <= 1
+    return matches[0] if matches else None
+
+
+# -- jobs -----------------------------------------------------------------------------------------
+
+
+def test_jobs_1_and_2_give_identical_results_in_the_same_order(zoo: Path, monkeypatch: pytest.MonkeyPatch):
+    pools = []
+    real_pool = runner_module.ProcessPoolExecutor
+
+    class RecordingPool(real_pool):
+        def __init__(self, workers, *args, **kwargs):
+            pools.append(workers)
+            super().__init__(workers, *args, **kwargs)
+
+    monkeypatch.setattr(runner_module, "ProcessPoolExecutor", RecordingPool)
+    serial = analyse(zoo, jobs=1)
+    assert pools == []
+    parallel = analyse(zoo, jobs=2)
+    assert pools == [2], "the run with jobs=2 did not use two workers"
+
+    assert len(serial.files) >= 40
+    assert [r.display_path for r in serial.files] == sorted(r.display_path for r in serial.files)
+    assert comparable(parallel) == comparable(serial)
+    # The repository is not trivial: every kind of result is there.
+    actions = {f.action.value for f in serial.findings}
+    assert actions == {"buffer", "parameter", "skip"}
+    override = finding(serial, "Model0", "mask")
+    assert override.action.value == "skip" and "Override" in override.reason
+    assert not [f for f in serial.findings if f.class_name.startswith("Holder")]
+
+
+def test_jobs_through_the_command_line(zoo: Path):
+    one = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "--check", "--jobs", "1", "."])
+    two = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "--check", "-j", "2", "."])
+    assert one.exit_code == two.exit_code == 1
+    assert one.stdout == two.stdout
+    assert len(one.stdout.splitlines()) > 40
+
+
+def test_parallel_write_run_rewrites_every_file_once(zoo: Path):
+    expected = {r.path: r.rewritten for r in analyse(zoo).files if r.changed}
+    report = run([zoo], RunOptions(write=True, validate=False, jobs=2, use_cache=False, root=zoo))
+    assert not report.has_errors
+    for path, text in expected.items():
+        assert path.read_text() == text
+    assert analyse(zoo, jobs=2).changed_files == []
+
+
+# -- warm and cold --------------------------------------------------------------------------------
+
+
+def test_warm_run_gives_the_same_results_as_a_cold_run(zoo: Path, monkeypatch: pytest.MonkeyPatch):
+    cold = analyse(zoo, use_cache=False)
+    assert not (zoo / ".codemod").exists()
+    filling = analyse(zoo, use_cache=True, jobs=2)
+    assert list((zoo / ".codemod" / "cache").glob("*.pickle"))
+    spy = Spy(monkeypatch)
+    warm = analyse(zoo, use_cache=True)
+    assert spy.paths == [], "a warm run over unchanged files analysed them again"
+    assert comparable(filling) == comparable(cold)
+    assert comparable(warm) == comparable(cold)
+    # The diffs printed from cached results are the same too.
+    from codemod.report import unified_diff
+
+    assert [unified_diff(r) for r in warm.changed_files] == [unified_diff(r) for r in cold.changed_files]
+
+
+def test_cached_paths_follow_the_working_directory(zoo: Path, monkeypatch: pytest.MonkeyPatch):
+    analyse(zoo, use_cache=True)
+    monkeypatch.chdir(zoo / "zoo")
+    spy = Spy(monkeypatch)
+    warm = analyse(zoo, use_cache=True)
+    assert spy.paths == []
+    cold = analyse(zoo, use_cache=False)
+    assert comparable(warm) == comparable(cold)
+    assert warm.findings[0].path.startswith("model_")
+
+
+# -- invalidation ---------------------------------------------------------------------------------
+
+
+def test_cache_invalidated_when_a_file_changes(small: Path, monkeypatch: pytest.MonkeyPatch):
+    first = analyse(small, use_cache=True)
+    assert finding(first, "Model1", "noise").persistent is True
+    target = small / "zoo" / "model_1.py"
+    target.write_text(target.read_text().replace("torch.randn(size) * 0.1", "torch.full((size,), 0.5)"))
+    spy = Spy(monkeypatch)
+    second = analyse(small, use_cache=True)
+    assert "zoo/model_1.py" in spy.paths
+    changed = finding(second, "Model1", "noise")
+    assert (changed.action.value, changed.persistent) == ("buffer", False)
+    assert 'self.register_buffer("noise", torch.full((size,), 0.5), persistent=False)' in next(
+        r.rewritten for r in second.files if r.display_path == "zoo/model_1.py"
+    )
+    assert comparable(second) == comparable(analyse(small))
+
+
+def test_cache_sees_an_edit_that_keeps_size_and_mtime(small: Path):
+    """On a file system with 1-second timestamps, a run and a same-size edit within one second
+    leave size and mtime as the cache recorded them ("racy" entries, as git calls them)."""
+    target = small / "zoo" / "model_1.py"
+    now = time.time()
+    if now % 1 > 0.7:
+        time.sleep(1.05 - now % 1)
+    second_ns = int(time.time()) * 1_000_000_000  # the file's mtime, truncated to the current second
+    os.utime(target, ns=(second_ns, second_ns))
+    first = analyse(small, use_cache=True)
+    assert finding(first, "Model1", "noise").persistent is True
+    text = target.read_text()
+    edited = text.replace("torch.randn(size) * 0.1", "torch.zeros(size) * 0.1")
+    assert edited != text and len(edited) == len(text)
+    target.write_text(edited)
+    os.utime(target, ns=(second_ns, second_ns))
+    second = analyse(small, use_cache=True)
+    assert finding(second, "Model1", "noise").persistent is False, "stale cached result for an edited file"
+    assert comparable(second) == comparable(analyse(small))
+
+
+def test_cache_invalidated_when_a_dependency_changes(small: Path, monkeypatch: pytest.MonkeyPatch):
+    first = analyse(small, use_cache=True)
+    assert finding(first, "Model1", "noise").action.value == "buffer"
+    assert finding(first, "Model3", "table").action.value == "buffer"
+    base = small / "zoo" / "base.py"
+    base.write_text(BASE.replace("class Base(nn.Module):", "class Base(object):"))
+    spy = Spy(monkeypatch)
+    second = analyse(small, use_cache=True)
+    assert "zoo/model_1.py" in spy.paths
+    assert finding(second, "Model1", "noise") is None
+    assert finding(second, "Model1", "positions") is None
+    # model_3 inherits from model_2 (an nn.Module), not from base: unchanged.
+    assert finding(second, "Model3", "table").action.value == "buffer"
+    assert comparable(second) == comparable(analyse(small))
+
+    base.write_text(BASE)
+    third = analyse(small, use_cache=True)
+    assert comparable(third) == comparable(first)
+
+
+def test_cache_invalidated_when_a_helper_in_another_file_changes(small: Path):
+    first = analyse(small, use_cache=True)
+    assert finding(first, "Model2", "mask").action.value == "buffer"
+    (small / "zoo" / "utils.py").write_text("def make_mask(size):\n    return [[1] * size] * size\n")
+    second = analyse(small, use_cache=True)
+    assert finding(second, "Model2", "mask") is None
+    assert comparable(second) == comparable(analyse(small))
+
+
+def test_cache_invalidated_when_a_transitive_base_changes(small: Path):
+    first = analyse(small, use_cache=True)
+    assert finding(first, "Model3", "table").action.value == "buffer"
+    (small / "zoo" / "model_2.py").write_text(model_source(2).replace("(nn.Module)", "(object)"))
+    second = analyse(small, use_cache=True)
+    assert finding(second, "Model3", "table") is None
+    assert comparable(second) == comparable(analyse(small))
+
+
+def test_cache_invalidated_when_the_persistent_option_changes(small: Path):
+    auto = analyse(small, use_cache=True)
+    always = analyse(small, use_cache=True, persistent="always")
+    assert comparable(always) == comparable(analyse(small, persistent="always"))
+    assert comparable(always) != comparable(auto)
+    assert finding(always, "Model1", "positions").persistent is True
+    never = analyse(small, use_cache=True, persistent="never")
+    assert finding(never, "Model1", "noise").persistent is False
+    assert comparable(analyse(small, use_cache=True)) == comparable(auto)
+
+
+def test_cache_invalidated_when_the_prefilter_option_changes(small: Path, monkeypatch: pytest.MonkeyPatch):
+    analyse(small, use_cache=True, prefilter=True)
+    spy = Spy(monkeypatch)
+    analyse(small, use_cache=True, prefilter=False)
+    assert len(spy.paths) == len(list(small.rglob("*.py")))
+
+
+def test_cache_invalidated_when_a_file_is_added(small: Path, monkeypatch: pytest.MonkeyPatch):
+    first = analyse(small, use_cache=True)
+    assert finding(first, "Model2", "mask").action.value == "buffer"
+    # A subclass in a new file rebinds the attribute: the base's rewrite would break it.
+    (small / "zoo" / "new_sub.py").write_text(
+        "from .model_2 import Model2\n\n\nclass Sub(Model2):\n    def __init__(self):\n        super().__init__()\n        self.mask = None if self.training else 'off'\n"
+    )
+    second = analyse(small, use_cache=True)
+    assert finding(second, "Model2", "mask").action.value == "skip"
+    assert comparable(second) == comparable(analyse(small))
+
+
+def test_cache_invalidated_when_a_missing_module_appears(small: Path, write_tree):
+    write_tree(small, {"zoo/late.py": "import torch\nfrom .later_base import LaterBase\n\n\nclass Late(LaterBase):\n    def __init__(self):\n        super().__init__()\n        self.ids = torch.arange(3)\n"})
+    first = analyse(small, use_cache=True)
+    assert finding(first, "Late", "ids") is None
+    write_tree(small, {"zoo/later_base.py": "from torch import nn\n\n\nclass LaterBase(nn.Module):\n    pass\n"})
+    second = analyse(small, use_cache=True)
+    assert finding(second, "Late", "ids").action.value == "buffer"
+
+
+def test_cache_invalidated_when_a_subclass_in_another_file_changes(small: Path):
+    first = analyse(small, use_cache=True)
+    assert finding(first, "Model0", "mask").action.value == "skip"
+    override = small / "zoo" / "zz_override.py"
+    override.write_text(override.read_text().replace("self.mask = 1.0", "self.mask = torch.zeros(4)").replace("from .model_0", "import torch\nfrom .model_0"))
+    second = analyse(small, use_cache=True)
+    assert finding(second, "Model0", "mask").action.value == "buffer"
+    assert comparable(second) == comparable(analyse(small))
+
+
+def test_cache_invalidated_when_a_subclass_is_added_to_an_existing_file(small: Path):
+    first = analyse(small, use_cache=True)
+    assert finding(first, "Model2", "mask").action.value == "buffer"
+    other = small / "zoo" / "model_4.py"
+    other.write_text(
+        other.read_text()
+        + "\n\nfrom .model_2 import Model2\n\n\nclass Late(Model2):\n    def __init__(self):\n        super().__init__()\n        self.mask = 'none'\n"
+    )
+    second = analyse(small, use_cache=True)
+    assert finding(second, "Model2", "mask").action.value == "skip"
+    assert comparable(second) == comparable(analyse(small))
+
+
+def test_cache_invalidated_when_a_file_is_deleted(small: Path):
+    first = analyse(small, use_cache=True)
+    assert finding(first, "Model0", "mask").action.value == "skip"
+    (small / "zoo" / "zz_override.py").unlink()
+    second = analyse(small, use_cache=True)
+    assert finding(second, "Model0", "mask").action.value == "buffer"
+    assert comparable(second) == comparable(analyse(small))
+
+
+# -- --no-cache and broken caches -------------------------------------------------------------------
+
+
+def test_no_cache_writes_no_codemod_directory(small: Path):
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--dry-run", "--no-cache", "."])
+    assert result.exit_code == 0, result.output
+    assert not (small / ".codemod").exists()
+    written = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "."])
+    assert written.exit_code == 0
+    assert not (small / ".codemod").exists()
+    # The default does use a cache, in the project root, ignored by git.
+    cached = CliRunner().invoke(main, ["run", "--no-validate", "--dry-run", "."])
+    assert cached.exit_code == 0
+    assert list((small / ".codemod" / "cache").glob("*.pickle"))
+    assert (small / ".codemod" / ".gitignore").read_text().strip().endswith("*")
+
+
+def test_cache_disabled_in_config(small: Path):
+    with open(small / "pyproject.toml", "a") as handle:
+        handle.write("\n[tool.codemod]\ncache = false\n")
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--check", "."])
+    assert result.exit_code == 1
+    assert not (small / ".codemod").exists()
+    CliRunner().invoke(main, ["run", "--no-validate", "--check", "--cache", "."])
+    assert (small / ".codemod").exists()
+
+
+def _corruptions(data: bytes) -> dict[str, bytes]:
+    assert data[:3] == b"\x80\x05\x95", "expected a protocol 5 pickle starting with a frame"
+    assert b"repository_digest" in data
+    huge_frame = data[:3] + (1 << 60).to_bytes(8, "little") + data[11:]
+    return {
+        "garbage": b"this is not a pickle at all\n" * 10,
+        "empty": b"",
+        "truncated": data[: len(data) // 2],
+        "renamed field": data.replace(b"repository_digest", b"repository_digesT", 1),
+        "huge frame length": huge_frame,
+        "flipped byte in the middle": data[: len(data) // 2] + bytes([data[len(data) // 2] ^ 0xFF]) + data[len(data) // 2 + 1 :],
+    }
+
+
+CORRUPTION_NAMES = ["garbage", "empty", "truncated", "renamed field", "huge frame length", "flipped byte in the middle"]
+
+
+@pytest.mark.parametrize("kind", CORRUPTION_NAMES)
+def test_corrupted_cache_file_is_ignored(small: Path, kind: str):
+    reference = comparable(analyse(small))
+    analyse(small, use_cache=True)
+    (cache_file,) = (small / ".codemod" / "cache").glob("*.pickle")
+    cache_file.write_bytes(_corruptions(cache_file.read_bytes())[kind])
+    again = analyse(small, use_cache=True)
+    assert comparable(again) == reference
+    # And the cache is usable afterwards.
+    assert comparable(analyse(small, use_cache=True)) == reference
+    with open(cache_file, "rb") as handle:
+        assert isinstance(pickle.load(handle), dict)
+
+
+def test_cache_file_of_the_wrong_shape_is_ignored(small: Path):
+    reference = comparable(analyse(small))
+    analyse(small, use_cache=True)
+    (cache_file,) = (small / ".codemod" / "cache").glob("*.pickle")
+    entries = pickle.loads(cache_file.read_bytes())
+    for bad in ([1, 2, 3], {key: ("not", "an", "entry") for key in entries}, {key: None for key in entries}):
+        cache_file.write_bytes(pickle.dumps(bad))
+        assert comparable(analyse(small, use_cache=True)) == reference
+
+
+def test_unwritable_cache_directory_does_not_fail_the_run(small: Path):
+    (small / ".codemod").write_text("a file where the cache directory should be\n")
+    report = analyse(small, use_cache=True)
+    assert comparable(report) == comparable(analyse(small))
+
+
+# -- concurrent runs -----------------------------------------------------------------------------------
+
+
+def _spawn(root: Path, *args: str) -> subprocess.Popen:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    return subprocess.Popen(
+        [sys.executable, "-m", "codemod", "run", "--no-validate", "--dry-run", "--format", "json", *args, "."],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _expected_json(root: Path, persistent: str = "auto") -> list:
+    report = analyse(root, persistent=persistent)
+    return [f.to_json() for f in report.findings]
+
+
+def test_two_concurrent_runs_leave_a_readable_cache_and_correct_results(zoo: Path, monkeypatch: pytest.MonkeyPatch):
+    expected = _expected_json(zoo)
+    for _ in range(2):
+        first = _spawn(zoo, "--jobs", "1")
+        second = _spawn(zoo, "--jobs", "1")
+        outputs = [p.communicate(timeout=300) for p in (first, second)]
+        for process, (stdout, stderr) in zip((first, second), outputs):
+            assert process.returncode == 0, stderr
+            assert json.loads(stdout)["findings"] == expected
+    caches = list((zoo / ".codemod" / "cache").glob("*.pickle"))
+    assert len(caches) == 1
+    with open(caches[0], "rb") as handle:
+        assert isinstance(pickle.load(handle), dict)
+    assert not list((zoo / ".codemod" / "cache").glob(".tmp-*")), "temporary cache files left behind"
+    spy = Spy(monkeypatch)
+    warm = analyse(zoo, use_cache=True)
+    assert spy.paths == []
+    assert [f.to_json() for f in warm.findings] == expected
+
+
+def test_concurrent_runs_with_different_options(zoo: Path):
+    auto, always = _expected_json(zoo), _expected_json(zoo, "always")
+    assert auto != always
+    first = _spawn(zoo, "--jobs", "2")
+    second = _spawn(zoo, "--jobs", "1", "--persistent", "always")
+    (out1, err1), (out2, err2) = first.communicate(timeout=300), second.communicate(timeout=300)
+    assert first.returncode == 0, err1
+    assert second.returncode == 0, err2
+    assert json.loads(out1)["findings"] == auto
+    assert json.loads(out2)["findings"] == always
+    assert [f.to_json() for f in analyse(zoo, use_cache=True).findings] == auto
+    assert [f.to_json() for f in analyse(zoo, use_cache=True, persistent="always").findings] == always

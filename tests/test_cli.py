@@ -1,0 +1,638 @@
+"""The `codemod run` command line: exit codes, output formats, configuration and file handling."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from codemod.cli import main
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+SUMMARY = re.compile(r"^\d+ files scanned, \d+ changed, \d+ buffers, \d+ parameters, \d+ skipped(, \d+ errors)?(; .*)?$")
+
+ENCODER = """\
+import torch
+from torch import nn
+
+
+class Encoder(nn.Module):
+    def __init__(self, size=4):
+        super().__init__()
+        self.proj = nn.Linear(size, size)
+        self.mask = torch.ones(size)
+
+    def forward(self, x):
+        return self.proj(x) * self.mask
+"""
+ENCODER_REWRITTEN = ENCODER.replace(
+    "self.mask = torch.ones(size)", 'self.register_buffer("mask", torch.ones(size), persistent=False)'
+)
+ENCODER_FINDING = "models/encoder.py:9:9: Encoder.mask -> register_buffer (persistent=False: deterministic constant)"
+
+NOISY = """\
+import torch
+import torch.nn as nn
+
+
+class Noisy(nn.Module):
+    def __init__(self, dim=3):
+        super().__init__()
+        self.noise = torch.randn(dim)
+        self.scale = torch.ones(dim, requires_grad=True)
+
+    def forward(self, x):
+        return x * self.scale + self.noise
+"""
+NOISY_REWRITTEN = NOISY.replace(
+    "self.noise = torch.randn(dim)", 'self.register_buffer("noise", torch.randn(dim))'
+).replace("self.scale = torch.ones(dim, requires_grad=True)", "self.scale = nn.Parameter(torch.ones(dim))")
+
+PLAIN = """\
+import torch
+
+
+def make_batch(n):
+    return torch.zeros(n, 3)
+
+
+class Config:
+    def __init__(self):
+        self.table = torch.ones(3)
+"""
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree) -> Path:
+    """A small project: two model files with rewrites, one file without; cwd is its root."""
+    root = tmp_path / "proj"
+    write_tree(
+        root,
+        {
+            "pyproject.toml": '[project]\nname = "proj"\nversion = "0.1"\n',
+            "models/__init__.py": "",
+            "models/encoder.py": ENCODER,
+            "models/noisy.py": NOISY,
+            "data.py": PLAIN,
+        },
+    )
+    monkeypatch.chdir(root)
+    return root
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, ["run", *args], catch_exceptions=False)
+
+
+def subprocess_run(args: list[str], cwd: Path, **kwargs) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    env.pop("FORCE_COLOR", None)
+    env.pop("NO_COLOR", None)
+    return subprocess.run(
+        [sys.executable, "-m", "codemod", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120, **kwargs
+    )
+
+
+def python_files(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*.py"))
+        if ".codemod" not in p.relative_to(root).parts
+    }
+
+
+def stdout_lines(result) -> list[str]:
+    return result.stdout.splitlines()
+
+
+# -- exit codes ----------------------------------------------------------------------------------
+
+
+def test_clean_repository_exits_0(repo: Path):
+    (repo / "models" / "encoder.py").write_text(ENCODER_REWRITTEN)
+    (repo / "models" / "noisy.py").write_text(NOISY_REWRITTEN)
+    before = python_files(repo)
+    result = invoke("--no-validate", ".")
+    assert result.exit_code == 0, result.output
+    assert stdout_lines(result) == ["4 files scanned, 0 changed, 0 buffers, 0 parameters, 0 skipped"]
+    assert result.stderr == ""
+    assert python_files(repo) == before
+
+
+def test_check_exits_1_when_pending_and_0_after_fixing(repo: Path):
+    before = python_files(repo)
+    result = invoke("--no-validate", "--check", ".")
+    assert result.exit_code == 1, result.output
+    assert ENCODER_FINDING in stdout_lines(result)
+    assert python_files(repo) == before, "--check must not write"
+
+    fixed = invoke("--no-validate", ".")
+    assert fixed.exit_code == 0, fixed.output
+    assert (repo / "models" / "encoder.py").read_text() == ENCODER_REWRITTEN
+
+    again = invoke("--no-validate", "--check", ".")
+    assert again.exit_code == 0, again.output
+    assert stdout_lines(again)[-1] == "4 files scanned, 0 changed, 0 buffers, 0 parameters, 0 skipped"
+
+
+def test_missing_path_exits_2_and_the_other_paths_are_processed(repo: Path):
+    result = invoke("--no-validate", "models", "nowhere.py", "data.py")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == ["nowhere.py: error: no such file or directory"]
+    assert ENCODER_FINDING in stdout_lines(result)
+    assert (repo / "models" / "encoder.py").read_text() == ENCODER_REWRITTEN
+    assert (repo / "models" / "noisy.py").read_text() == NOISY_REWRITTEN
+    assert stdout_lines(result)[-1] == "4 files scanned, 2 changed, 2 buffers, 1 parameters, 0 skipped, 1 errors"
+
+
+def test_missing_path_with_check_still_exits_2(repo: Path):
+    result = invoke("--no-validate", "--check", ".", "nowhere")
+    assert result.exit_code == 2
+    assert "nowhere: error:" in result.stderr
+    assert ENCODER_FINDING in stdout_lines(result)
+
+
+BROKEN_FILES = {
+    # a script whose only function does not parse
+    "syntax_error_in_function": b"import os\n\n\ndef main(:\n    print(os.getcwd())\n",
+    # a module class whose forward does not parse
+    "syntax_error_in_module_class": (
+        b"import torch\nfrom torch import nn\n\n\nclass Broken(nn.Module):\n    def __init__(self):\n"
+        b"        super().__init__()\n        self.w = torch.ones(2)\n\n    def forward(self, x):\n"
+        b"        return x +* self.w\n"
+    ),
+    "syntax_error_at_top_level": b"import torch\n\nVALUES = [1, 2\nprint(VALUES)\n",
+    "binary": b"\x7fELF\x02\x01\x01\x00\x00\x00import torch\n\x00\x00\x00",
+    "undecodable": b"import torch\n\nNAME = '\xff\xfe caf\xe9'\n",
+    "bad_coding_cookie": b"# -*- coding: klingon -*-\nimport torch\n",
+}
+
+
+@pytest.mark.parametrize("content", BROKEN_FILES.values(), ids=BROKEN_FILES.keys())
+def test_unprocessable_file_exits_2_with_one_line_error_and_the_rest_is_rewritten(repo: Path, content: bytes):
+    (repo / "broken.py").write_bytes(content)
+    result = invoke("--no-validate", ".")
+    assert result.exit_code == 2, f"exit {result.exit_code}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+    errors = result.stderr.splitlines()
+    assert len(errors) == 1, result.stderr
+    assert errors[0].startswith("broken.py: error: "), errors
+    assert len(errors[0]) > len("broken.py: error: ")
+    assert (repo / "broken.py").read_bytes() == content
+    assert (repo / "models" / "encoder.py").read_text() == ENCODER_REWRITTEN
+    assert (repo / "models" / "noisy.py").read_text() == NOISY_REWRITTEN
+    assert stdout_lines(result)[-1].endswith(", 1 errors")
+
+
+def test_unprocessable_file_is_reported_under_check_and_dry_run(repo: Path):
+    (repo / "broken.py").write_bytes(BROKEN_FILES["undecodable"])
+    for mode in ("--check", "--dry-run"):
+        result = invoke("--no-validate", mode, ".")
+        assert result.exit_code == 2, (mode, result.output)
+        assert result.stderr.startswith("broken.py: error: cannot decode")
+
+
+def test_usage_errors_exit_2(repo: Path):
+    assert invoke("--no-validate", "--persistent", "sometimes", ".").exit_code == 2
+    assert invoke("--no-validate", "--jobs", "0", ".").exit_code == 2
+    assert invoke("--no-validate").exit_code == 2  # PATHS is required
+    assert python_files(repo)["models/encoder.py"] == ENCODER.encode()
+
+
+# -- --dry-run -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tool", ["git", "patch"])
+def test_dry_run_writes_nothing_and_prints_a_diff_that_applies(repo: Path, tmp_path: Path, tool: str):
+    if shutil.which(tool) is None:
+        pytest.fail(f"{tool} is needed to check that the diff applies")
+    (repo / "models" / "crlf.py").write_bytes(ENCODER.replace("Encoder", "Crlf").replace("\n", "\r\n").encode())
+    (repo / "models" / "no_newline.py").write_text(ENCODER.replace("Encoder", "Tail").rstrip("\n"))
+    before = python_files(repo)
+    result = invoke("--no-validate", "--dry-run", "--no-color", ".")
+    assert result.exit_code == 0, result.output
+    assert python_files(repo) == before
+    # Result.stdout folds CRLF into LF; the diff of the CRLF file needs the real bytes.
+    raw = result.stdout_bytes
+    diff_bytes = raw[: raw.index(ENCODER_FINDING.encode())]
+    diff = diff_bytes.decode()
+    assert "--- a/models/encoder.py\n+++ b/models/encoder.py\n" in diff
+    assert "-        self.mask = torch.ones(size)\n" in diff
+    assert '+        self.register_buffer("mask", torch.ones(size), persistent=False)\n' in diff
+
+    # The diff applied to a copy gives exactly what an in-place run writes.
+    copy = tmp_path / "copy"
+    shutil.copytree(repo, copy, ignore=shutil.ignore_patterns(".codemod"))
+    patch_file = tmp_path / "change.diff"
+    patch_file.write_bytes(diff_bytes)
+    assert b'+        self.register_buffer("mask", torch.ones(size), persistent=False)\r\n' in diff_bytes
+    if tool == "git":
+        check = subprocess.run(["git", "apply", "--check", str(patch_file)], cwd=copy, capture_output=True, text=True)
+        assert check.returncode == 0, check.stderr
+        applied = subprocess.run(["git", "apply", str(patch_file)], cwd=copy, capture_output=True, text=True)
+    else:
+        check = subprocess.run(["patch", "--dry-run", "-p1", "-i", str(patch_file)], cwd=copy, capture_output=True, text=True)
+        assert check.returncode == 0, check.stdout + check.stderr
+        applied = subprocess.run(["patch", "-p1", "-i", str(patch_file)], cwd=copy, capture_output=True, text=True)
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+
+    written = invoke("--no-validate", ".")
+    assert written.exit_code == 0
+    assert python_files(copy) == python_files(repo)
+    assert python_files(repo) != before
+
+
+# -- colour ---------------------------------------------------------------------------------------
+
+
+def test_no_color_gives_no_ansi_and_color_forces_it(repo: Path):
+    plain = subprocess_run(["run", "--no-validate", "--dry-run", "--no-color", "."], cwd=repo)
+    assert plain.returncode == 0, plain.stderr
+    assert "+        self.register_buffer" in plain.stdout
+    assert "\x1b[" not in plain.stdout + plain.stderr
+
+    default = subprocess_run(["run", "--no-validate", "--dry-run", "."], cwd=repo)
+    assert "\x1b[" not in default.stdout, "output to a pipe is not coloured by default"
+
+    coloured = subprocess_run(["run", "--no-validate", "--dry-run", "--color", "."], cwd=repo)
+    assert coloured.returncode == 0, coloured.stderr
+    assert "\x1b[" in coloured.stdout
+    assert re.search(r"\x1b\[[0-9;]*m\+        self\.register_buffer", coloured.stdout)
+    # Apart from the escapes the output is the same.
+    assert ANSI.sub("", coloured.stdout) == plain.stdout
+
+
+def test_color_in_config_and_flag_override(repo: Path):
+    with open(repo / "pyproject.toml", "a") as handle:
+        handle.write("\n[tool.codemod]\ncolor = true\n")
+    configured = subprocess_run(["run", "--no-validate", "--dry-run", "."], cwd=repo)
+    assert "\x1b[" in configured.stdout
+    overridden = subprocess_run(["run", "--no-validate", "--dry-run", "--no-color", "."], cwd=repo)
+    assert "\x1b[" not in overridden.stdout
+
+
+# -- output formats -------------------------------------------------------------------------------
+
+
+def test_text_finding_lines_and_summary(repo: Path):
+    result = invoke("--no-validate", "--check", ".")
+    assert stdout_lines(result) == [
+        ENCODER_FINDING,
+        "models/noisy.py:8:9: Noisy.noise -> register_buffer (persistent: random initialisation (torch.randn))",
+        "models/noisy.py:9:9: Noisy.scale -> nn.Parameter (torch.ones(..., requires_grad=True))",
+        "4 files scanned, 2 changed, 2 buffers, 1 parameters, 0 skipped",
+    ]
+    assert SUMMARY.match(stdout_lines(result)[-1])
+
+
+def test_skipped_findings_are_reported_with_their_reason(repo: Path, write_tree):
+    write_tree(
+        repo,
+        {
+            "models/pair.py": """\
+                import torch
+                from torch import nn
+
+
+                class Pair(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.weights = [torch.ones(2), torch.zeros(2)]
+                """
+        },
+    )
+    result = invoke("--no-validate", "--check", "models/pair.py")
+    assert result.exit_code == 0, result.output  # nothing to rewrite, only a skip
+    lines = stdout_lines(result)
+    assert lines[0].startswith("models/pair.py:8:9: Pair.weights skipped: ")
+    assert "(suggestion: " in lines[0]
+    assert lines[-1] == "1 files scanned, 0 changed, 0 buffers, 0 parameters, 1 skipped"
+
+
+def test_quiet_prints_only_the_summary(repo: Path):
+    for extra in (["--dry-run"], ["--check"], []):
+        result = invoke("--no-validate", "--quiet", *extra, ".")
+        assert stdout_lines(result) == ["4 files scanned, 2 changed, 2 buffers, 1 parameters, 0 skipped"], extra
+        assert result.stderr == ""
+    assert (repo / "models" / "encoder.py").read_text() == ENCODER_REWRITTEN  # the run without flags wrote
+
+
+def test_quiet_still_reports_errors_on_stderr(repo: Path):
+    result = invoke("--no-validate", "-q", "--check", ".", "missing.py")
+    assert result.exit_code == 2
+    assert result.stderr == "missing.py: error: no such file or directory\n"
+    assert len(stdout_lines(result)) == 1
+
+
+def test_json_format(repo: Path):
+    result = invoke("--no-validate", "--check", "--format", "json", ".", "missing.py")
+    assert result.exit_code == 2
+    document = json.loads(result.stdout)
+    findings = document["findings"]
+    required = {"path", "line", "column", "class", "attribute", "action", "persistent", "reason"}
+    for record in findings:
+        assert required <= set(record), record
+    compact = [
+        (r["path"], r["line"], r["column"], r["class"], r["attribute"], r["action"], r["persistent"], r["reason"])
+        for r in findings
+    ]
+    assert compact == [
+        ("models/encoder.py", 9, 9, "Encoder", "mask", "buffer", False, "persistent=False: deterministic constant"),
+        ("models/noisy.py", 8, 9, "Noisy", "noise", "buffer", True, "persistent: random initialisation (torch.randn)"),
+        ("models/noisy.py", 9, 9, "Noisy", "scale", "parameter", None, "torch.ones(..., requires_grad=True)"),
+    ]
+    assert {"path": "missing.py", "message": "no such file or directory"} in document["errors"]
+    summary = document["summary"]
+    assert (summary["files_scanned"], summary["files_changed"], summary["buffers"], summary["parameters"]) == (4, 2, 2, 1)
+    assert summary["errors"] == 1
+
+
+def test_json_dry_run_includes_diffs_and_writes_nothing(repo: Path):
+    before = python_files(repo)
+    result = invoke("--no-validate", "--dry-run", "--color", "--format", "json", ".")
+    assert result.exit_code == 0
+    assert "\x1b[" not in result.stdout
+    document = json.loads(result.stdout)
+    diffs = {d["path"]: d["diff"] for d in document["diffs"]}
+    assert set(diffs) == {"models/encoder.py", "models/noisy.py"}
+    assert '+        self.register_buffer("mask", torch.ones(size), persistent=False)\n' in diffs["models/encoder.py"]
+    assert python_files(repo) == before
+
+
+def test_json_format_from_config(repo: Path):
+    with open(repo / "pyproject.toml", "a") as handle:
+        handle.write('\n[tool.codemod]\nformat = "json"\n')
+    result = invoke("--no-validate", "--check", ".")
+    assert len(json.loads(result.stdout)["findings"]) == 3
+    text = invoke("--no-validate", "--check", "--format", "text", ".")
+    assert stdout_lines(text)[0] == ENCODER_FINDING
+
+
+# -- persistence ----------------------------------------------------------------------------------
+
+
+def test_persistent_always_and_never(repo: Path):
+    always = invoke("--no-validate", "--check", "--persistent", "always", ".")
+    assert "models/encoder.py:9:9: Encoder.mask -> register_buffer (persistent: --persistent always)" in stdout_lines(always)
+    never = invoke("--no-validate", "--check", "--persistent", "never", ".")
+    assert "models/noisy.py:8:9: Noisy.noise -> register_buffer (persistent=False: --persistent never)" in stdout_lines(never)
+
+    invoke("--no-validate", "--persistent", "always", "models/encoder.py")
+    assert 'self.register_buffer("mask", torch.ones(size))\n' in (repo / "models" / "encoder.py").read_text()
+    invoke("--no-validate", "--persistent", "never", "models/noisy.py")
+    assert 'self.register_buffer("noise", torch.randn(dim), persistent=False)\n' in (repo / "models" / "noisy.py").read_text()
+
+
+# -- configuration --------------------------------------------------------------------------------
+
+
+def test_config_persistent_is_honoured_and_the_flag_wins(repo: Path):
+    with open(repo / "pyproject.toml", "a") as handle:
+        handle.write('\n[tool.codemod]\npersistent = "always"\n')
+    configured = invoke("--no-validate", "--check", ".")
+    assert "models/encoder.py:9:9: Encoder.mask -> register_buffer (persistent: --persistent always)" in stdout_lines(configured)
+    flagged = invoke("--no-validate", "--check", "--persistent", "auto", ".")
+    assert ENCODER_FINDING in stdout_lines(flagged)
+    never = invoke("--no-validate", "--check", "--persistent", "never", "models")
+    assert "models/noisy.py:8:9: Noisy.noise -> register_buffer (persistent=False: --persistent never)" in stdout_lines(never)
+
+
+def test_config_found_from_a_subdirectory(repo: Path, monkeypatch: pytest.MonkeyPatch):
+    with open(repo / "pyproject.toml", "a") as handle:
+        handle.write('\n[tool.codemod]\npersistent = "never"\n')
+    monkeypatch.chdir(repo / "models")
+    result = invoke("--no-validate", "--check", "noisy.py")
+    assert "noisy.py:8:9: Noisy.noise -> register_buffer (persistent=False: --persistent never)" in stdout_lines(result)
+
+
+def test_config_exclude_and_cli_exclude_add_up(repo: Path, write_tree):
+    write_tree(repo, {"legacy/old.py": ENCODER.replace("Encoder", "Old"), "scripts/train_old.py": ENCODER.replace("Encoder", "Train")})
+    with open(repo / "pyproject.toml", "a") as handle:
+        handle.write('\n[tool.codemod]\nexclude = ["legacy/"]\n')
+    result = invoke("--no-validate", "--check", ".")
+    out = result.stdout
+    assert "legacy/old.py" not in out
+    assert "scripts/train_old.py:9:9: Train.mask" in out
+    both = invoke("--no-validate", "--check", "--exclude", "*_old.py", ".")
+    assert "legacy/" not in both.stdout and "scripts/" not in both.stdout
+    assert stdout_lines(both)[-1].startswith("4 files scanned, 2 changed")
+
+
+@pytest.mark.parametrize(
+    "table, words",
+    [
+        ('persistent = "sometimes"', ["persistent", "sometimes"]),
+        ("jobs = 0", ["jobs"]),
+        ('exclude = "legacy/"', ["exclude"]),
+        ("persistant = \"never\"", ["persistant", "persistent"]),
+        ("cache = \"yes\"", ["cache"]),
+    ],
+)
+def test_invalid_config_exits_2_with_a_clear_message(repo: Path, table: str, words: list[str]):
+    with open(repo / "pyproject.toml", "a") as handle:
+        handle.write(f"\n[tool.codemod]\n{table}\n")
+    before = python_files(repo)
+    result = invoke("--no-validate", ".")
+    assert result.exit_code == 2, result.output
+    assert "pyproject.toml" in result.stderr
+    for word in words:
+        assert word in result.stderr
+    assert "Traceback" not in result.output
+    assert python_files(repo) == before
+
+
+def test_unparsable_pyproject_exits_2(repo: Path):
+    (repo / "pyproject.toml").write_text("[tool.codemod\npersistent = 'never'\n")
+    result = invoke("--no-validate", ".")
+    assert result.exit_code == 2
+    assert "pyproject.toml" in result.stderr and "TOML" in result.stderr
+
+
+# -- discovery ------------------------------------------------------------------------------------
+
+
+def test_exclude_option(repo: Path):
+    result = invoke("--no-validate", "--check", "--exclude", "models/noisy.py", ".")
+    assert "noisy" not in result.stdout
+    assert stdout_lines(result)[-1] == "3 files scanned, 1 changed, 1 buffers, 0 parameters, 0 skipped"
+    directory = invoke("--no-validate", "--check", "--exclude", "models/", "--exclude", "*.txt", ".")
+    assert stdout_lines(directory) == ["1 files scanned, 0 changed, 0 buffers, 0 parameters, 0 skipped"]
+
+
+def test_gitignore_and_tool_directories_are_skipped(repo: Path, write_tree):
+    model = ENCODER.replace("Encoder", "Hidden")
+    write_tree(
+        repo,
+        {
+            ".gitignore": "generated/\n*_tmp.py\n",
+            "generated/auto.py": model,
+            "models/scratch_tmp.py": model,
+            "models/nested/.gitignore": "local.py\n",
+            "models/nested/local.py": model,
+            "models/nested/kept.py": ENCODER.replace("Encoder", "Kept"),
+            ".git/hooks/hook.py": model,
+            "venv/lib/site.py": model,
+            ".venv/lib/site.py": model,
+            "env311/pyvenv.cfg": "home = /usr/bin\n",
+            "env311/lib/thing.py": model,
+            "build/lib/models/encoder.py": model,
+            "dist/x.py": model,
+            "proj.egg-info/x.py": model,
+            "node_modules/x.py": model,
+            "__pycache__/x.py": model,
+        },
+    )
+    result = invoke("--no-validate", "--check", ".")
+    assert "Hidden" not in result.stdout, result.stdout
+    assert "models/nested/kept.py:9:9: Kept.mask" in result.stdout
+    assert stdout_lines(result)[-1].startswith("5 files scanned, 3 changed")
+
+
+def test_a_named_file_is_taken_even_in_an_ignored_directory(repo: Path, write_tree):
+    write_tree(repo, {".gitignore": "generated/\n", "generated/auto.py": ENCODER.replace("Encoder", "Auto")})
+    result = invoke("--no-validate", "--check", "generated/auto.py")
+    assert result.exit_code == 1
+    assert "generated/auto.py:9:9: Auto.mask" in result.stdout
+
+
+# -- writing files --------------------------------------------------------------------------------
+
+
+def test_in_place_run_rewrites_files(repo: Path):
+    result = invoke("--no-validate", ".")
+    assert result.exit_code == 0, result.output
+    assert (repo / "models" / "encoder.py").read_text() == ENCODER_REWRITTEN
+    assert (repo / "models" / "noisy.py").read_text() == NOISY_REWRITTEN
+    assert (repo / "data.py").read_text() == PLAIN
+    assert not list(repo.rglob("*.codemod-tmp")), "temporary files left behind"
+
+
+def test_crlf_newlines_are_kept(repo: Path):
+    path = repo / "models" / "encoder.py"
+    path.write_bytes(ENCODER.replace("\n", "\r\n").encode())
+    assert invoke("--no-validate", "models/encoder.py").exit_code == 0
+    assert path.read_bytes() == ENCODER_REWRITTEN.replace("\n", "\r\n").encode()
+
+
+def test_latin1_file_with_coding_cookie_is_kept_in_latin1(repo: Path):
+    source = "# -*- coding: latin-1 -*-\n# Modèle écrit par Stéphane\n" + ENCODER.replace(
+        "super().__init__()", "super().__init__()  # réglé"
+    )
+    path = repo / "models" / "encoder.py"
+    path.write_bytes(source.encode("latin-1"))
+    result = invoke("--no-validate", "models/encoder.py")
+    assert result.exit_code == 0, result.output
+    assert "models/encoder.py:11:9: Encoder.mask -> register_buffer" in result.stdout
+    expected = source.replace("self.mask = torch.ones(size)", 'self.register_buffer("mask", torch.ones(size), persistent=False)')
+    assert path.read_bytes() == expected.encode("latin-1")
+    assert b"\xe9" in path.read_bytes()
+
+
+def test_utf8_bom_is_kept(repo: Path):
+    path = repo / "models" / "encoder.py"
+    path.write_bytes(b"\xef\xbb\xbf" + ENCODER.encode())
+    assert invoke("--no-validate", "models/encoder.py").exit_code == 0
+    assert path.read_bytes() == b"\xef\xbb\xbf" + ENCODER_REWRITTEN.encode()
+
+
+def test_file_permissions_are_kept(repo: Path):
+    path = repo / "models" / "encoder.py"
+    path.write_text("#!/usr/bin/env python\n" + ENCODER)
+    os.chmod(path, 0o755)
+    other = repo / "models" / "noisy.py"
+    os.chmod(other, 0o640)
+    assert invoke("--no-validate", ".").exit_code == 0
+    assert path.read_text() == "#!/usr/bin/env python\n" + ENCODER_REWRITTEN
+    assert stat.S_IMODE(path.stat().st_mode) == 0o755
+    assert other.read_text() == NOISY_REWRITTEN
+    assert stat.S_IMODE(other.stat().st_mode) == 0o640
+
+
+def test_unchanged_files_keep_bytes_and_mtime(repo: Path, write_tree):
+    write_tree(repo, {"models/skipped.py": """\
+        import torch
+        from torch import nn
+
+
+        class Pair(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.weights = [torch.ones(2), torch.zeros(2)]
+        """, "crlf.py": PLAIN.replace("\n", "\r\n").encode()})
+    untouched = [repo / "data.py", repo / "models" / "__init__.py", repo / "models" / "skipped.py", repo / "crlf.py"]
+    old = 1_500_000_000_000_000_000
+    for path in untouched:
+        os.utime(path, ns=(old, old))
+    before = {p: p.read_bytes() for p in untouched}
+    result = invoke("--no-validate", ".")
+    assert result.exit_code == 0
+    for path in untouched:
+        assert path.read_bytes() == before[path], path
+        assert path.stat().st_mtime_ns == old, f"{path} was rewritten"
+    assert (repo / "models" / "encoder.py").read_text() == ENCODER_REWRITTEN
+
+
+def test_second_run_changes_nothing(repo: Path):
+    first = invoke("--no-validate", ".")
+    assert first.exit_code == 0
+    after_first = python_files(repo)
+    mtimes = {p: p.stat().st_mtime_ns for p in repo.rglob("*.py")}
+    second = invoke("--no-validate", ".")
+    assert second.exit_code == 0
+    assert stdout_lines(second) == ["4 files scanned, 0 changed, 0 buffers, 0 parameters, 0 skipped"]
+    assert python_files(repo) == after_first
+    assert {p: p.stat().st_mtime_ns for p in repo.rglob("*.py")} == mtimes
+    assert invoke("--no-validate", "--check", "--no-cache", ".").exit_code == 0
+
+
+def test_file_changed_between_read_and_write_is_not_clobbered(repo: Path, monkeypatch: pytest.MonkeyPatch):
+    import codemod.runner as runner_module
+
+    real = runner_module._finalise
+    path = repo / "models" / "encoder.py"
+
+    def edit_then_finalise(*args, **kwargs):
+        path.write_text(ENCODER + "\n# edited meanwhile\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner_module, "_finalise", edit_then_finalise)
+    result = invoke("--no-validate", "--no-cache", ".")
+    assert result.exit_code == 2
+    assert "models/encoder.py: error: " in result.stderr
+    assert path.read_text() == ENCODER + "\n# edited meanwhile\n"
+    assert (repo / "models" / "noisy.py").read_text() == NOISY_REWRITTEN
+
+
+# -- help ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["--help"], ["run", "--help"]], ids=["codemod --help", "codemod run --help"])
+def test_help_mentions_exit_codes_and_that_validation_executes_code(repo: Path, args: list[str]):
+    result = subprocess_run(args, cwd=repo)
+    assert result.returncode == 0, result.stderr
+    text = " ".join(result.stdout.split()).lower()
+    assert "exit code" in text, result.stdout
+    for code in ("0", "1", "2"):
+        assert re.search(rf"\b{code}\b", text)
+    assert re.search(r"execut\w*\s+(the\s+)?repositor", text), result.stdout
+    assert "--no-validate" in text
+
+
+def test_subprocess_exit_codes_match(repo: Path):
+    check = subprocess_run(["run", "--no-validate", "--check", "."], cwd=repo)
+    assert check.returncode == 1, check.stderr
+    assert ENCODER_FINDING in check.stdout.splitlines()
+    missing = subprocess_run(["run", "--no-validate", "--check", "nothing-here"], cwd=repo)
+    assert missing.returncode == 2
+    assert "nothing-here: error: no such file or directory" in missing.stderr
+    usage = subprocess_run(["run", "--bogus-flag", "."], cwd=repo)
+    assert usage.returncode == 2

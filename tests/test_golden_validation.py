@@ -1,0 +1,276 @@
+"""Every golden case is a validation case too: its input.py and expected.py must validate.
+
+For each case with at least one rewrite, the validation engine builds the
+classes of ``input.py`` (the original) and of ``expected.py`` (served as the
+rewritten text of the same file) and compares them.  The rewrites that are
+validated are the tool's own findings for ``input.py``.
+
+All cases are validated in one call over one scratch repository, where each
+case is a package of its own:
+
+* ``<case>/input.py`` is the case's input.py (module ``<case>.input``);
+* ``<case>/<name>.py`` are the case's ``repo/`` files;
+* ``<case>/golden_examples.py`` is the case's examples.py, and the root's
+  ``codemod_examples.py`` imports them all.
+
+Imports between these files name the case package (``from masks import x``
+becomes ``from <case>.masks import x``, example targets ``input.X`` become
+``<case>.input.X``); nothing else of any file changes.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from codemod.ftypes import Action, ClassRewrite, Verdict
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "golden"
+
+# Golden classes that the validator cannot build, with the reason.  Every other
+# rewritten class of every golden case must validate as PASSED.
+CANNOT_BUILD: dict[tuple[str, str], str] = {}
+
+# Golden classes whose forward (with the example inputs) mixes a raw tensor
+# attribute with tensors that .to() moves: a parameter, a buffer or the
+# inputs.  On the meta device the original fails and the rewritten runs.
+# (case, class, the raw attribute left behind)
+MIXES_DEVICES: list[tuple[str, str, str]] = [
+    # self.inv_freq (cpu) * positions (moved)
+    ("annotated_assignment_declared_on_class", "RotaryEmbedding", "inv_freq"),
+    # scores.masked_fill(self.mask[:t, :t], ...)
+    ("none_branch_registers_none", "Attention", "mask"),
+    # torch.cat([self.prompt.expand(...), x])
+    ("parameter_requires_grad_method_dropped", "PromptTuning", "prompt"),
+    # word embedding + self.pe[:, :T]
+    ("ref_embeddings_helper_method", "Embeddings", "pe"),
+    # x + self.pe[:, :T]
+    ("ref_positional_encoding_multiline", "PositionalEncoding", "pe"),
+    # features - self.centers[labels]: the cpu attribute, indexed, meets the inputs
+    ("parameter_variable_requires_grad_unwrapped", "CenterLoss", "centers"),
+    # self.type_emb(self.type_indices): nn.Embedding weight (moved) indexed by a cpu tensor
+    ("ref_typecls_arange_indices", "TypeCls", "type_indices"),
+    # self.emb(self.buckets[:l, :l])
+    ("tensor_from_other_self_attribute", "RelativePosition", "buckets"),
+    # x @ self.rotation
+    ("tensor_module_level_helper_function", "Decoder", "rotation"),
+]
+# Not listed: tensor_functional_ops.LabelSmoother.  Its forward starts with
+# self.targets[labels], a cpu attribute indexed by the moved labels; aten.index
+# is allowed to mix devices on meta and returns a cpu tensor there, so the rest
+# of the forward runs on cpu tensors only and the original is not seen to fail.
+
+
+def _report_has_rewrite(case: Path) -> bool:
+    report = case / "report.txt"
+    return report.is_file() and any("->" in line for line in report.read_text(encoding="utf-8").splitlines())
+
+
+CASES = sorted(p for p in GOLDEN.iterdir() if p.is_dir() and (p / "input.py").is_file() and _report_has_rewrite(p))
+CASE_IDS = [p.name for p in CASES]
+
+
+def _repo_modules(case: Path) -> dict[str, Path]:
+    """Dotted module name -> file, for the case's ``repo/`` folder."""
+    repo = case / "repo"
+    found: dict[str, Path] = {}
+    if repo.is_dir():
+        for path in sorted(repo.rglob("*.py")):
+            parts = list(path.relative_to(repo).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            if parts:
+                found[".".join(parts)] = path
+    return found
+
+
+def _scope_imports(text: str, package: str, modules: set[str]) -> str:
+    """Make imports of the case's own top-level modules name the case package."""
+    if not modules:
+        return text
+    names = "|".join(re.escape(m) for m in sorted(modules, key=len, reverse=True))
+    text = re.sub(
+        rf"^(?P<indent>[ \t]*)from[ \t]+(?P<mod>(?:{names})(?:\.[\w.]+)?)[ \t]+import\b",
+        lambda m: f"{m['indent']}from {package}.{m['mod']} import",
+        text,
+        flags=re.M,
+    )
+
+    def plain_import(match: re.Match) -> str:
+        alias = match["alias"] or match["mod"].split(".")[0]
+        return f"{match['indent']}import {package}.{match['mod']} as {alias}"
+
+    return re.sub(
+        rf"^(?P<indent>[ \t]*)import[ \t]+(?P<mod>(?:{names})(?:\.[\w.]+)?)(?:[ \t]+as[ \t]+(?P<alias>\w+))?[ \t]*(?=$|#)",
+        plain_import,
+        text,
+        flags=re.M,
+    )
+
+
+def _write_like(source, text: str, target: Path) -> None:
+    """Write ``text`` with the encoding, BOM and line endings of ``source``."""
+    from codemod.fileio import encode_check
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(encode_check(source, text))
+
+
+def _index(case: Path):
+    from codemod.fileio import read_source
+    from codemod.repo_index import RepoIndex
+
+    index = RepoIndex()
+    for name, path in _repo_modules(case).items():
+        index.add_file(path, text=read_source(path).text, name=name)
+    return index
+
+
+def _build_case(root: Path, case: Path) -> tuple[list[ClassRewrite], dict[Path, str], bool]:
+    """Lay the case out as package ``<case>`` under root; return its rewrites, overlay entry, examples."""
+    from codemod.api import transform_source
+    from codemod.fileio import read_source
+
+    package = case.name
+    assert package.isidentifier(), f"golden case {package!r} is not a valid package name"
+    pkg = root / package
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    modules = set(_repo_modules(case)) | {"input"}
+
+    source = read_source(case / "input.py")
+    result = transform_source(source.text, path=Path("input.py"), persistent="auto", index=_index(case))
+    _write_like(source, _scope_imports(source.text, package, modules), pkg / "input.py")
+    for name, path in _repo_modules(case).items():
+        repo_source = read_source(path)
+        target = pkg.joinpath(*name.split(".")).with_suffix(".py")
+        if path.name == "__init__.py":
+            target = pkg.joinpath(*name.split("."), "__init__.py")
+        _write_like(repo_source, _scope_imports(repo_source.text, package, modules), target)
+    for directory in {p.parent for p in pkg.rglob("*.py")}:
+        (directory / "__init__.py").touch()
+
+    expected = read_source(case / "expected.py").text
+    overlay = {pkg / "input.py": _scope_imports(expected, package, modules)}
+
+    has_examples = (case / "examples.py").is_file()
+    if has_examples:
+        text = read_source(case / "examples.py").text
+        text = _scope_imports(text, package, modules)
+        text = re.sub(r"""(["'])input\.""", rf"\g<1>{package}.input.", text)
+        (pkg / "golden_examples.py").write_text(text, encoding="utf-8")
+
+    rewrites: dict[str, list] = {}
+    for finding in result.findings:
+        if finding.action is not Action.SKIP:
+            rewrites.setdefault(finding.class_name, []).append(finding)
+    classes = [ClassRewrite(pkg / "input.py", f"{package}.input", name, found) for name, found in rewrites.items()]
+    return classes, overlay, has_examples
+
+
+@pytest.fixture(scope="module")
+def golden_validation(tmp_path_factory):
+    """Validate every golden case in one run; {(case, class): Validation}."""
+    from codemod.validate import ValidationOptions, validate_rewrites
+
+    root = tmp_path_factory.mktemp("golden_validation")
+    rewrites: list[ClassRewrite] = []
+    overlay: dict[Path, str] = {}
+    example_modules = []
+    for case in CASES:
+        classes, entry, has_examples = _build_case(root, case)
+        assert classes, f"{case.name}: report.txt lists rewrites but the tool finds none"
+        rewrites += classes
+        overlay.update(entry)
+        if has_examples:
+            example_modules.append(f"import {case.name}.golden_examples")
+    (root / "codemod_examples.py").write_text("\n".join(example_modules) + "\n", encoding="utf-8")
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    results = validate_rewrites(root, rewrites, overlay, ValidationOptions(jobs=2, timeout=120))
+    after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    assert after == before, "validation changed the scratch repository"
+    return {(r.path.parent.name, r.class_name): results.get((r.path, r.class_name)) for r in rewrites}
+
+
+def test_there_are_cases_with_rewrites():
+    assert len(CASES) >= 40
+
+
+def test_lists_name_real_golden_classes():
+    from codemod.fileio import read_source
+
+    for (case, cls), reason in CANNOT_BUILD.items():
+        assert reason and (GOLDEN / case / "input.py").is_file(), (case, cls)
+    for case, cls, attr in MIXES_DEVICES:
+        text = read_source(GOLDEN / case / "input.py").text
+        assert re.search(rf"^class {cls}\b", text, re.M), (case, cls)
+        assert re.search(rf"self\.{attr}\b", text), (case, cls, attr)
+        assert (GOLDEN / case / "examples.py").is_file(), f"{case}: the forward runs only with example inputs"
+
+
+def _describe(validation) -> str:
+    if validation is None:
+        return "no verdict"
+    lines = [f"{validation.verdict.value} on {validation.device}: {validation.message}"]
+    lines += [f"  {d}" for d in validation.details]
+    if validation.snippet:
+        lines.append(f"  snippet: {validation.snippet}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_golden_case_validates(case: Path, golden_validation):
+    verdicts = {cls: v for (name, cls), v in golden_validation.items() if name == case.name}
+    assert verdicts, f"{case.name}: no class was validated"
+    for cls, validation in sorted(verdicts.items()):
+        assert validation is not None, f"{case.name}.{cls}: no verdict"
+        if (case.name, cls) in CANNOT_BUILD:
+            assert validation.verdict is Verdict.NOT_VALIDATED, f"{case.name}.{cls}:\n{_describe(validation)}"
+            assert validation.snippet, f"{case.name}.{cls}: NOT_VALIDATED without a snippet"
+            continue
+        assert validation.verdict is Verdict.PASSED, f"{case.name}.{cls}:\n{_describe(validation)}"
+        assert validation.device == "cpu+meta", f"{case.name}.{cls}:\n{_describe(validation)}"
+        assert {"state_dict", "parameters", "device_movement"} <= set(validation.compared), validation.compared
+        assert validation.max_abs_diff in (None, 0.0), f"{case.name}.{cls}:\n{_describe(validation)}"
+
+
+def _has_examples_with_inputs(case: str, cls: str) -> bool:
+    path = GOLDEN / case / "examples.py"
+    return path.is_file() and re.search(rf"""["']input\.{cls}["'][\s\S]*?inputs\s*=""", path.read_text("utf-8")) is not None
+
+
+def test_forward_is_compared_wherever_the_examples_give_inputs(golden_validation):
+    with_inputs = [(case, cls) for (case, cls) in golden_validation if _has_examples_with_inputs(case, cls)]
+    assert len(with_inputs) >= len(MIXES_DEVICES)
+    for case, cls in with_inputs:
+        validation = golden_validation[(case, cls)]
+        assert validation is not None and "forward:cpu" in validation.compared, f"{case}.{cls}:\n{_describe(validation)}"
+        assert validation.max_abs_diff == 0.0, f"{case}.{cls}:\n{_describe(validation)}"
+
+
+@pytest.mark.parametrize("case,cls,attr", MIXES_DEVICES, ids=[f"{c}.{k}" for c, k, _ in MIXES_DEVICES])
+def test_meta_device_shows_the_original_fails_and_the_rewrite_runs(case, cls, attr, golden_validation):
+    validation = golden_validation.get((case, cls))
+    assert validation is not None, f"{case}.{cls} was not validated"
+    assert validation.verdict is Verdict.PASSED, _describe(validation)
+    assert validation.device == "cpu+meta"
+    assert "device_movement" in validation.compared
+    assert "forward:meta" in validation.compared, _describe(validation)
+    assert validation.original_failure, _describe(validation)
+    failure = validation.original_failure
+    assert "cpu" in failure and "meta" in failure and "device" in failure, failure
+    assert f"{attr} (cpu)" in validation.left_behind, validation.left_behind
+
+
+def test_no_other_class_claims_an_original_failure(golden_validation):
+    """The original fails on meta only where its forward really mixes devices."""
+    listed = {(case, cls) for case, cls, _ in MIXES_DEVICES}
+    for key, validation in golden_validation.items():
+        if key in listed or validation is None:
+            continue
+        if validation.original_failure:
+            # a forward that meets a device-checked op with a raw tensor belongs in MIXES_DEVICES
+            pytest.fail(f"{key} shows an original failure but is not listed: {validation.original_failure}")

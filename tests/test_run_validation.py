@@ -1,0 +1,569 @@
+"""Validation end to end through `codemod.runner.run` and the `codemod` command line.
+
+Small repositories are written into temporary directories; every run below
+validates with real worker subprocesses (CPU values, meta-device evidence).
+Module-scoped fixtures share one run between the tests that read it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from codemod.ftypes import Action, Verdict
+from codemod.runner import RunOptions, run
+
+PYPROJECT = '[project]\nname = "scratch"\nversion = "0"\n'
+
+CONFIG = """
+from dataclasses import dataclass
+
+
+@dataclass
+class ModelConfig:
+    type_num: int = 4
+    hidden_size: int = 8
+    max_len: int = 16
+    dropout: float = 0.1
+"""
+
+MODELS = """
+import math
+
+import torch
+import torch.nn as nn
+
+
+class TypeCls(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.type_emb = nn.Embedding(config.type_num, config.hidden_size)
+        self.type_indices = torch.arange(0, config.type_num, 1).long()
+        self.dropout = nn.Dropout(config.dropout)
+
+    def forward(self, text_rep, mask):
+        type_emb = self.type_emb(self.type_indices)
+        scores = torch.einsum("bth,ch->btc", self.dropout(text_rep), type_emb)
+        return torch.sigmoid((scores * mask.unsqueeze(-1)).sum(1))
+
+
+class Encoder(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.proj = nn.Linear(config.hidden_size, config.hidden_size)
+        pe = torch.zeros(config.max_len, config.hidden_size)
+        position = torch.arange(config.max_len).unsqueeze(1).float()
+        div = torch.exp(torch.arange(0, config.hidden_size, 2).float() * (-math.log(10000.0) / config.hidden_size))
+        pe[:, 0::2] = torch.sin(position * div)
+        pe[:, 1::2] = torch.cos(position * div)
+        self.pe = pe
+        self.scale = torch.ones(config.hidden_size, requires_grad=True)
+
+    def forward(self, x):
+        return (self.proj(x) + self.pe[: x.size(1)]) * self.scale
+"""
+
+EXAMPLES = """
+import torch
+
+from codemod.examples import example
+from pkg.config import ModelConfig
+
+example("pkg.models.TypeCls", ModelConfig(), inputs=lambda: (torch.randn(2, 5, 8), torch.ones(2, 5)))
+example("pkg.models.Encoder", ModelConfig(), inputs=lambda: (torch.randn(2, 5, 8),))
+"""
+
+PAIR = """
+import torch
+import torch.nn as nn
+
+
+class Good(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(5, 5)
+        self.weights = torch.linspace(0, 1, 5)
+
+    def forward(self, x):
+        return self.lin(x) * self.weights
+
+
+class Bad(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(5, 5)
+        self.idx = torch.arange(5)
+
+    def forward(self, x):
+        return self.lin(x)[:, self.idx]
+"""
+
+PAIR_EXAMPLES = """
+example("pkg.pair.Good", inputs=lambda: (torch.randn(3, 5),))
+example("pkg.pair.Bad", inputs=lambda: (torch.randn(3, 5),))
+"""
+
+NEEDY = """
+import torch
+import torch.nn as nn
+
+
+class Needy(nn.Module):
+    def __init__(self, dim, scale=2.0):
+        super().__init__()
+        self.lin = nn.Linear(dim, dim)
+        self.offset = torch.linspace(0, 1, dim)
+
+    def forward(self, x):
+        return self.lin(x) + self.offset
+"""
+
+MISBEHAVING = """
+import sys
+import time
+
+import torch
+import torch.nn as nn
+
+
+class Raises(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = torch.zeros(3)
+        raise ValueError("this model refuses to be built")
+
+
+class Exits(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = torch.zeros(3)
+        sys.exit(3)
+
+
+class Fine(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = torch.zeros(3)
+"""
+
+HANGS = """
+
+class Hangs(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = torch.zeros(3)
+        time.sleep(600)
+"""
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+def model_repo(root: Path) -> Path:
+    """Classes that need a config object, with an examples file that supplies it."""
+    return write(
+        root,
+        {
+            "pyproject.toml": PYPROJECT,
+            "pkg/__init__.py": "",
+            "pkg/config.py": CONFIG,
+            "pkg/models.py": MODELS,
+            "codemod_examples.py": EXAMPLES,
+        },
+    )
+
+
+def mixed_repo(root: Path, hang: bool) -> Path:
+    """model_repo plus a two-class file, a class nobody can build, and misbehaving constructors."""
+    model_repo(root)
+    return write(
+        root,
+        {
+            "pkg/pair.py": PAIR,
+            "pkg/needy.py": NEEDY,
+            "pkg/misbehaving.py": MISBEHAVING + (HANGS if hang else ""),
+            "codemod_examples.py": EXAMPLES + PAIR_EXAMPLES,
+        },
+    )
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): p.read_text("utf-8") for p in sorted(root.rglob("*.py"))}
+
+
+def by_class(report) -> dict[str, list]:
+    found: dict[str, list] = {}
+    for finding in report.findings:
+        if finding.action is not Action.SKIP or finding.validation is not None:
+            found.setdefault(finding.class_name, []).append(finding)
+    return found
+
+
+def verdict_of(report, cls: str):
+    findings = [f for f in report.findings if f.class_name == cls and f.validation is not None]
+    assert findings, f"{cls}: no validated finding in {[(f.class_name, f.attribute) for f in report.findings]}"
+    validations = {id(f.validation): f.validation for f in findings}
+    assert len(validations) == 1, f"{cls}: the findings of one class carry different validations"
+    return findings[0].validation
+
+
+def describe(validation) -> str:
+    return f"{validation.verdict.value} on {validation.device}: {validation.message}\n" + "\n".join(
+        f"  {d}" for d in validation.details
+    )
+
+
+def codemod_cli(args: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "codemod", *args], cwd=str(cwd), capture_output=True, text=True, timeout=timeout
+    )
+
+
+# -- (a) the command line, writing, JSON output -------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cli_json_run(tmp_path_factory):
+    root = model_repo(tmp_path_factory.mktemp("cli_json"))
+    before = snapshot(root)
+    completed = codemod_cli(["run", "--format", "json", "--jobs", "1", "--no-cache", "."], root)
+    return root, before, completed
+
+
+def test_cli_run_writes_the_validated_rewrites(cli_json_run):
+    root, before, completed = cli_json_run
+    assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
+    after = snapshot(root)
+    assert after["pkg/config.py"] == before["pkg/config.py"]
+    assert after["codemod_examples.py"] == before["codemod_examples.py"]
+    models = after["pkg/models.py"]
+    assert models != before["pkg/models.py"]
+    assert 'self.register_buffer("type_indices", torch.arange(0, config.type_num, 1).long(), persistent=False)' in models
+    assert 'self.register_buffer("pe", pe, persistent=False)' in models
+    assert "self.scale = nn.Parameter(torch.ones(config.hidden_size))" in models
+    compile(models, "models.py", "exec")
+
+
+def test_cli_json_has_a_validation_object_per_rewritten_finding(cli_json_run):
+    _, _, completed = cli_json_run
+    document = json.loads(completed.stdout)
+    rewritten = [f for f in document["findings"] if f["action"] != "skip"]
+    assert {(f["class"], f["attribute"], f["action"]) for f in rewritten} == {
+        ("TypeCls", "type_indices", "buffer"),
+        ("Encoder", "pe", "buffer"),
+        ("Encoder", "scale", "parameter"),
+    }
+    for finding in rewritten:
+        validation = finding["validation"]
+        assert validation["verdict"] == "passed", validation
+        assert validation["device"] == "cpu+meta"
+        assert "forward:cpu" in validation["compared"] and "forward:meta" in validation["compared"]
+        assert validation["max_abs_diff"] == 0.0
+        # the original fails on meta (the bug being fixed); the rewritten one runs there
+        assert validation["original_failure"] and "meta" in validation["original_failure"]
+    assert document["summary"]["verdicts"] == {"passed": 2}  # per class, not per attribute
+    assert document["summary"]["files_changed"] == 1
+    assert (document["summary"]["buffers"], document["summary"]["parameters"]) == (2, 1)
+    assert document["errors"] == []
+
+
+# -- (b) (d) one run over a repository with every kind of outcome -------------------------------
+
+
+@pytest.fixture(scope="module")
+def mixed_run(tmp_path_factory):
+    """write=True, no require_validated; the rewriter is made to corrupt pkg.pair.Bad."""
+    import codemod.rewrite
+
+    root = mixed_repo(tmp_path_factory.mktemp("mixed"), hang=True)
+    before = snapshot(root)
+    original_apply = codemod.rewrite.apply_plan
+    corrupted: list[str] = []
+
+    def corrupting_apply(source, plan, only_classes=None):
+        text = original_apply(source, plan, only_classes)
+        bad = text.replace('register_buffer("idx", torch.arange(5)', 'register_buffer("idx", torch.arange(6)')
+        if bad != text:
+            corrupted.append(str(only_classes))
+        return bad
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(codemod.rewrite, "apply_plan", corrupting_apply)
+        report = run([root], RunOptions(write=True, validate=True, jobs=2, timeout=3, use_cache=False, root=root))
+    assert corrupted, "the corrupting rewriter was never used"
+    return root, before, report
+
+
+def test_mixed_run_verdicts(mixed_run):
+    _, _, report = mixed_run
+    verdicts = {cls: verdict_of(report, cls).verdict for cls in by_class(report)}
+    assert verdicts == {
+        "TypeCls": Verdict.PASSED,
+        "Encoder": Verdict.PASSED,
+        "Good": Verdict.PASSED,
+        "Bad": Verdict.FAILED,
+        "Needy": Verdict.NOT_VALIDATED,
+        "Raises": Verdict.ERROR,
+        "Exits": Verdict.ERROR,
+        "Hangs": Verdict.TIMEOUT,
+        "Fine": Verdict.PASSED,
+    }, {cls: describe(verdict_of(report, cls)) for cls in verdicts}
+
+
+def test_summary_line_counts_verdicts_per_class(mixed_run):
+    _, _, report = mixed_run
+    assert report.summary.verdicts == {"passed": 4, "failed": 1, "not validated": 1, "error": 2, "timeout": 1}
+    assert report.summary.line().endswith(
+        "; validation: 2 error, 1 failed, 1 not validated, 4 passed, 1 timeout"
+    ), report.summary.line()
+
+
+def test_wrong_rewrite_fails_and_is_not_written(mixed_run):
+    root, before, report = mixed_run
+    bad = verdict_of(report, "Bad")
+    assert bad.verdict is Verdict.FAILED
+    assert "idx" in bad.message and "different" in bad.message, bad.message
+    text = (root / "pkg" / "pair.py").read_text("utf-8")
+    # the bad class keeps its original text ...
+    assert "        self.idx = torch.arange(5)\n" in text
+    assert 'register_buffer("idx"' not in text and "arange(6)" not in text
+    # ... while the other class of the same file is rewritten
+    assert 'self.register_buffer("weights", torch.linspace(0, 1, 5), persistent=False)' in text
+    assert "self.weights = torch.linspace" not in text
+    compile(text, "pair.py", "exec")
+    good = verdict_of(report, "Good")
+    assert good.verdict is Verdict.PASSED and good.device == "cpu+meta", describe(good)
+    assert "forward:cpu" in good.compared
+    # the bad class's finding is counted as skipped (not written) and its line shows the verdict
+    from codemod.report import finding_line
+
+    static_skips = sum(1 for f in report.findings if f.action is Action.SKIP)
+    assert report.summary.skipped == static_skips + 1
+    (line,) = [finding_line(f) for f in report.findings if f.class_name == "Bad"]
+    assert line.endswith("[failed]"), line
+    assert text != before["pkg/pair.py"]
+
+
+def test_passed_classes_are_written_with_the_verdict_and_device(mixed_run):
+    root, _, report = mixed_run
+    for cls in ("TypeCls", "Encoder", "Good", "Fine"):
+        validation = verdict_of(report, cls)
+        assert validation.verdict is Verdict.PASSED, describe(validation)
+        assert validation.device == "cpu+meta"
+        assert "device_movement" in validation.compared
+    models = (root / "pkg" / "models.py").read_text("utf-8")
+    assert 'register_buffer("type_indices"' in models and 'register_buffer("pe"' in models
+
+
+def test_constructor_failures_cost_only_their_class(mixed_run):
+    root, _, report = mixed_run
+    raises, exits, hangs = (verdict_of(report, c) for c in ("Raises", "Exits", "Hangs"))
+    assert raises.verdict is Verdict.ERROR and "refuses to be built" in raises.message, describe(raises)
+    assert exits.verdict is Verdict.ERROR and "SystemExit (sys.exit(3))" in exits.message, describe(exits)
+    assert hangs.verdict is Verdict.TIMEOUT, describe(hangs)
+    assert "within 3 s" in hangs.message and "build" in hangs.message, hangs.message
+    fine = verdict_of(report, "Fine")
+    assert fine.verdict is Verdict.PASSED, describe(fine)
+    # without --require-validated only FAILED classes are held back: the file is written whole
+    text = (root / "pkg" / "misbehaving.py").read_text("utf-8")
+    assert text.count('self.register_buffer("table", torch.zeros(3), persistent=False)') == 4
+    assert not report.has_errors
+    # the hanging constructor's worker is gone once the run has returned
+    assert _processes_in(root) == []
+
+
+def _processes_in(directory: Path) -> list[str]:
+    """Ids of live processes whose working directory is ``directory`` (Linux /proc; [] elsewhere)."""
+    proc = Path("/proc")
+    found = []
+    if not proc.is_dir():
+        return found
+    target = str(directory.resolve())
+    for entry in proc.iterdir():
+        if entry.name.isdigit():
+            try:
+                if str((entry / "cwd").resolve()) == target:
+                    found.append(entry.name)
+            except OSError:
+                continue
+    return found
+
+
+def test_unbuildable_class_is_written_without_require_validated(mixed_run):
+    root, before, report = mixed_run
+    needy = verdict_of(report, "Needy")
+    assert needy.verdict is Verdict.NOT_VALIDATED
+    assert (root / "pkg" / "needy.py").read_text("utf-8") != before["pkg/needy.py"]
+
+
+# -- (c) require_validated ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def strict_run(tmp_path_factory):
+    root = mixed_repo(tmp_path_factory.mktemp("strict"), hang=False)
+    before = snapshot(root)
+    report = run(
+        [root],
+        RunOptions(write=True, validate=True, require_validated=True, jobs=2, timeout=30, use_cache=False, root=root),
+    )
+    return root, before, report
+
+
+def test_require_validated_writes_only_passed_classes(strict_run):
+    root, before, report = strict_run
+    after = snapshot(root)
+    verdicts = {cls: verdict_of(report, cls).verdict for cls in by_class(report)}
+    assert verdicts == {
+        "TypeCls": Verdict.PASSED,
+        "Encoder": Verdict.PASSED,
+        "Good": Verdict.PASSED,
+        "Bad": Verdict.PASSED,
+        "Needy": Verdict.NOT_VALIDATED,
+        "Raises": Verdict.ERROR,
+        "Exits": Verdict.ERROR,
+        "Fine": Verdict.PASSED,
+    }
+    assert after["pkg/needy.py"] == before["pkg/needy.py"]
+    misbehaving = after["pkg/misbehaving.py"]
+    # only Fine, the one class that passed, is rewritten in that file
+    assert misbehaving.count('register_buffer("table"') == 1
+    fine_body = misbehaving.split("class Fine")[1]
+    assert 'self.register_buffer("table", torch.zeros(3), persistent=False)' in fine_body
+    assert misbehaving.split("class Fine")[0].count("self.table = torch.zeros(3)") == 2
+    assert after["pkg/models.py"] != before["pkg/models.py"]
+    pair = after["pkg/pair.py"]
+    assert 'register_buffer("weights"' in pair and 'register_buffer("idx", torch.arange(5), persistent=False)' in pair
+    assert report.summary.files_changed == 3
+
+
+def test_require_validated_reports_a_snippet_for_the_unbuildable_class(strict_run):
+    _, _, report = strict_run
+    needy = verdict_of(report, "Needy")
+    assert needy.verdict is Verdict.NOT_VALIDATED
+    assert "needs constructor arguments (dim)" in needy.message, needy.message
+    assert needy.snippet == "example('pkg.needy.Needy', dim=..., inputs=lambda: {'x': ...})"
+    from codemod.report import finding_line
+
+    lines = [finding_line(f) for f in report.findings if f.class_name == "Needy"]
+    assert lines and all(line.endswith("[not validated]") for line in lines), lines
+
+
+# -- (e) `codemod record`, then a run that validates from the records ---------------------------
+
+RECORD_CONFIG = """
+from dataclasses import dataclass
+
+
+@dataclass
+class TaggerConfig:
+    vocab: int
+    dim: int
+    max_len: int = 16
+"""
+
+RECORD_MODEL = """
+import torch
+import torch.nn as nn
+
+
+class Tagger(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.emb = nn.Embedding(config.vocab, config.dim)
+        self.positions = torch.arange(config.max_len)
+        self.pos = nn.Embedding(config.max_len, config.dim)
+        self.out = nn.Linear(config.dim, 3)
+
+    def forward(self, tokens):
+        h = self.emb(tokens) + self.pos(self.positions[: tokens.size(1)])
+        return self.out(h)
+"""
+
+RECORD_TEST = """
+import torch
+
+from pkg.config import TaggerConfig
+from pkg.model import Tagger
+
+
+def test_tagger_shapes():
+    model = Tagger(TaggerConfig(vocab=20, dim=8))
+    assert model(torch.randint(0, 20, (2, 5))).shape == (2, 5, 3)
+"""
+
+
+@pytest.fixture(scope="module")
+def recorded_run(tmp_path_factory):
+    root = write(
+        tmp_path_factory.mktemp("recorded"),
+        {
+            "pyproject.toml": PYPROJECT,
+            "pkg/__init__.py": "",
+            "pkg/config.py": RECORD_CONFIG,
+            "pkg/model.py": RECORD_MODEL,
+            "tests/test_model.py": RECORD_TEST,
+        },
+    )
+    recorded = codemod_cli(
+        ["record", "--", sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], root
+    )
+    before = snapshot(root)
+    dry = codemod_cli(["run", "--dry-run", "--format", "json", "--jobs", "1", "."], root)
+    return root, recorded, before, dry
+
+
+def test_record_command_records_the_test_suites_models(recorded_run):
+    root, recorded, _, _ = recorded_run
+    assert recorded.returncode == 0, recorded.stdout[-3000:] + recorded.stderr[-3000:]
+    assert "1 passed" in recorded.stdout
+    assert "recorded pkg.model.Tagger (constructor + forward inputs)" in recorded.stderr, recorded.stderr
+    assert (root / ".codemod" / "records").is_dir()
+
+
+def test_dry_run_validates_forward_from_the_records(recorded_run):
+    root, _, before, dry = recorded_run
+    assert dry.returncode == 0, dry.stdout[-3000:] + dry.stderr[-3000:]
+    assert not (root / "codemod_examples.py").exists()
+    document = json.loads(dry.stdout)
+    findings = [f for f in document["findings"] if f["action"] != "skip"]
+    assert [(f["class"], f["attribute"]) for f in findings] == [("Tagger", "positions")]
+    validation = findings[0]["validation"]
+    assert validation["verdict"] == "passed", validation
+    assert validation["device"] == "cpu+meta"
+    assert any(c.startswith("forward") for c in validation["compared"])
+    assert "forward:cpu" in validation["compared"] and "forward:meta" in validation["compared"]
+    assert validation["max_abs_diff"] == 0.0
+    assert any("built from the record" in d for d in validation["details"]), validation["details"]
+    assert validation["left_behind"] == ["positions (cpu)"]
+    assert "positions" in validation["original_failure"]
+    # a dry run writes nothing and shows the diff
+    assert snapshot(root) == before
+    assert len(document["diffs"]) == 1 and 'register_buffer("positions"' in document["diffs"][0]["diff"]
+
+
+@pytest.mark.cuda
+def test_run_validates_on_the_gpu(tmp_path):
+    import torch
+
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA device")
+    root = model_repo(tmp_path)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, use_cache=False, root=root))
+    for cls in ("TypeCls", "Encoder"):
+        validation = verdict_of(report, cls)
+        assert validation.verdict is Verdict.PASSED, describe(validation)
+        assert validation.device.startswith("cuda")
+        assert any(c.startswith("forward:cuda") for c in validation.compared)
+        assert validation.original_failure
