@@ -106,17 +106,14 @@ def plan_module(
     symbols: ModuleSymbols,
     display_path: str,
     persistent_policy: PersistentPolicy = "auto",
+    holders: set[int] | None = None,
 ) -> FilePlan:
     plan = FilePlan()
     spelling = parameter_spelling(symbols)
     plan.parameter_spelling = spelling[0] if spelling else ""
     plan.add_nn_import = bool(spelling and spelling[1])
     lines = symbols.source_lines
-    hints = None
-    if index.lazy:
-        functions = {n: (symbols.functions.segment(n).text if symbols.functions.segment(n) else "") for n in symbols.functions}
-        hints = finding_hints(index, symbols.text, symbols.name, symbols.is_package, functions)
-    for cls in symbols.classes_to_analyse(hints):
+    for cls in symbols.classes_to_analyse(holders):
         if _line_has_marker(lines, cls.lineno) or not index.is_module_class(symbols, cls):
             continue
         analyser = _ClassAnalyser(index, symbols, cls, display_path, persistent_policy, spelling is not None)
@@ -184,19 +181,32 @@ def finding_hints(
     return Hints(frozenset(names), frozenset(calls))
 
 
-def may_have_findings(index: RepoIndex, path, text: str) -> bool:
-    """False only when no class of the file can hold a finding: the file need not be parsed."""
+@dataclass
+class TextScan:
+    """What the text of a file tells before any parsing."""
+
+    segments: list | None  # its top-level statements; None when the cut is in doubt
+    holders: set[int] | None  # first lines of the statements that may hold a finding; None: all may
+
+    @property
+    def nothing_to_find(self) -> bool:
+        return self.holders is not None and not self.holders
+
+
+def scan_text(index: RepoIndex, path, text: str) -> TextScan:
+    """Which top-level statements can hold a finding (see segments.may_hold_finding)."""
     pieces = split(text)
     if pieces is None:
-        return True
+        return TextScan(None, None)
     holders = [p for p in pieces if p.kind == "class" or (p.kind in ("other", "def") and "class " in p.text)]
     if not holders:
-        return False
+        return TextScan(pieces, set())
     functions = {p.name: p.text for p in pieces if p.kind == "def" and p.name}
-    hints = finding_hints(index, text, index.module_name(path), path.name == "__init__.py", functions)
+    header = "".join(p.text for p in pieces if p.kind in ("import", "other"))
+    hints = finding_hints(index, header, index.module_name(path), path.name == "__init__.py", functions)
     if hints is None:
-        return True
-    return any(may_hold_finding(p, hints) for p in holders)
+        return TextScan(pieces, None)
+    return TextScan(pieces, {p.start for p in holders if p.kind == "other" or may_hold_finding(p, hints)})
 
 
 def _line_has_marker(lines: list[str], lineno: int, end: int | None = None) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codemod.analysis import FilePlan, may_have_findings, plan_module
+from codemod.analysis import FilePlan, plan_module, scan_text
 from codemod.ftypes import Action, ClassRewrite, FileResult, PersistentPolicy, RewriteError, TransformResult
 from codemod.repo_index import RepoIndex
 
@@ -68,10 +68,15 @@ def analyse_text(
 ) -> FileAnalysis:
     """Plan and apply the rewrites of one file.  Raises SyntaxError when it does not parse."""
     result = FileResult(path=path, display_path=display_path, original=text)
-    if index.lazy and not may_have_findings(index, path, text):
-        return FileAnalysis(result)  # nothing here can hold a finding: not even parsed
-    symbols = index.load(path, text)
-    plan = plan_module(index, symbols, display_path, options.persistent)
+    holders = None
+    segments = None
+    if index.lazy:
+        scan = scan_text(index, path, text)
+        if scan.nothing_to_find:
+            return FileAnalysis(result)  # nothing here can hold a finding: not even parsed
+        holders, segments = scan.holders, scan.segments
+    symbols = index.load(path, text, segments)
+    plan = plan_module(index, symbols, display_path, options.persistent, holders)
     result.findings = plan.findings
     if plan.changed:
         from codemod.rewrite import apply_plan  # libcst: imported only when something changes

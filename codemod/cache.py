@@ -29,6 +29,29 @@ class Entry:
     repository_digest: str | None  # set when the analysis depended on every file (subclass scan)
     analysis: object  # api.FileAnalysis
     stat: tuple[int, int] = (-1, -1)  # (size, mtime_ns) when the digest was taken
+    recorded_ns: int = 0  # when the digest was taken (time.time_ns())
+
+
+# Filesystems with coarse timestamps (1 s, or 2 s on FAT) cannot tell two edits apart
+# within one tick.
+_RACY_NS = 2_000_000_000
+
+
+def _well_formed(entry: object) -> bool:
+    if not isinstance(entry, Entry):
+        return False
+    try:
+        return (
+            isinstance(entry.digest, str)
+            and isinstance(entry.dependencies, tuple)
+            and all(isinstance(d, tuple) and len(d) == 2 for d in entry.dependencies)
+            and (entry.repository_digest is None or isinstance(entry.repository_digest, str))
+            and isinstance(entry.stat, tuple)
+            and len(entry.stat) == 2
+            and isinstance(entry.recorded_ns, int)
+        )
+    except AttributeError:
+        return False
 
 
 def file_digest(data: bytes) -> str:
@@ -66,18 +89,24 @@ class ResultCache:
         try:
             with open(self.path, "rb") as handle:
                 data = pickle.load(handle)
-            if isinstance(data, dict):
-                self.entries = data
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
-            self.entries = {}  # a missing or unreadable cache is an empty one
+        except Exception:  # noqa: BLE001 - a missing or damaged cache is an empty one, whatever the damage
+            return
+        if isinstance(data, dict):
+            self.entries = {k: v for k, v in data.items() if isinstance(k, str) and _well_formed(v)}
 
     def known_digest(self, path: str, stat: tuple[int, int]) -> str | None:
         """The digest recorded for a file whose size and modification time are unchanged
-        (the way git's index avoids re-reading files): content stays the key."""
+        (the way git's index avoids re-reading files): content stays the key.
+
+        A file modified within `_RACY_NS` of the moment its digest was taken may have
+        changed again in the same timestamp tick: it is read again.
+        """
         entry = self.entries.get(path)
-        if entry is not None and entry.stat == stat and stat[1] > 0:
-            return entry.digest
-        return None
+        if entry is None or entry.stat != stat or stat[1] <= 0:
+            return None
+        if stat[1] >= entry.recorded_ns - _RACY_NS:
+            return None
+        return entry.digest
 
     def get(self, path: str, digests: dict[str, str], repo_digest: str) -> object | None:
         entry = self.entries.get(path)

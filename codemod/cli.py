@@ -43,7 +43,21 @@ class _Group(click.Group):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="codemod")
 def main() -> None:
-    """Turn raw tensor attributes of PyTorch modules into buffers and parameters."""
+    """Turn raw tensor attributes of PyTorch modules into buffers and parameters.
+
+    \b
+    codemod run PATHS...        rewrite (see `codemod run --help`)
+    codemod record -- COMMAND   record constructor arguments and inputs for validation
+
+    Validation runs the original and rewritten models, so it EXECUTES THE
+    REPOSITORY'S CODE; `codemod run --no-validate` is purely static.
+
+    \b
+    Exit codes of `codemod run`:
+      0  success, or nothing pending
+      1  rewrites pending (with --check)
+      2  usage error, or a file that could not be processed
+    """
 
 
 @main.command("run", help=RUN_HELP)
@@ -65,6 +79,9 @@ def main() -> None:
               help="Examples file declaring how to build classes (default: codemod_examples.py at the root).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Seconds allowed to validate one class.")
+@click.option("--parse-all", is_flag=True,
+              help="Parse every file in full (slower): also reports syntax errors in files that cannot hold "
+                   "a rewrite, which are otherwise never parsed.")
 @click.pass_context
 def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
     from codemod.runner import RunOptions, run
@@ -88,6 +105,7 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         examples=settings["examples"],
         timeout=settings["timeout"],
         root=root,
+        prefilter=not settings["parse_all"],
     )
     progress = _progress_bar() if not settings["quiet"] and sys.stderr.isatty() else None
     report = run(paths, options, progress=progress)

@@ -161,7 +161,7 @@ class RepoIndex:
         except SourceError:
             return None
 
-    def load(self, path: Path, text: str | None = None) -> ModuleSymbols:
+    def load(self, path: Path, text: str | None = None, segments: list | None = None) -> ModuleSymbols:
         """The symbols of one file; raises SyntaxError (or ValueError) when it does not parse."""
         if text is not None:
             self._symbols.pop(path, None)
@@ -171,7 +171,9 @@ class RepoIndex:
         source = text if text is not None else self.text(path)
         if source is None:
             raise ValueError("cannot be read")
-        symbols = build_symbols(source, self.module_name(path), path, path.name == "__init__.py", lazy=self.lazy)
+        symbols = build_symbols(
+            source, self.module_name(path), path, path.name == "__init__.py", lazy=self.lazy, segments=segments
+        )
         self._remember(path, symbols)
         if symbols.star_imports and not symbols.is_package:
             # Packages re-export with `import *` by the hundred (resolution searches those

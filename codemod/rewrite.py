@@ -40,6 +40,10 @@ def apply_plan(source: str, plan: FilePlan, only_classes: Iterable[str] | None =
     try:
         ast.parse(code)
     except SyntaxError as exc:  # never write code that does not parse
+        try:
+            ast.parse(source)
+        except SyntaxError as original:  # the file was broken already, in a part the analysis skipped
+            raise RewriteError(f"syntax error: {original.msg} (line {original.lineno})") from original
         raise RewriteError(f"the rewritten code would not parse: {exc.msg} (line {exc.lineno})") from exc
     return code
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -88,6 +89,7 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
 
     cache = digests = None
     stats: dict[str, tuple[int, int]] = {}
+    started_ns = time.time_ns()  # digests are taken after this moment
     repo_digest = ""
     if options.use_cache and files:
         cache = ResultCache(root, options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}", [str(f) for f in files])
@@ -115,6 +117,7 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
                     repo_digest if scanned else None,
                     analysis,
                     stats.get(str(files[i]), (-1, -1)),
+                    started_ns,
                 ),
             )
     if cache is not None:

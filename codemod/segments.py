@@ -13,6 +13,7 @@ unbalanced triple quote, a piece that does not parse) the whole file is parsed.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass
 
@@ -123,18 +124,30 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     return False
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
-_CALLED = re.compile(r"([A-Za-z_]\w*)\s*[(.]")
-_SELF_HELPER = re.compile(r"=\s*\(?\s*self\.\w+\(")
+# A call of a method of self: a helper that may build a tensor (`self.mask = ~self._causal(n)`).
+_SELF_HELPER = re.compile(r"\bself\.\w+\s*\(")
 _BINDS_SELF = re.compile(r"^([ \t]+)(?:self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b)", re.MULTILINE)
 
 
 def mentions(text: str, hints: Hints) -> bool:
-    if _SELF_HELPER.search(text):
+    for match in _SELF_HELPER.finditer(text):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if text[line_start : match.start()].strip():
+            return True  # a value built by a method of self, not a bare `self.post_init()`
+    # A substring test first (fast, in C); the word-boundary check only for the names found.
+    if any(name in text and _word(name).search(text) for name in hints.names):
         return True
-    if not hints.names.isdisjoint(_IDENTIFIER.findall(text)):
-        return True
-    return bool(hints.calls) and not hints.calls.isdisjoint(_CALLED.findall(text))
+    return any(name in text and _called(name).search(text) for name in hints.calls)
+
+
+@functools.lru_cache(maxsize=4096)
+def _word(name: str) -> re.Pattern[str]:
+    return re.compile(r"\b" + re.escape(name) + r"\b")
+
+
+@functools.lru_cache(maxsize=4096)
+def _called(name: str) -> re.Pattern[str]:
+    return re.compile(r"\b" + re.escape(name) + r"\s*[(.]")
 
 
 def _block_end(text: str, position: int, indent: int, quotes: list[int]) -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codemod.segments import Hints, Segment, may_hold_finding, padded, split
+from codemod.segments import Segment, padded, split
 
 
 class LazyDefinitions(Mapping):
@@ -120,20 +120,21 @@ class ModuleSymbols:
             raise SyntaxError("a top-level statement was cut in two")
         return tree.body[0]
 
-    def classes_to_analyse(self, hints: Hints | None) -> list[ast.ClassDef]:
-        """Every class that may produce a finding (all of them when `hints` is None)."""
+    def classes_to_analyse(self, holders: set[int] | None) -> list[ast.ClassDef]:
+        """Every class that may produce a finding: those in the module-level code, and those
+        in the top-level statements starting at the lines in `holders` (all when None)."""
         roots: list[ast.stmt] = list(self.header)
         for name in list(self.classes) + list(self.functions):
             definitions = self.classes if name in self.classes else self.functions
             segment = definitions.segment(name)
             if segment is None:
                 node = definitions[name]
-                if definitions is self.classes or hints is None or self.segments is None:
+                if definitions is self.classes or holders is None or self.segments is None:
                     roots.append(node)
                 continue
             if definitions is self.functions and "class " not in segment.text:
                 continue
-            if hints is None or may_hold_finding(segment, hints):
+            if holders is None or segment.start in holders:
                 roots.append(definitions[name])
         found: list[ast.ClassDef] = []
         seen: set[int] = set()
@@ -240,14 +241,22 @@ def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
 
 
 def build_symbols(
-    text: str, name: str, path: Path | None, is_package: bool, *, tree: ast.Module | None = None, lazy: bool = True
+    text: str,
+    name: str,
+    path: Path | None,
+    is_package: bool,
+    *,
+    tree: ast.Module | None = None,
+    lazy: bool = True,
+    segments: list[Segment] | None = None,
 ) -> ModuleSymbols:
     """Read a module's top-level names; with `lazy`, classes and functions are parsed on demand.
 
     Raises SyntaxError when the parsed part of the file does not parse.
     """
     symbols = ModuleSymbols(name=name, path=path, is_package=is_package, text=text)
-    segments = split(text) if lazy and tree is None else None
+    if segments is None:
+        segments = split(text) if lazy and tree is None else None
     if segments is not None:
         # One parse of the module with its classes and functions blanked out: line numbers
         # stay those of the file, and the blank lines cost next to nothing to tokenize.
