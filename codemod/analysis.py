@@ -588,7 +588,8 @@ class _ClassAnalyser:
             self.plan.annotations.append((attr, text))
 
 
-_ASSIGNS_ATTRIBUTE = re.compile(r"\b\w+\.\w+\s*(?::[^=\n]*)?=(?!=)|setattr\(")
+# A method that binds an attribute of self (`self.x = ...`, `self.x: T = ...`, setattr(self, ...)).
+_ASSIGNS_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b", re.MULTILINE)
 
 
 def _is_raw_binding(event: AttrEvent) -> bool:

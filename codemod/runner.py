@@ -154,6 +154,7 @@ def _relabel(analysis: FileAnalysis, shown: str) -> FileAnalysis:
 # -- analysis, in this process or in a pool of workers ---------------------------------------
 
 _MIN_FILES_PER_WORKER = 16
+_BATCH = 24
 _worker: dict = {}
 
 
@@ -167,10 +168,11 @@ def _analyse_all(files, shown, todo, root, options):
         for i in todo:
             yield (i, *_analyse_one(i))
         return
-    # Largest files first, in small batches: workers stay busy until the end.
+    # Batches of neighbouring files (they share imports, so a worker's memos serve the
+    # whole batch), the heaviest batches first so that workers finish together.
     sizes = {i: _size(files[i]) for i in todo}
-    ordered = sorted(todo, key=lambda i: -sizes[i])
-    batches = [ordered[k : k + 8] for k in range(0, len(ordered), 8)]
+    batches = [todo[k : k + _BATCH] for k in range(0, len(todo), _BATCH)]
+    batches.sort(key=lambda batch: -sum(sizes[i] for i in batch))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending: dict[int, tuple] = {}
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, shown, root, options)) as pool:
