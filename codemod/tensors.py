@@ -417,12 +417,19 @@ class Evaluator:
             if tn.init_is_random(name):
                 return Value(Kind.TENSOR, f"random initialisation ({short_call_name(node)})")
             return Value(Kind.TENSOR, self._args_state(node))
+        owner = qualname.rpartition(".")[0].rpartition(".")[2]
+        if owner[:1].isupper():
+            # `AutoModel.from_config(...)`: a method of a class, which the analysis cannot
+            # type; finding the class through a package's re-exports would be the costly part.
+            return UNKNOWN
         if kind is tn.CallKind.UNKNOWN and self.index is not None and not qualname.startswith("torch."):
             resolved = self.index.resolve(qualname, self.symbols.path)
             if resolved.kind == "function" and resolved.module is not None:
                 return function_value(self.index, resolved.module, resolved.node, None, self.depth + 1)  # type: ignore[arg-type]
-            if resolved.kind == "class" and resolved.path is not None:
-                return NON_TENSOR if self.index.is_resolved_module_class(resolved) else UNKNOWN
+            if resolved.kind == "class":
+                # An instance of a repository class: a module, a config, ... never a raw
+                # tensor worth registering (a torch.Tensor subclass is left alone too).
+                return NON_TENSOR
         if kind is tn.CallKind.UNKNOWN and self.index is None and qualname in self.symbols.functions:
             return function_value(None, self.symbols, self.symbols.functions[qualname], None, self.depth + 1)
         local = qualname.rpartition(".")

@@ -268,7 +268,10 @@ class BodyWalker:
                 overwrite = method in tn.RANDOM_INPLACE_METHODS or method in tn.OVERWRITING_METHODS
                 self._mutate(stmt, receiver, value, overwrite=overwrite)
                 return
-        self.ev.eval(call)
+        # A call made for its effect (`self.post_init()`, `print(...)`): its value is unused,
+        # so only its arguments are read (they may bind names with `:=`).
+        for argument in [*call.args, *(k.value for k in call.keywords)]:
+            self.ev.eval(argument)
 
     def _is_super_init(self, call: ast.Call) -> bool:
         func = call.func
