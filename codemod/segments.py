@@ -137,7 +137,7 @@ def mentions(text: str, hints: Hints) -> bool:
     # A substring test first (fast, in C); the word-boundary check only for the names found.
     if any(name in text and _word(name).search(text) for name in hints.names):
         return True
-    return any(name in text and _called(name).search(text) for name in hints.calls)
+    return bool(hints.calls) and not hints.calls.isdisjoint(_CALLED.findall(text))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -145,9 +145,7 @@ def _word(name: str) -> re.Pattern[str]:
     return re.compile(r"\b" + re.escape(name) + r"\b")
 
 
-@functools.lru_cache(maxsize=4096)
-def _called(name: str) -> re.Pattern[str]:
-    return re.compile(r"\b" + re.escape(name) + r"\s*[(.]")
+_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*[(.]")
 
 
 def _block_end(text: str, position: int, indent: int, quotes: list[int]) -> int:
