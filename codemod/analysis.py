@@ -517,7 +517,7 @@ class _ClassAnalyser:
         between = body[event.top_index + 1 : walker.super_index + 1]
         super_stmt = body[walker.super_index]
         if any(_uses_attr(stmt, walker.ev.self_name, attr) for stmt in between):
-            return f"assigned before super().__init__() and used before it; move the assignment after super().__init__()"
+            return "assigned before super().__init__() and used before it; move the assignment after super().__init__()"
         if any(_uses_bare_self(stmt, walker.ev.self_name) for stmt in between if stmt is not super_stmt):
             return "assigned before super().__init__() and `self` is used before it; move it by hand"
         value_names = {n.id for n in ast.walk(event.stmt) if isinstance(n, ast.Name)}
@@ -660,15 +660,10 @@ def _uses_attr(stmt: ast.stmt, self_name: str | None, attr: str) -> bool:
 
 
 def _uses_bare_self(stmt: ast.stmt, self_name: str | None) -> bool:
-    """`self` used other than as `self.<name> = ...` (passed along, or a method called)."""
+    """`self` used other than as `self.<name> = ...`: passed along, a method called, or an
+    attribute read (which may be a property reading the attribute being moved)."""
     stores = {id(n.value) for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)}
-    loads_of_attr = {id(n.value) for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)}
-    for n in ast.walk(stmt):
-        if isinstance(n, ast.Name) and n.id == self_name and id(n) not in stores:
-            if id(n) in loads_of_attr:
-                return True  # reading another attribute might read a property of the module
-            return True
-    return False
+    return any(isinstance(n, ast.Name) and n.id == self_name and id(n) not in stores for n in ast.walk(stmt))
 
 
 def _rebinds(stmt: ast.stmt, names: set[str]) -> bool:

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from codemod.analysis import FilePlan, plan_module, scan_text
@@ -32,7 +32,6 @@ class FileAnalysis:
     result: FileResult
     plan: FilePlan | None = None
     module: str = ""
-    extra: dict = field(default_factory=dict)
 
 
 def transform_source(
@@ -49,10 +48,8 @@ def transform_source(
     path = Path(path)
     if index is None:
         index = RepoIndex(lazy=False)
-    if path not in index._module_of_path:
+    if not index.has_file(path):
         index.add_file(path, text=source, name=path.stem if path.suffix == ".py" else "__main__")
-    else:
-        index._texts[path] = source
     analysis = analyse_text(index, path, source, str(path), AnalysisOptions(persistent))
     if analysis.result.error:
         raise RewriteError(analysis.result.error)

@@ -143,6 +143,9 @@ class RepoIndex:
         parts = qualname.split(".")
         return any(".".join(parts[:i]) in self._paths_by_module for i in range(len(parts), 0, -1))
 
+    def has_file(self, path: Path) -> bool:
+        return path in self._module_of_path
+
     def module_name(self, path: Path) -> str:
         return self._module_of_path.get(path) or self.add_file(path)
 
