@@ -238,13 +238,24 @@ class _ClassAnalyser:
         self.can_spell_parameter = can_spell_parameter
         self.lines = symbols.source_lines
         self.plan = ClassPlan(cls.name, cls.lineno)
-        self.bases = index.base_classes(symbols, cls)
+        self._bases: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
         self._subclasses: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
 
     # lookups -----------------------------------------------------------------------------------
 
+    @property
+    def bases(self) -> list[tuple[ModuleSymbols, ast.ClassDef]]:
+        """Repository base classes, parsed only when a lookup needs them (they can be large:
+        a framework's base model class is thousands of lines)."""
+        if self._bases is None:
+            self._bases = self.index.base_classes(self.symbols, self.cls)
+        return self._bases
+
     def method(self, name: str):
-        for symbols, cls in [(self.symbols, self.cls), *self.bases]:
+        for stmt in self.cls.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+                return self.symbols, stmt
+        for symbols, cls in self.bases:
             for stmt in cls.body:
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
                     return symbols, stmt
