@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import click
 
-from codemod.ftypes import Action, FileResult, Finding, Validation
+from codemod.ftypes import Action, FileResult, Finding, Validation, Verdict
 
 _DEFAULT_KEEP_COLOUR = None
 
@@ -30,13 +30,18 @@ def finding_line(finding: Finding) -> str:
 def validation_lines(path: str, class_name: str, validation: Validation) -> list[str]:
     """What validating one class proved, as a heading line and indented details."""
     device = f" on {validation.device}" if validation.device else ""
-    head = f"{path}: {class_name}: validation {validation.verdict.value}{device}"
-    if validation.compared:
-        head += ": compared " + ", ".join(validation.compared)
-    if validation.max_abs_diff is not None:
-        head += f"; largest output difference {validation.max_abs_diff:.3g}"
+    if validation.verdict is Verdict.NOT_VALIDATED:
+        head = f"{path}: {class_name}: not validated: {validation.message or 'no way to build it'}"
+    elif validation.verdict in (Verdict.ERROR, Verdict.TIMEOUT):
+        head = f"{path}: {class_name}: validation {validation.verdict.value}{device}: {validation.message}"
+    else:
+        head = f"{path}: {class_name}: validation {validation.verdict.value}{device}"
+        if validation.compared:
+            head += ": compared " + ", ".join(validation.compared)
+        if validation.max_abs_diff is not None:
+            head += f"; largest output difference {validation.max_abs_diff:.3g}"
     lines = [head]
-    if validation.message:
+    if validation.message and validation.verdict in (Verdict.PASSED, Verdict.FAILED):
         lines.append(f"    {validation.message}")
     if validation.original_failure:
         lines.append(f"    the original fails on that device (the bug being fixed): {validation.original_failure}")
