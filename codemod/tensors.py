@@ -520,15 +520,40 @@ def _is_static(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 def _annotation_value(annotation: ast.expr | None, evaluator: Evaluator) -> Value:
-    """A parameter annotated as a Tensor carries data passed in."""
+    """A parameter annotated `Tensor`, `Optional[Tensor]` or `Tensor | None` carries data
+    passed in; anything else (`Callable[[Tensor], None]`, `list[Tensor]`) is not a tensor."""
     if annotation is None:
         return UNKNOWN
-    text = ast.unparse(annotation)
-    if re.search(r"\bTensor\b", text) and not re.search(r"\b(List|list|Tuple|tuple|Dict|dict|Sequence|Iterable)\b", text):
-        if re.search(r"Optional|None", text):
-            return Value(Kind.TENSOR_OR_NONE, "data passed in (constructor argument)")
-        return Value(Kind.TENSOR, "data passed in (constructor argument)")
-    return UNKNOWN
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body  # a string annotation
+        except SyntaxError:
+            return UNKNOWN
+    kind = _annotated_kind(annotation, evaluator)
+    if kind is None:
+        return UNKNOWN
+    return Value(kind, "data passed in (constructor argument)")
+
+
+def _annotated_kind(node: ast.expr, evaluator: Evaluator) -> Kind | None:
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        qualname = evaluator.qualify(node)
+        return Kind.TENSOR if qualname in ("torch.Tensor", "Tensor") else None
+    members: list[ast.expr] = []
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):  # Tensor | None
+        members = [node.left, node.right]
+    elif isinstance(node, ast.Subscript):
+        wrapper = (evaluator.qualify(node.value) or "").rpartition(".")[2]
+        inner = node.slice
+        if wrapper == "Optional":
+            members = [inner, ast.Constant(None)]
+        elif wrapper == "Union":
+            members = list(inner.elts) if isinstance(inner, ast.Tuple) else [inner]
+    nones = [m for m in members if isinstance(m, ast.Constant) and m.value is None]
+    others = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
+    if not others or any(_annotated_kind(m, evaluator) is None for m in others):
+        return None
+    return Kind.TENSOR_OR_NONE if nones else Kind.TENSOR
 
 
 def _target_names(target: ast.expr) -> list[str]:

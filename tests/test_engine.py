@@ -744,3 +744,22 @@ def test_research_repo_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert 'self.register_buffer("mask", causal_mask(max_len), persistent=False)' in layers
     assert rewritten(report, "eventx/config.py") is None
     assert report.summary.files_changed == 2
+
+
+def test_only_tensor_annotations_make_constructor_arguments_tensors():
+    from codemod.api import transform_source
+
+    source = (
+        "from typing import Callable, List, Optional, Union\n"
+        "import torch\n"
+        "from torch import nn, Tensor\n\n\n"
+        "class A(nn.Module):\n"
+        "    def __init__(self, a: torch.Tensor, b: Optional[torch.Tensor] = None, c: 'Tensor | None' = None,\n"
+        "                 d: Optional[Callable[[torch.Tensor, torch.Tensor], None]] = None,\n"
+        "                 e: List[torch.Tensor] = (), f: Union[Tensor, None] = None, g: int = 3):\n"
+        "        super().__init__()\n"
+        "        self.a = a\n        self.b = b\n        self.c = c\n        self.d = d\n"
+        "        self.e = e\n        self.f = f\n        self.g = g\n"
+    )
+    rewritten = {f.attribute for f in transform_source(source).findings if f.action.value == "buffer"}
+    assert rewritten == {"a", "b", "c", "f"}
