@@ -251,11 +251,13 @@ class _ClassAnalyser:
             self._bases = self.index.base_classes(self.symbols, self.cls)
         return self._bases
 
+    def _lineage(self):
+        """This class, then its repository bases (parsed only if the search gets that far)."""
+        yield self.symbols, self.cls
+        yield from self.bases
+
     def method(self, name: str):
-        for stmt in self.cls.body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
-                return self.symbols, stmt
-        for symbols, cls in self.bases:
+        for symbols, cls in self._lineage():
             for stmt in cls.body:
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
                     return symbols, stmt
@@ -269,7 +271,7 @@ class _ClassAnalyser:
     def class_level_names(self) -> dict[str, str]:
         """Names bound in the class body (or a repository base's): attributes, methods, properties."""
         names: dict[str, str] = {}
-        for _, cls in [(self.symbols, self.cls), *self.bases]:
+        for _, cls in self._lineage():
             for stmt in cls.body:
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     names.setdefault(stmt.name, f"a method of {cls.name}")
