@@ -106,7 +106,7 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     for start, indent, name, head_end in defs:
         if name == "__init__":
             checked.add(start)
-            if mentions(text[start : _block_end(text, head_end, indent, quotes)], hints):
+            if mentions(_without_registrations(text[start : _block_end(text, head_end, indent, quotes)]), hints):
                 return True
     # Other methods matter only where they bind an attribute of self.
     starts = [d[0] for d in defs]
@@ -127,6 +127,55 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
 # A call of a method of self: a helper that may build a tensor (`self.mask = ~self._causal(n)`).
 _SELF_HELPER = re.compile(r"\bself\.\w+\s*\(")
 _BINDS_SELF = re.compile(r"^([ \t]+)(?:self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b)", re.MULTILINE)
+
+
+_REGISTRATION = re.compile(r"\b(?:Parameter|register_buffer)\(")
+
+
+def _without_registrations(block: str) -> str:
+    """The block with the arguments of `nn.Parameter(...)` and `self.register_buffer(...)`
+    blanked out: a tensor made there is registered already, whatever torch call makes it.
+
+    Kept: a registration followed by a method call (`nn.Parameter(t).to(device)` is not a
+    parameter), one whose arguments mention requires_grad (a buffer meant to be trained), or
+    bind a name (`:=`), or whose parentheses cannot be matched simply.
+    """
+    if "Parameter(" not in block and "register_buffer(" not in block:
+        return block
+    pieces: list[str] = []
+    position = 0
+    for match in _REGISTRATION.finditer(block):
+        if match.start() < position:
+            continue  # nested inside a span already blanked
+        end = _closing_paren(block, match.end())
+        if end is None:
+            continue
+        inner = block[match.end() : end]
+        after = block[end + 1 : end + 2]
+        if after == "." or "requires_grad" in inner or ":=" in inner:
+            continue
+        pieces.append(block[position : match.end()])
+        pieces.append(" " * len(inner))
+        position = end
+    pieces.append(block[position:])
+    return "".join(pieces)
+
+
+def _closing_paren(text: str, start: int) -> int | None:
+    """Index of the parenthesis closing the one just before `start`; None if strings or
+    comments inside make that uncertain."""
+    depth = 1
+    for i in range(start, min(len(text), start + 2000)):
+        char = text[i]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif char in "\"'#":
+            return None
+    return None
 
 
 def mentions(text: str, hints: Hints) -> bool:
