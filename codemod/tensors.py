@@ -232,7 +232,7 @@ class Evaluator:
     def _comprehension(self, element: ast.expr, generators: list[ast.comprehension]) -> Value:
         saved = dict(self.env)
         for gen in generators:
-            for name in _target_names(gen.target):
+            for name in target_names(gen.target):
                 self.env[name] = UNKNOWN
         value = self.eval(element)
         self.env = saved
@@ -556,18 +556,14 @@ def _annotated_kind(node: ast.expr, evaluator: Evaluator) -> Kind | None:
     return Kind.TENSOR_OR_NONE if nones else Kind.TENSOR
 
 
-def _target_names(target: ast.expr) -> list[str]:
+def target_names(target: ast.expr) -> list[str]:
     if isinstance(target, ast.Name):
         return [target.id]
     if isinstance(target, (ast.Tuple, ast.List)):
-        return [n for e in target.elts for n in _target_names(e)]
+        return [n for e in target.elts for n in target_names(e)]
     if isinstance(target, ast.Starred):
-        return _target_names(target.value)
+        return target_names(target.value)
     return []
-
-
-def target_names(target: ast.expr) -> list[str]:
-    return _target_names(target)
 
 
 def is_device_expr(evaluator: Evaluator, node: ast.expr) -> bool:

@@ -143,14 +143,6 @@ NON_TENSOR_TORCH_PREFIXES = (
 DEVICE_METHODS = frozenset({"cuda", "cpu", "to", "xpu", "mps"})
 
 
-def split_torch(qualname: str) -> tuple[str, str] | None:
-    """("torch", "zeros") for "torch.zeros"; the namespace and the last name."""
-    namespace, _, name = qualname.rpartition(".")
-    if not namespace:
-        return None
-    return namespace, name
-
-
 def is_torch_module_class(qualname: str) -> bool:
     if qualname in table.NN_MODULE_QUALNAMES:
         return True
@@ -263,6 +255,5 @@ def init_is_random(name: str) -> bool:
 
 INTEGER_CAST_METHODS = frozenset({"long", "int", "short", "byte", "char", "bool"})
 FLOAT_CAST_METHODS = frozenset({"float", "double", "half", "bfloat16", "cfloat", "cdouble"})
-RANDOM_INPLACE_METHODS = frozenset(
-    {"uniform_", "normal_", "bernoulli_", "random_", "exponential_", "geometric_", "cauchy_", "log_normal_"}
-)
+# Tensor methods that refill the tensor itself with random values (from the generated table).
+RANDOM_INPLACE_METHODS = frozenset(m for m in table.RANDOM_TENSOR_METHODS if m.endswith("_"))
