@@ -151,34 +151,36 @@ def finding_hints(
     if bindings is None:
         return None
     package = module if is_package else module.rpartition(".")[0]
-    names = {"torch", "Tensor", "Variable"}
+    names: set[str] = set()
+    # Unbound `Tensor` is typed as an annotation, and `torch` is often bound by the text
+    # of another file (`from models.common import *` is handled above, a `torch` global
+    # set some other way is not): both count where they are not bound.
+    torch: dict[str, set[str]] = {"torch": {"torch"}, "Tensor": {"Tensor"}}
     calls: set[str] = set()
     for local, source, level, name in bindings:
         absolute = resolve_relative(package, source or None, level) if level else source
         if absolute is None:
             continue
-        qualname = f"{absolute}.{name}" if name else absolute
         torch_bound = absolute == "torch" or absolute.startswith("torch.")
         repository = level > 0 or index.is_repository_name(absolute)
         if name == "*":
             if torch_bound or repository:
                 return None
             continue
-        if qualname in ("torch.nn", "torch.nn.modules"):
-            names.add("functional")  # nn.functional.relu(...): nn itself mostly builds modules
-        elif torch_bound:
-            names.add(local)
+        if torch_bound:
+            torch.setdefault(local, set()).add(f"{absolute}.{name}" if name else absolute)
         elif repository:
             calls.add(local)
+    frozen_torch = {local: frozenset(targets) for local, targets in torch.items()}
     changed = True
     while changed:  # a helper calling a tensor helper is a tensor helper too
         changed = False
-        hints = Hints(frozenset(names), frozenset(calls))
+        hints = Hints(frozenset(names), frozenset(calls), frozen_torch)
         for name, body in function_texts.items():
             if name not in names and (not body or mentions(body, hints)):
                 names.add(name)
                 changed = True
-    return Hints(frozenset(names), frozenset(calls))
+    return Hints(frozenset(names), frozenset(calls), frozen_torch)
 
 
 @dataclass

@@ -15,7 +15,10 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from codemod.torch_names import CallKind, classify_call, may_make_tensor
 
 _TOP_LEVEL = re.compile(r"^[^\s#)\]}]", re.MULTILINE)
 _TRIPLE_QUOTE = re.compile(r'"""|\'\'\'')
@@ -81,15 +84,19 @@ def padded(segment: Segment) -> str:
 
 @dataclass(frozen=True)
 class Hints:
-    """Names whose mention lets code produce a tensor.
+    """What a method must mention to be able to make a tensor.
 
-    `names` count wherever they appear (`torch`, `F`, `Tensor`, local tensor helpers);
-    `calls` only when called or dereferenced (`make_mask(`, `utils.make_mask(`): names
-    imported from the repository, which also appear as annotations and base classes.
+    `names` count wherever they appear (`Tensor`, local tensor helpers).  `torch` maps
+    names bound to torch objects (`torch`, `F`, `zeros`) to what they are bound to; a
+    mention counts only where the dotted name it starts can make a tensor
+    (`torch.zeros(`, `F.pad(`, `torch.Tensor`, not `torch.float32` or `nn.Linear(`).
+    `calls` count where called (`make_mask(`, `utils.make_mask(`): names imported from
+    the repository, which also appear as annotations and base classes.
     """
 
     names: frozenset[str]
     calls: frozenset[str]
+    torch: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 def may_hold_finding(segment: Segment, hints: Hints) -> bool:
@@ -101,44 +108,61 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     """
     text = segment.text
     quotes = [m.start() for m in _TRIPLE_QUOTE.finditer(text)]
-    defs = [(m.start(), len(m.group(1)), m.group(2), m.end()) for m in _DEF_LINE.finditer(text)]
-    checked: set[int] = set()
-    for start, indent, name, head_end in defs:
-        if name == "__init__":
-            checked.add(start)
-            if mentions(_without_registrations(text[start : _block_end(text, head_end, indent, quotes)]), hints):
+    constructors: list[tuple[int, int]] = []  # (start, end) of each __init__ block
+    position = text.find("def __init__")
+    while position >= 0:
+        line_start = text.rfind("\n", 0, position) + 1
+        match = _DEF_LINE.match(text, line_start)
+        if match and match.group(2) == "__init__":
+            end = _block_end(text, match.end(), len(match.group(1)), quotes)
+            if mentions(_without_registrations(text[line_start:end], hints), hints):
                 return True
+            constructors.append((line_start, end))
+        position = text.find("def __init__", position + 1)
     # Other methods matter only where they bind an attribute of self.
-    starts = [d[0] for d in defs]
+    defs: list[tuple[int, int, int]] | None = None  # (start, indent, end of the def line), listed if needed
+    checked = {start for start, _ in constructors}
     for match in _BINDS_SELF.finditer(text):
+        if any(start <= match.start() < end for start, end in constructors):
+            continue
+        if defs is None:
+            defs = [(m.start(), len(m.group(1)), m.end()) for m in _DEF_LINE.finditer(text)]
+            starts = [d[0] for d in defs]
         depth = len(match.group(1))
         i = bisect.bisect_right(starts, match.start()) - 1
         while i >= 0 and defs[i][1] >= depth:
             i -= 1  # the def that encloses this line is indented less than it
         if i < 0 or defs[i][0] in checked:
             continue
-        start, indent, _, head_end = defs[i]
+        start, indent, head_end = defs[i]
         checked.add(start)
         if mentions(text[start : _block_end(text, head_end, indent, quotes)], hints):
             return True
     return False
 
 
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from|import)[ \t]", re.MULTILINE)
 # A call of a method of self: a helper that may build a tensor (`self.mask = ~self._causal(n)`).
 _SELF_HELPER = re.compile(r"\bself\.\w+\s*\(")
 _BINDS_SELF = re.compile(r"^([ \t]+)(?:self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b)", re.MULTILINE)
 
 
 _REGISTRATION = re.compile(r"\b(?:Parameter|register_buffer)\(")
+# `self.weight = nn.Parameter(` up to the parenthesis: the parameter is the value bound.
+_BOUND_TO_SELF = re.compile(r"[ \t]*self\.\w+[ \t]*(?::[^=\n]*)?=[ \t]*([\w.]+\.)?$")
+_REST_OF_LINE_IS_EMPTY = re.compile(r"[ \t]*(?:#[^\n]*)?(?:\n|$)")
 
 
-def _without_registrations(block: str) -> str:
-    """The block with the arguments of `nn.Parameter(...)` and `self.register_buffer(...)`
-    blanked out: a tensor made there is registered already, whatever torch call makes it.
+def _without_registrations(block: str, hints: Hints) -> str:
+    """The block with registered tensors blanked out: the arguments of
+    `self.register_buffer(...)`, and `nn.Parameter(...)` with its arguments where it is the
+    whole value bound to an attribute (`self.w = nn.Parameter(torch.zeros(3))`).  A tensor
+    made there is registered already, whatever torch call makes it.
 
-    Kept: a registration followed by a method call (`nn.Parameter(t).to(device)` is not a
-    parameter), one whose arguments mention requires_grad (a buffer meant to be trained), or
-    bind a name (`:=`), or whose parentheses cannot be matched simply.
+    Kept: a parameter anywhere else (`[nn.Parameter(t)]` is a list of tensors,
+    `nn.Parameter(t).to(device)` a copy), a registration whose arguments mention
+    requires_grad (a buffer meant to be trained) or bind a name (`:=`), or whose
+    parentheses cannot be matched simply.
     """
     if "Parameter(" not in block and "register_buffer(" not in block:
         return block
@@ -151,21 +175,37 @@ def _without_registrations(block: str) -> str:
         if end is None:
             continue
         inner = block[match.end() : end]
-        after = block[end + 1 : end + 2]
-        if after == "." or "requires_grad" in inner or ":=" in inner:
+        if "requires_grad" in inner or ":=" in inner:
             continue
-        pieces.append(block[position : match.end()])
-        pieces.append(" " * len(inner))
-        position = end
+        if block[match.start()] == "P":
+            line_start = block.rfind("\n", 0, match.start()) + 1
+            bound = _BOUND_TO_SELF.match(block, line_start, match.start())
+            if not (bound and _REST_OF_LINE_IS_EMPTY.match(block, end + 1) and _is_torch_parameter(bound.group(1), hints)):
+                continue
+            blank_from, blank_to = match.end() - 1, end + 1  # the call's parentheses too
+        else:
+            blank_from, blank_to = match.end(), end
+        pieces.append(block[position:blank_from])
+        pieces.append(" " * (blank_to - blank_from))
+        position = blank_to
     pieces.append(block[position:])
     return "".join(pieces)
 
 
+def _is_torch_parameter(qualifier: str | None, hints: Hints) -> bool:
+    """Whether `<qualifier>Parameter` (`nn.`, `torch.nn.` or nothing) is torch's nn.Parameter."""
+    head, _, rest = (qualifier or "Parameter").partition(".")
+    suffix = f".{rest}Parameter" if qualifier else ""
+    return any(classify_call(target + suffix) is CallKind.PARAMETER for target in hints.torch.get(head, ()))
+
+
 def _closing_paren(text: str, start: int) -> int | None:
-    """Index of the parenthesis closing the one just before `start`; None if strings or
-    comments inside make that uncertain."""
+    """Index of the parenthesis closing the one just before `start`; None if what is inside
+    cannot be followed simply (a triple-quoted string, a string not closed on its line)."""
     depth = 1
-    for i in range(start, min(len(text), start + 2000)):
+    i = start
+    stop = min(len(text), start + 2000)
+    while i < stop:
         char = text[i]
         if char in "([{":
             depth += 1
@@ -173,20 +213,41 @@ def _closing_paren(text: str, start: int) -> int | None:
             depth -= 1
             if depth == 0:
                 return i
-        elif char in "\"'#":
-            return None
+        elif char == "#":
+            i = text.find("\n", i)
+            if i < 0:
+                return None
+        elif char in "\"'":
+            if text.startswith(char * 3, i):
+                return None
+            i += 1
+            while i < stop and text[i] != char:
+                if text[i] == "\n":
+                    return None
+                i += 2 if text[i] == "\\" else 1
+            if i >= stop:
+                return None
+        i += 1
     return None
 
 
 def mentions(text: str, hints: Hints) -> bool:
+    if _IMPORT_LINE.search(text):
+        return True  # names bound inside the method, which the hints do not know
     for match in _SELF_HELPER.finditer(text):
         line_start = text.rfind("\n", 0, match.start()) + 1
         if text[line_start : match.start()].strip():
             return True  # a value built by a method of self, not a bare `self.post_init()`
-    # A substring test first (fast, in C); the word-boundary check only for the names found.
+    # A substring test first (fast, in C); the regular expressions only for the names found.
     if any(name in text and _word(name).search(text) for name in hints.names):
         return True
-    return bool(hints.calls) and not hints.calls.isdisjoint(_CALLED.findall(text))
+    for name, targets in hints.torch.items():
+        if name in text and any(_torch_mention_may_make_tensor(m, targets) for m in _dotted(name).finditer(text)):
+            return True
+    for name in hints.calls:
+        if name in text and any(not _is_method_of_a_class(name, m.group(1)) for m in _called(name).finditer(text)):
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=4096)
@@ -194,7 +255,31 @@ def _word(name: str) -> re.Pattern[str]:
     return re.compile(r"\b" + re.escape(name) + r"\b")
 
 
-_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*[(.]")
+@functools.lru_cache(maxsize=4096)
+def _dotted(name: str) -> re.Pattern[str]:
+    """`name.a.b` (spaces allowed around the dots), the space after it and the next character."""
+    return re.compile(r"(?<![\w.])" + re.escape(name) + r"\b((?:\s*\.\s*\w+)*)(\s*)(.?)")
+
+
+def _torch_mention_may_make_tensor(match: re.Match[str], targets: frozenset[str]) -> bool:
+    attributes, space, after = match.groups()
+    if after in (".", "\\") or (after == "#" and "\n" not in space):
+        return True  # a dotted name this scan cannot follow (continued, or commented)
+    tail = "".join(attributes.split())
+    return any(may_make_tensor(target + tail, called=after == "(") for target in targets)
+
+
+@functools.lru_cache(maxsize=4096)
+def _called(name: str) -> re.Pattern[str]:
+    """A call of `name`, or of a dotted name starting with it: `make_mask(`, `utils.make_mask(`."""
+    return re.compile(r"(?<![\w.])" + re.escape(name) + r"\b((?:\s*\.\s*\w+)*)\s*\(")
+
+
+def _is_method_of_a_class(head: str, attributes: str) -> bool:
+    """`Config.from_dict(`: a method of a class, which the analysis never types (see
+    Evaluator._qualified_call)."""
+    parts = [head, *attributes.replace(".", " ").split()]
+    return len(parts) >= 2 and parts[-2][:1].isupper()
 
 
 def _block_end(text: str, position: int, indent: int, quotes: list[int]) -> int:

@@ -333,7 +333,7 @@ class Evaluator:
             and isinstance(func.func, ast.Name)
             and func.func.id == "getattr"
             and len(func.args) >= 2
-            and self.qualify(func.args[0]) in ("torch", "torch.nn.functional")
+            and self.qualify(func.args[0]) in tn.RUNTIME_LOOKUP_NAMESPACES
         ):
             name = func.args[1]
             if isinstance(name, ast.Constant) and isinstance(name.value, str):
@@ -538,7 +538,7 @@ def _annotation_value(annotation: ast.expr | None, evaluator: Evaluator) -> Valu
 def _annotated_kind(node: ast.expr, evaluator: Evaluator) -> Kind | None:
     if isinstance(node, (ast.Name, ast.Attribute)):
         qualname = evaluator.qualify(node)
-        return Kind.TENSOR if qualname in ("torch.Tensor", "Tensor") else None
+        return Kind.TENSOR if qualname in tn.TENSOR_ANNOTATIONS else None
     members: list[ast.expr] = []
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):  # Tensor | None
         members = [node.left, node.right]

@@ -210,6 +210,29 @@ def legacy_is_integer(name: str) -> bool:
     return table.LEGACY_TENSOR_DTYPE_IS_INTEGER.get(name, False)
 
 
+# Namespaces whose functions the analysis follows when picked at run time: getattr(torch, name)(...).
+RUNTIME_LOOKUP_NAMESPACES = ("torch", "torch.nn.functional")
+# Annotations that make a constructor argument a tensor.
+TENSOR_ANNOTATIONS = ("torch.Tensor", "Tensor")
+# What a call must return for a value built from it to be, or hold, a tensor.
+_SOURCE_KINDS = frozenset(
+    {CallKind.TENSOR, CallKind.SEQUENCE, CallKind.LEGACY, CallKind.INIT, CallKind.VARIABLE, CallKind.PARAMETER}
+)
+
+
+def may_make_tensor(qualname: str, called: bool) -> bool:
+    """Can a mention of the torch name `qualname` make a value that the analysis types as a
+    tensor (or a parameter, or a sequence of them)?  `called`: the mention is a call.
+
+    This mirrors the evaluator (tensors.py): an attribute of torch that is not called is at
+    most a dtype or a function reference, except the Tensor annotation of an argument and
+    a namespace passed to getattr.
+    """
+    if called:
+        return classify_call(qualname) in _SOURCE_KINDS
+    return qualname in TENSOR_ANNOTATIONS or qualname in RUNTIME_LOOKUP_NAMESPACES
+
+
 def dtype_is_integer(qualname: str | None) -> bool | None:
     """True/False for a dtype like torch.long / torch.float32; None when it is not a dtype."""
     if qualname is None or not qualname.startswith("torch."):

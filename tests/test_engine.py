@@ -700,6 +700,131 @@ def test_prefilter_equals_full_parse_on_golden_input(case: Path, tmp_path: Path,
     assert comparable(fast) == comparable(full)
 
 
+# Shapes where the text pre-filter must still see a finding: (source, "Class.attr" -> action).
+PREFILTER_SHAPES = {
+    "parameter moved to a device": (
+        "from torch import nn\n\n\nclass A(nn.Module):\n    def __init__(self, x, device):\n"
+        "        super().__init__()\n        self.w = nn.Parameter(x).to(device)\n",
+        {"A.w": "parameter"},
+    ),
+    "list of parameters": (
+        "import torch\nfrom torch import nn\n\n\nclass A(nn.Module):\n    def __init__(self, n):\n"
+        "        super().__init__()\n        self.ps = [nn.Parameter(torch.zeros(3)) for _ in range(n)]\n",
+        {"A.ps": "skip"},
+    ),
+    "parameter bound to a local first": (
+        "import torch\nfrom torch import nn\n\n\nclass A(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        p = nn.Parameter(torch.zeros(3))\n        self.ps = [p]\n",
+        {"A.ps": "skip"},
+    ),
+    "torch imported inside the constructor": (
+        "from torch import nn\n\n\nclass A(nn.Module):\n    def __init__(self, x, device):\n"
+        "        super().__init__()\n        from torch.nn import Parameter\n"
+        "        self.w = Parameter(x).to(device)\n",
+        {"A.w": "parameter"},
+    ),
+    "torch function imported by name": (
+        "from torch import nn, zeros\n\n\nclass A(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.z = zeros(3)\n",
+        {"A.z": "buffer"},
+    ),
+    "functional through nn": (
+        "import torch.nn as nn\n\n\nclass A(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.h = nn.functional.one_hot(\n            nn.init.zeros_(nn.Parameter(None).data.long()), 4)\n",
+        {"A.h": "buffer"},
+    ),
+    "torch function chosen at run time": (
+        "import torch\nfrom torch import nn\nNAME = 'ones'\n\n\nclass A(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.z = getattr(torch, NAME)(3)\n",
+        {"A.z": "buffer"},
+    ),
+    "dotted call split over lines": (
+        "import torch\nfrom torch import nn\n\n\nclass A(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.z = (torch\n                  .zeros(3))\n",
+        {"A.z": "buffer"},
+    ),
+    "tensor annotation of an argument": (
+        "from torch import Tensor, nn\n\n\nclass A(nn.Module):\n    def __init__(self, t: Tensor):\n"
+        "        super().__init__()\n        self.t = t\n",
+        {"A.t": "buffer"},
+    ),
+    "buffer registered with a string name, raw tensor beside it": (
+        "import torch\nfrom torch import nn\n\n\nclass A(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.register_buffer(\"a\", torch.zeros(3))  # (\n"
+        "        self.b = torch.ones(3)\n",
+        {"A.b": "buffer"},
+    ),
+    "a repository function named Parameter": (
+        {
+            "layers.py": "import torch\n\n\ndef Parameter(n):\n    return torch.zeros(n)\n",
+            "model.py": "from torch import nn\nfrom layers import Parameter\n\n\nclass A(nn.Module):\n"
+            "    def __init__(self):\n        super().__init__()\n        self.w = Parameter(3)\n",
+        },
+        {"A.w": "buffer"},
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(PREFILTER_SHAPES))
+def test_prefilter_keeps_the_findings_of_tricky_shapes(shape: str, project: Path, write_tree):
+    source, expected = PREFILTER_SHAPES[shape]
+    write_tree(project, source if isinstance(source, dict) else {"model.py": source})
+    fast = analyse(project, prefilter=True)
+    full = analyse(project, prefilter=False)
+    assert comparable(fast) == comparable(full)
+    assert {key: action for key, (action, _) in actions(full).items()} == expected
+
+
+def _holders(source: str) -> set[int] | None:
+    from codemod.analysis import scan_text
+    from codemod.repo_index import RepoIndex
+
+    path = Path("pkg/model.py")
+    return scan_text(RepoIndex([path]), path, source).holders
+
+
+NO_TENSOR_INIT = """import torch
+from torch import nn
+import torch.nn.functional as F
+from .configs import Config, make_mask
+
+
+class A(nn.Module):
+    def __init__(self, config: Config, dtype=torch.float32):
+        super().__init__()
+        self.proj = nn.Linear(4, 4, dtype=dtype)  # torch.float32 is no tensor
+        self.act = F.gelu
+        self.weight = nn.Parameter(torch.zeros(4, dtype=torch.float32))
+        self.register_buffer("mask", torch.ones(4, 4), persistent=False)
+        self.config = Config.from_dict({"x": torch.nn.Linear})
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.act(self.proj(x)) * self.weight
+"""
+
+
+def test_prefilter_skips_a_constructor_that_makes_no_raw_tensor():
+    assert _holders(NO_TENSOR_INIT) == set()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "self.z = torch.zeros(4)",
+        "self.z = F.pad(x, (1, 1))",
+        "self.z = make_mask(4)",
+        "self.z = getattr(torch, 'ones')(4)",
+        "self.z = self._build(4)",
+        "self.z = nn.Parameter(torch.zeros(4)).to('cuda')",
+        "self.z = [nn.Parameter(torch.zeros(4))]",
+        "self.z = torch.nn.init.zeros_(torch.empty(4))",
+    ],
+)
+def test_prefilter_keeps_a_constructor_that_may_make_one(line: str):
+    source = NO_TENSOR_INIT.replace("        self.config = ", f"        {line}\n        self.config = ")
+    assert _holders(source) == {7}
+
+
 # -- the example repository -----------------------------------------------------------------------
 
 
