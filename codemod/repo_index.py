@@ -15,12 +15,14 @@ from pathlib import Path
 from codemod import torch_names
 from codemod.discovery import module_name_for
 from codemod.fileio import SourceError, read_source
+from codemod.segments import line_start_matches
 from codemod.symbols import ModuleSymbols, build_symbols, resolve_relative
 
 # `class Name(bases):` headers; the bases may span lines.
-_CLASS_HEADER = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.MULTILINE)
+# Both are matched at line starts only (see segments.line_start_matches).
+_CLASS_HEADER = re.compile(r"class[ \t]+(\w+)[ \t]*\(([^)]*)\)")
 _MAX_DEPTH = 50
-_STAR_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*", re.MULTILINE)
+_STAR_IMPORT = re.compile(r"from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*")
 # Parsed modules kept in memory; the rest are parsed again if needed.  A module's
 # tree costs ~100x its text in memory, so large repositories cannot keep them all.
 _CACHED_MODULES = 256
@@ -308,7 +310,7 @@ class RepoIndex:
         if path not in self._star_memo:
             package = module if path.name == "__init__.py" else module.rpartition(".")[0]
             targets = []
-            for match in _STAR_IMPORT.finditer(text):
+            for match in line_start_matches(_STAR_IMPORT, text):
                 target = resolve_relative(package, match.group(2) or None, len(match.group(1)))
                 if target is not None and target in self._paths_by_module:
                     targets.append(target)
@@ -406,7 +408,7 @@ class RepoIndex:
                 text = self.text(path)
                 if not text or "class" not in text:
                     continue
-                for match in _CLASS_HEADER.finditer(text):
+                for match in line_start_matches(_CLASS_HEADER, text):
                     for word in set(re.findall(r"\w+", match.group(2))):
                         files = headers.setdefault(word, [])
                         if not files or files[-1] != path:

@@ -15,15 +15,68 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from codemod.torch_names import CallKind, classify_call, may_make_tensor
 
-_TOP_LEVEL = re.compile(r"^[^\s#)\]}]", re.MULTILINE)
-_TRIPLE_QUOTE = re.compile(r'"""|\'\'\'')
+# The scans below run over every file, so their patterns begin with a literal (which the
+# regular expression engine finds fast) and conditions on what begins the line are checked
+# afterwards: a pattern anchored with `^` is tried at every line, several times slower.
+_TOP_LEVEL = re.compile(r"\n[^\s#)\]}]")  # a line that starts a top-level statement
+_TRIPLE_DOUBLE = re.compile(r'"""')
+_TRIPLE_SINGLE = re.compile(r"\'\'\'")
 _HEAD = re.compile(r"(?:async[ \t]+)?(class|def)[ \t]+(\w+)|(import|from)\b")
-_DEF_LINE = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(", re.MULTILINE)
+_DEF = re.compile(r"def[ \t]+(\w+)[ \t]*\(")
+
+
+def line_start_matches(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """The matches of `pattern` that only blanks precede on their line, as if the pattern
+    began with `^[ \t]*` (and without overlapping, as finditer)."""
+    position = 0
+    while True:
+        match = pattern.search(text, position)
+        if match is None:
+            return
+        if _indent(text, match.start()) is not None:
+            yield match
+            position = match.end()
+        else:
+            position = match.start() + 1
+
+
+def _indent(text: str, position: int) -> str | None:
+    """The blanks between the start of the line and `position`; None if anything else is there."""
+    prefix = text[text.rfind("\n", 0, position) + 1 : position]
+    return None if prefix.strip(" \t") else prefix
+
+
+def _triple_quotes(text: str) -> list[int]:
+    """Offsets of every triple quote, in order (the two kinds cannot overlap)."""
+    found = [m.start() for m in _TRIPLE_DOUBLE.finditer(text)]
+    if "\'\'\'" in text:
+        found += [m.start() for m in _TRIPLE_SINGLE.finditer(text)]
+        found.sort()
+    return found
+
+
+def _method_defs(text: str) -> Iterator[tuple[int, int, str, int]]:
+    """(line start, indent, name, end of `def name(`) of every indented `def`."""
+    for match in _DEF.finditer(text):
+        found = _method_def(text, match)
+        if found is not None:
+            yield found
+
+
+def _method_def(text: str, match: re.Match[str]) -> tuple[int, int, str, int] | None:
+    """The `def` matched, if it begins its line (after an indent and maybe `async`)."""
+    line_start = text.rfind("\n", 0, match.start()) + 1
+    prefix = text[line_start : match.start()]
+    rest = prefix.lstrip(" \t")
+    indent = len(prefix) - len(rest)
+    if indent and (not rest or (rest.startswith("async") and len(rest) > 5 and not rest[5:].strip(" \t"))):
+        return line_start, indent, match.group(1), match.end()
+    return None
 
 
 @dataclass
@@ -37,12 +90,12 @@ class Segment:
 
 def split(text: str) -> list[Segment] | None:
     """The top-level statements of `text`, or None when the cut would be a guess."""
-    quotes = [m.start() for m in _TRIPLE_QUOTE.finditer(text)]
+    quotes = _triple_quotes(text)
     if len(quotes) % 2:
         return None
-    starts: list[int] = []
+    starts: list[int] = [0] if text and _TOP_LEVEL.match("\n" + text[0]) else []
     for match in _TOP_LEVEL.finditer(text):
-        offset = match.start()
+        offset = match.start() + 1
         if bisect.bisect_left(quotes, offset) % 2:
             continue  # inside a triple-quoted string
         starts.append(offset)
@@ -107,14 +160,15 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     attributes cannot, and is what this check lets the analysis skip.
     """
     text = segment.text
-    quotes = [m.start() for m in _TRIPLE_QUOTE.finditer(text)]
+    quotes = _triple_quotes(text)
     constructors: list[tuple[int, int]] = []  # (start, end) of each __init__ block
     position = text.find("def __init__")
     while position >= 0:
-        line_start = text.rfind("\n", 0, position) + 1
-        match = _DEF_LINE.match(text, line_start)
-        if match and match.group(2) == "__init__":
-            end = _block_end(text, match.end(), len(match.group(1)), quotes)
+        match = _DEF.match(text, position)
+        found = _method_def(text, match) if match else None
+        if found is not None and found[2] == "__init__":
+            line_start, indent, _, head_end = found
+            end = _block_end(text, head_end, indent, quotes)
             if mentions(_without_registrations(text[line_start:end], hints), hints):
                 return True
             constructors.append((line_start, end))
@@ -122,13 +176,15 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     # Other methods matter only where they bind an attribute of self.
     defs: list[tuple[int, int, int]] | None = None  # (start, indent, end of the def line), listed if needed
     checked = {start for start, _ in constructors}
-    for match in _BINDS_SELF.finditer(text):
+    for match in line_start_matches(_BINDS_SELF, text):
         if any(start <= match.start() < end for start, end in constructors):
             continue
         if defs is None:
-            defs = [(m.start(), len(m.group(1)), m.end()) for m in _DEF_LINE.finditer(text)]
+            defs = [(start, indent, head_end) for start, indent, _, head_end in _method_defs(text)]
             starts = [d[0] for d in defs]
-        depth = len(match.group(1))
+        depth = len(_indent(text, match.start()) or "")
+        if not depth:
+            continue  # at the top level of the statement: in no method
         i = bisect.bisect_right(starts, match.start()) - 1
         while i >= 0 and defs[i][1] >= depth:
             i -= 1  # the def that encloses this line is indented less than it
@@ -141,10 +197,11 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     return False
 
 
-_IMPORT_LINE = re.compile(r"^[ \t]*(?:from|import)[ \t]", re.MULTILINE)
+_IMPORT_WORD = re.compile(r"\bimport\b")
 # A call of a method of self: a helper that may build a tensor (`self.mask = ~self._causal(n)`).
-_SELF_HELPER = re.compile(r"\bself\.\w+\s*\(")
-_BINDS_SELF = re.compile(r"^([ \t]+)(?:self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b)", re.MULTILINE)
+_SELF_HELPER = re.compile(r"self\.\w+\s*\(")
+_WORD_CHAR = re.compile(r"\w")
+_BINDS_SELF = re.compile(r"self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b")
 
 
 _REGISTRATION = re.compile(r"\b(?:Parameter|register_buffer)\(")
@@ -232,9 +289,11 @@ def _closing_paren(text: str, start: int) -> int | None:
 
 
 def mentions(text: str, hints: Hints) -> bool:
-    if _IMPORT_LINE.search(text):
+    if "import" in text and _IMPORT_WORD.search(text):
         return True  # names bound inside the method, which the hints do not know
     for match in _SELF_HELPER.finditer(text):
+        if match.start() and _WORD_CHAR.match(text, match.start() - 1):
+            continue  # `myself.x(`
         line_start = text.rfind("\n", 0, match.start()) + 1
         if text[line_start : match.start()].strip():
             return True  # a value built by a method of self, not a bare `self.post_init()`
@@ -303,8 +362,8 @@ def _block_end(text: str, position: int, indent: int, quotes: list[int]) -> int:
 
 
 
-_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)", re.MULTILINE)
-_PLAIN_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#;]+)", re.MULTILINE)
+_FROM_IMPORT = re.compile(r"from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)")
+_PLAIN_IMPORT = re.compile(r"import[ \t]+([^\n#;]+)")
 
 
 def import_bindings(text: str) -> list[tuple[str, str, int, str]] | None:
@@ -315,7 +374,7 @@ def import_bindings(text: str) -> list[tuple[str, str, int, str]] | None:
     a line continues with a backslash, which the expression cannot follow.
     """
     bindings: list[tuple[str, str, int, str]] = []
-    for match in _FROM_IMPORT.finditer(text):
+    for match in line_start_matches(_FROM_IMPORT, text):
         names = match.group(3).strip()
         if names.endswith("\\"):
             return None
@@ -327,7 +386,7 @@ def import_bindings(text: str) -> list[tuple[str, str, int, str]] | None:
             parts = item.split()
             name, local = parts[0], parts[-1] if len(parts) == 3 and parts[1] == "as" else parts[0]
             bindings.append((local, match.group(2), len(match.group(1)), name))
-    for match in _PLAIN_IMPORT.finditer(text):
+    for match in line_start_matches(_PLAIN_IMPORT, text):
         names = match.group(1).strip()
         if names.endswith("\\"):
             return None
