@@ -10,8 +10,6 @@ import ast
 from collections.abc import Iterable
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from codemod.ftypes import RewriteError
@@ -87,6 +85,10 @@ def _adds_parameter(classes: list[ClassPlan]) -> bool:
 
 
 def _add_nn_import(text: str) -> str:
+    # libcst's codemod package takes longer to import than the rest of libcst: only here.
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import AddImportsVisitor
+
     context = CodemodContext()
     AddImportsVisitor.add_needed_import(context, "torch", "nn")
     return AddImportsVisitor(context).transform_module(cst.parse_module(text)).code

@@ -101,12 +101,17 @@ def split(text: str) -> list[Segment] | None:
         starts.append(offset)
     if not starts:
         return []
-    # A decorator line begins the statement it decorates.
+    # A decorator begins the statement it decorates (however many lines it spans); the
+    # statement's kind is read where the decorated definition itself begins.
     merged: list[int] = []
+    heads: list[int] = []
     previous_is_decorator = False
     for offset in starts:
         if not previous_is_decorator:
             merged.append(offset)
+            heads.append(offset)
+        else:
+            heads[-1] = offset
         previous_is_decorator = text.startswith("@", offset)
     segments: list[Segment] = []
     line = 1 + text.count("\n", 0, merged[0])
@@ -114,10 +119,7 @@ def split(text: str) -> list[Segment] | None:
         stop = merged[i + 1] if i + 1 < len(merged) else len(text)
         chunk = text[offset:stop]
         lines_in_chunk = chunk.count("\n")
-        body = chunk
-        while body.startswith("@"):
-            body = body[body.find("\n") + 1 :] if "\n" in body else ""
-        head = _HEAD.match(body)
+        head = _HEAD.match(text, heads[i], stop)
         if head and head.group(1):
             kind, name = head.group(1), head.group(2)
         elif head and head.group(3):

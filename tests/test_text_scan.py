@@ -100,3 +100,44 @@ def test_top_level_statements_start_where_the_anchored_pattern_says():
         offsets = [text.index(p.text, sum(len(q.text) for q in pieces[:k])) for k, p in enumerate(pieces)]
         assert offsets == expected
         assert "".join(p.text for p in pieces) == text[expected[0] :] if expected else pieces == []
+
+
+DECORATED = '''import torch
+
+
+@auto_docstring(
+    custom_intro="""
+    A model.
+    """
+)
+@register(
+    "a",
+)
+class A(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(2, 2)
+
+
+@cache
+@wraps(
+    f
+)
+def make(n):
+    return torch.zeros(n)
+
+
+if True:
+    B = 1
+'''
+
+
+def test_a_decorator_over_several_lines_begins_the_definition_it_decorates():
+    pieces = segments.split(DECORATED)
+    assert [(p.kind, p.name, p.start, p.end) for p in pieces] == [
+        ("import", None, 1, 3),
+        ("class", "A", 4, 17),
+        ("def", "make", 18, 25),
+        ("other", None, 26, 27),
+    ]
+    assert "".join(p.text for p in pieces) == DECORATED
