@@ -177,10 +177,21 @@ def test_run_child_peak_covers_orphans_under_subreaper(tmp_path):
     assert res.peak_mb >= 150
 
 
+def test_run_child_samples_the_whole_tree_at_once(tmp_path):
+    # Parent and child hold their memory at the same time: the tree holds their sum.
+    code = ("import subprocess, sys; b = b'x' * 100_000_000; "
+            "subprocess.run([sys.executable, '-c', 'import time; b = b\"x\" * 120_000_000; time.sleep(0.3)'])")
+    res = rb.run_child([sys.executable, "-c", code], tmp_path, sample_tree=True)
+    assert res.returncode == 0
+    assert 120 <= res.peak_mb < 200  # the largest single process
+    assert res.tree_peak_mb is not None and res.tree_peak_mb >= 220
+    assert rb.run_child([sys.executable, "-c", "pass"], tmp_path).tree_peak_mb is None  # not sampled
+
+
 def test_verdicts_medians_and_table():
     r = rb.CorpusResult("timm", "1.0.31", 304, 141127, 1,
                         baseline_s=[1.0, 3.0, 2.0], cold_s=[1.2, 5.0, 1.1], warm_s=[0.2, 0.1, 0.3],
-                        cold_peak_mb=[100.0, 450.0, 90.0], warm_peak_mb=[80.0, 70.0, 60.0])
+                        cold_peak_mb=[100.0, 450.0, 90.0], warm_peak_mb=[80.0, 70.0, 60.0], tree_peak_mb=300.0)
     assert r.median_baseline == 2.0 and r.median_cold == 1.2 and r.median_warm == 0.2
     assert r.cold_ratio == pytest.approx(0.6) and r.warm_ratio == pytest.approx(0.1)
     assert r.peak_mb == 450.0
@@ -188,8 +199,14 @@ def test_verdicts_medians_and_table():
     table = rb.format_table([r])
     header, _, row = table.splitlines()
     assert header.split()[:9] == ["corpus", "files", "lines", "base", "s", "cold", "s", "cold", "x"]
-    assert row.split() == ["timm", "304", "141,127", "2.00", "1.20", "0.60", "0.20", "0.100", "450",
+    assert row.split() == ["timm", "304", "141,127", "2.00", "1.20", "0.60", "0.20", "0.100", "450", "300",
                            "PASS", "PASS", "FAIL"]
+    # The whole tree counts too: largest process within the limit, the tree over it.
+    r.cold_peak_mb, r.tree_peak_mb = [100.0], 401.0
+    assert r.verdicts()["peak"] is False
+    r.tree_peak_mb = None  # not measurable here
+    assert r.verdicts()["peak"] is True
+    assert rb.format_table([r]).splitlines()[2].split()[9] == "n/a"
 
 
 def test_main_end_to_end_on_synthetic_corpus(tmp_path, monkeypatch, capsys):
@@ -212,10 +229,11 @@ def test_main_end_to_end_on_synthetic_corpus(tmp_path, monkeypatch, capsys):
     captured = capsys.readouterr()
     assert rc == 0, captured.err
 
-    # Warm-up (baseline + cache-filling run), then baseline, cold, warm alternating.
-    assert order == ["baseline", "warm", "baseline", "cold", "warm"]
-    # The cold run saw no cache; the timed warm run saw the one the first run made.
-    assert (tmp_path / "tool.log").read_text().split() == ["warm:miss", "cold:miss", "warm:hit"]
+    # Warm-up (baseline + cache-filling run), then baseline, cold, warm alternating, then
+    # one untimed cold and warm run that sample the memory of the whole tree.
+    assert order == ["baseline", "warm", "baseline", "cold", "warm", "cold", "warm"]
+    # Cold runs saw no cache; warm runs saw the one the first run made.
+    assert (tmp_path / "tool.log").read_text().split() == ["warm:miss", "cold:miss", "warm:hit", "cold:miss", "warm:hit"]
     assert snapshot(src) == before_src  # the tool only ever saw a copy
     assert harness_traces(before_repo, snapshot(REPO)) == []  # nothing written into the repository
 
@@ -226,6 +244,7 @@ def test_main_end_to_end_on_synthetic_corpus(tmp_path, monkeypatch, capsys):
     assert r["cold_ratio"] == pytest.approx(r["cold_s"][0] / r["baseline_s"][0])
     assert r["warm_ratio"] == pytest.approx(r["warm_s"][0] / r["baseline_s"][0])
     assert r["peak_mb"] >= 80  # the grandchild's allocation is seen
+    assert r["tree_peak_mb"] >= 80
     assert set(r["passed"]) == {"cold", "warm", "peak"}
     assert report["targets"] == {"cold_ratio": 0.6, "warm_ratio": 0.1, "peak_mb": 400.0}
     assert "timm" in captured.out and ("PASS" in captured.out or "FAIL" in captured.out)
