@@ -165,8 +165,14 @@ def _analyse_all(files, shown, todo, root, options):
     jobs = max(1, min(options.jobs or os.cpu_count() or 1, len(todo) // _MIN_FILES_PER_WORKER))
     if jobs == 1:
         _init_worker(files, shown, root, options)
-        for i in todo:
-            yield (i, *_analyse_one(i))
+        try:
+            for i in todo:
+                yield (i, *_analyse_one(i))
+        finally:
+            # Free the parsed modules now, while the cyclic collector is off: left to the
+            # interpreter's exit, a collection would first walk all of them (about 1 s on
+            # transformers).
+            _worker.clear()
         return
     # Batches of neighbouring files (they share imports, so a worker's memos serve the
     # whole batch), the heaviest batches first so that workers finish together.
