@@ -189,7 +189,7 @@ def test_run_child_samples_the_whole_tree_at_once(tmp_path):
 
 
 def test_verdicts_medians_and_table():
-    r = rb.CorpusResult("timm", "1.0.31", 304, 141127, 1,
+    r = rb.CorpusResult("transformers", "5.23.0", 304, 141127, 1,
                         baseline_s=[1.0, 3.0, 2.0], cold_s=[1.2, 5.0, 1.1], warm_s=[0.2, 0.1, 0.3],
                         cold_peak_mb=[100.0, 450.0, 90.0], warm_peak_mb=[80.0, 70.0, 60.0], tree_peak_mb=300.0)
     assert r.median_baseline == 2.0 and r.median_cold == 1.2 and r.median_warm == 0.2
@@ -199,7 +199,7 @@ def test_verdicts_medians_and_table():
     table = rb.format_table([r])
     header, _, row = table.splitlines()
     assert header.split()[:9] == ["corpus", "files", "lines", "base", "s", "cold", "s", "cold", "x"]
-    assert row.split() == ["timm", "304", "141,127", "2.00", "1.20", "0.60", "0.20", "0.100", "450", "300",
+    assert row.split() == ["transformers", "304", "141,127", "2.00", "1.20", "0.60", "0.20", "0.100", "450", "300",
                            "PASS", "PASS", "FAIL"]
     # The whole tree counts too: largest process within the limit, the tree over it.
     r.cold_peak_mb, r.tree_peak_mb = [100.0], 401.0
@@ -207,6 +207,11 @@ def test_verdicts_medians_and_table():
     r.tree_peak_mb = None  # not measurable here
     assert r.verdicts()["peak"] is True
     assert rb.format_table([r]).splitlines()[2].split()[9] == "n/a"
+    # The cold target is set for transformers only; the others show their ratio, not a verdict.
+    r.corpus = "timm"
+    r.cold_s = [9.0]
+    assert r.verdicts()["cold"] is None
+    assert rb.format_table([r]).splitlines()[2].split()[10] == "n/a"
 
 
 def test_main_end_to_end_on_synthetic_corpus(tmp_path, monkeypatch, capsys):
