@@ -14,9 +14,11 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
+
 
 __all__ = [
     "DEFAULT_EXCLUDED_DIRS",
@@ -125,8 +127,16 @@ def _load_ignore_file(file: str, base: str) -> _IgnoreLayer | None:
             lines = handle.read().splitlines()
     except OSError:
         return None
-    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    spec = _gitignore_spec(lines)
     return _IgnoreLayer(base, spec) if len(spec) else None
+
+
+def _gitignore_spec(lines: list[str]) -> pathspec.GitIgnoreSpec:
+    # Imported when a pattern is first read: importing pathspec costs as much as a warm
+    # run of a small repository without any ignore file.
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def _relative_to(path: str, base: str) -> str | None:
@@ -202,7 +212,7 @@ class _Excluder:
 
     def __init__(self, patterns: Sequence[str], root: str) -> None:
         self.root = root
-        self.spec = pathspec.GitIgnoreSpec.from_lines(list(patterns)) if patterns else None
+        self.spec = _gitignore_spec(list(patterns)) if patterns else None
 
     def __call__(self, path: str, is_dir: bool) -> bool:
         if self.spec is None:
