@@ -60,6 +60,7 @@ class StmtEdit:
     persistent: bool | None = None
     spine: tuple[SpineEdit, ...] = ()
     move_after: tuple[int, int] | None = None  # the super().__init__() statement to move after
+    end: tuple[int, int] = (0, 0)  # line and column (characters) where the statement ends
 
 
 @dataclass
@@ -69,6 +70,9 @@ class ClassPlan:
     findings: list[Finding] = field(default_factory=list)
     edits: list[StmtEdit] = field(default_factory=list)
     annotations: list[tuple[str, str]] = field(default_factory=list)  # (attr, annotation) to declare on the class
+    # First line (decorators included) of each statement of the class body: lets the
+    # rewrite hand libcst only the methods that change.
+    body_starts: tuple[int, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -239,7 +243,7 @@ class _ClassAnalyser:
         self.policy = policy
         self.can_spell_parameter = can_spell_parameter
         self.lines = symbols.source_lines
-        self.plan = ClassPlan(cls.name, cls.lineno)
+        self.plan = ClassPlan(cls.name, cls.lineno, body_starts=tuple(_first_line(stmt) for stmt in cls.body))
         self._bases: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
         self._subclasses: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
 
@@ -567,7 +571,7 @@ class _ClassAnalyser:
             if isinstance(move, str):
                 return skip(move)
             if event.kind == "register_buffer":
-                edit = StmtEdit(*self._position(event.stmt), "buffer_to_parameter", attr)
+                edit = StmtEdit(*self._position(event.stmt), "buffer_to_parameter", attr, end=self._end(event.stmt))
             elif value.moved_parameter:
                 edit = self._stmt_edit(event, "unmove", attr, None, parameter=True)
             elif value.requires_grad == "nn.Parameter":
@@ -583,6 +587,10 @@ class _ClassAnalyser:
     def _position(self, stmt: ast.stmt) -> tuple[int, int]:
         return stmt.lineno, _char_col(self.lines, stmt.lineno, stmt.col_offset)
 
+    def _end(self, stmt: ast.stmt) -> tuple[int, int]:
+        line = stmt.end_lineno or stmt.lineno
+        return line, _char_col(self.lines, line, stmt.end_col_offset or 0)
+
     def _stmt_edit(self, event: AttrEvent, op: str, attr: str, persistent: bool | None, *, parameter: bool) -> StmtEdit:
         spine: tuple[SpineEdit, ...] = ()
         if event.value_node is not None:
@@ -592,7 +600,7 @@ class _ClassAnalyser:
                 spine = spine_edits(evaluator, event.value_node, parameter)
             finally:
                 evaluator.env = saved
-        return StmtEdit(*self._position(event.stmt), op, attr, persistent, spine)
+        return StmtEdit(*self._position(event.stmt), op, attr, persistent, spine, end=self._end(event.stmt))
 
     def _declare(self, attr: str, annotation: ast.expr) -> None:
         for stmt in self.cls.body:
@@ -654,6 +662,11 @@ def spine_edits(evaluator: Evaluator, node: ast.expr, parameter: bool) -> tuple[
             break
         index += 1
     return tuple(edits)
+
+
+def _first_line(stmt: ast.stmt) -> int:
+    decorators = getattr(stmt, "decorator_list", None)
+    return min([stmt.lineno, *(d.lineno for d in decorators)]) if decorators else stmt.lineno
 
 
 def _init_body(cls: ast.ClassDef) -> list[ast.stmt]:

@@ -7,6 +7,8 @@ Edits are keyed by the position of the statement they change, which `ast`
 from __future__ import annotations
 
 import ast
+import dataclasses
+import re
 from collections.abc import Iterable
 
 import libcst as cst
@@ -55,7 +57,7 @@ def _apply_by_statement(source: str, pieces: list[Segment], classes: list[ClassP
         owners.setdefault(owner, []).append(class_plan)
     texts = [p.text for p in pieces]
     for index, owned in owners.items():
-        texts[index] = _transform(pieces[index].text, owned, plan.parameter_spelling, pieces[index].start - 1)
+        texts[index] = _transform_piece(pieces[index], owned, plan.parameter_spelling)
     if plan.add_nn_import and _adds_parameter(classes):
         # The imports live before the first class or function: only that part is re-read.
         first_definition = next((i for i, p in enumerate(pieces) if p.kind in ("class", "def")), len(pieces))
@@ -65,6 +67,88 @@ def _apply_by_statement(source: str, pieces: list[Segment], classes: list[ClassP
             texts.insert(0, _add_nn_import(""))
     prefix = source[: len(source) - len("".join(p.text for p in pieces))]  # blank lines before the first statement
     return prefix + "".join(texts)
+
+
+def _transform_piece(piece: Segment, classes: list[ClassPlan], parameter_spelling: str) -> str:
+    """One top-level statement with the edits of its classes applied.
+
+    A class can be thousands of lines long while its edits are a few statements of
+    `__init__`, and libcst's cost grows with what it reads.  So, narrowest first: each
+    edited statement alone (when none moves), or each edited method of a class alone
+    (when a statement moves within `__init__`), or the whole top-level statement (when a
+    declaration goes on the class itself, or the text cannot be cut simply).
+    """
+    narrower = []
+    if not any(c.annotations for c in classes):
+        if not any(e.move_after for c in classes for e in c.edits):
+            narrower.append(_transform_statements)
+        if len(classes) == 1 and classes[0].body_starts:
+            narrower.append(lambda piece, classes, spelling: _transform_methods(piece, classes[0], spelling))
+    for transform in narrower:
+        try:
+            return transform(piece, classes, parameter_spelling)
+        except (RewriteError, _CannotCut):
+            continue
+    return _transform(piece.text, classes, parameter_spelling, piece.start - 1)
+
+
+class _CannotCut(Exception):
+    pass
+
+
+def _transform_methods(piece: Segment, plan: ClassPlan, parameter_spelling: str) -> str:
+    lines = piece.text.splitlines(keepends=True)
+    starts = sorted(set(plan.body_starts))
+    first, last = piece.start, piece.start + len(lines) - 1
+    if not (first <= plan.line < starts[0] <= last) or not lines[plan.line - first].startswith("class "):
+        raise _CannotCut  # a nested class, or a body on the class line
+    bounds = [*starts, last + 1]  # each body statement runs up to the next (comments included)
+    texts = ["".join(lines[: starts[0] - first])]
+    placed = 0
+    for begin, end in zip(bounds, bounds[1:]):
+        chunk = "".join(lines[begin - first : end - first])
+        edits = [e for e in plan.edits if begin <= e.line < end]
+        if edits:
+            if any(e.move_after and not begin <= e.move_after[0] < end for e in edits):
+                raise _CannotCut
+            chunk = _transform_indented(chunk, dataclasses.replace(plan, edits=edits), parameter_spelling, begin)
+            placed += len(edits)
+        texts.append(chunk)
+    if placed != len(plan.edits):
+        raise _CannotCut
+    return "".join(texts)
+
+
+# After a statement on its last line: nothing but blanks and a comment.
+_REST_OF_LINE = re.compile(r"[ \t]*(?:#[^\r\n]*)?\r?\n?")
+
+
+def _transform_statements(piece: Segment, classes: list[ClassPlan], parameter_spelling: str) -> str:
+    lines = piece.text.splitlines(keepends=True)
+    first = piece.start
+    edits = sorted((e for c in classes for e in c.edits), key=lambda e: e.line, reverse=True)
+    for edit in edits:  # from the bottom up, so that earlier line numbers stay valid
+        (line, col), (end_line, end_col) = (edit.line, edit.col), edit.end
+        if not first <= line <= end_line < first + len(lines):
+            raise _CannotCut
+        head, tail = lines[line - first], lines[end_line - first]
+        before = lines[line - first - 1].rstrip("\r\n") if line > first else ""
+        if head[:col].strip(" \t") or before.endswith("\\") or _REST_OF_LINE.fullmatch(tail, end_col) is None:
+            raise _CannotCut  # shares its line with other code
+        plan = dataclasses.replace(classes[0], edits=[edit], annotations=[])
+        text = _transform_indented("".join(lines[line - first : end_line - first + 1]), plan, parameter_spelling, line)
+        lines[line - first : end_line - first + 1] = [text]
+    return "".join(lines)
+
+
+def _transform_indented(chunk: str, plan: ClassPlan, parameter_spelling: str, first_line: int) -> str:
+    """Indented statements (of a class body, or a method's), parsed under a stand-in header."""
+    newline = "\r\n" if chunk.find("\r\n") == chunk.find("\n") - 1 >= 0 else "\n"
+    header = "class _:" + newline
+    code = _transform(header + chunk, [plan], parameter_spelling, first_line - 2)
+    if not code.startswith(header):
+        raise _CannotCut
+    return code[len(header) :]
 
 
 def _transform(text: str, classes: list[ClassPlan], parameter_spelling: str, line_offset: int) -> str:
