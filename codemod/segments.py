@@ -299,27 +299,35 @@ def mentions(text: str, hints: Hints) -> bool:
         line_start = text.rfind("\n", 0, match.start()) + 1
         if text[line_start : match.start()].strip():
             return True  # a value built by a method of self, not a bare `self.post_init()`
-    # A substring test first (fast, in C); the regular expressions only for the names found.
-    if any(name in text and _word(name).search(text) for name in hints.names):
-        return True
+    # A substring test first (fast, in C); the finer checks only for the names found.
+    for name in hints.names:
+        if name in text and next(_mentions_of(text, name, after_dot=True), None) is not None:
+            return True
     for name, targets in hints.torch.items():
-        if name in text and any(_torch_mention_may_make_tensor(m, targets) for m in _dotted(name).finditer(text)):
+        if name in text and any(_torch_mention_may_make_tensor(m, targets) for m in _mentions_of(text, name)):
             return True
     for name in hints.calls:
-        if name in text and any(not _is_method_of_a_class(name, m.group(1)) for m in _called(name).finditer(text)):
+        if name in text and any(
+            m.group(3) == "(" and not _is_method_of_a_class(name, m.group(1)) for m in _mentions_of(text, name)
+        ):
             return True
     return False
 
 
-@functools.lru_cache(maxsize=4096)
-def _word(name: str) -> re.Pattern[str]:
-    return re.compile(r"\b" + re.escape(name) + r"\b")
+# What follows a name: `.a.b` (spaces allowed around the dots), the space after, the next character.
+_CHAIN = re.compile(r"((?:\s*\.\s*\w+)*)(\s*)(.?)")
 
 
-@functools.lru_cache(maxsize=4096)
-def _dotted(name: str) -> re.Pattern[str]:
-    """`name.a.b` (spaces allowed around the dots), the space after it and the next character."""
-    return re.compile(r"(?<![\w.])" + re.escape(name) + r"\b((?:\s*\.\s*\w+)*)(\s*)(.?)")
+def _mentions_of(text: str, name: str, after_dot: bool = False) -> Iterator[re.Match[str]]:
+    """For each mention of `name` as a whole word (and, unless `after_dot`, not as the
+    attribute of something else), what follows it (see _CHAIN)."""
+    position = text.find(name)
+    while position >= 0:
+        end = position + len(name)
+        before = text[position - 1] if position else " "
+        if not (_WORD_CHAR.match(before) or (before == "." and not after_dot) or _WORD_CHAR.match(text, end)):
+            yield _CHAIN.match(text, end)  # type: ignore[misc]  (it matches anywhere)
+        position = text.find(name, position + 1)
 
 
 def _torch_mention_may_make_tensor(match: re.Match[str], targets: frozenset[str]) -> bool:
@@ -328,12 +336,6 @@ def _torch_mention_may_make_tensor(match: re.Match[str], targets: frozenset[str]
         return True  # a dotted name this scan cannot follow (continued, or commented)
     tail = "".join(attributes.split())
     return any(may_make_tensor(target + tail, called=after == "(") for target in targets)
-
-
-@functools.lru_cache(maxsize=4096)
-def _called(name: str) -> re.Pattern[str]:
-    """A call of `name`, or of a dotted name starting with it: `make_mask(`, `utils.make_mask(`."""
-    return re.compile(r"(?<![\w.])" + re.escape(name) + r"\b((?:\s*\.\s*\w+)*)\s*\(")
 
 
 def _is_method_of_a_class(head: str, attributes: str) -> bool:

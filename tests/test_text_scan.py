@@ -141,3 +141,11 @@ def test_a_decorator_over_several_lines_begins_the_definition_it_decorates():
         ("other", None, 26, 27),
     ]
     assert "".join(p.text for p in pieces) == DECORATED
+
+
+def test_mentions_of_a_name_are_whole_words():
+    text = "xtorch.a(); torch_dtype; self.torch.b(); torch . zeros (3); torch"
+    found = [(m.group(1), m.group(3)) for m in segments._mentions_of(text, "torch")]
+    assert found == [(" . zeros", "("), ("", "")]
+    # Plain names also count as attributes (`utils.make_mask`), never inside a longer word.
+    assert [m.group(3) for m in segments._mentions_of("utils.make_mask(1); make_masks", "make_mask", after_dot=True)] == ["("]
