@@ -25,7 +25,7 @@ from codemod.torch_names import CallKind, classify_call, may_make_tensor
 # afterwards: a pattern anchored with `^` is tried at every line, several times slower.
 _TOP_LEVEL = re.compile(r"\n[^\s#)\]}]")  # a line that starts a top-level statement
 _TRIPLE_DOUBLE = re.compile(r'"""')
-_TRIPLE_SINGLE = re.compile(r"\'\'\'")
+_TRIPLE_SINGLE = re.compile(r"'''")
 _HEAD = re.compile(r"(?:async[ \t]+)?(class|def)[ \t]+(\w+)|(import|from)\b")
 _DEF = re.compile(r"def[ \t]+(\w+)[ \t]*\(")
 
@@ -54,7 +54,7 @@ def _indent(text: str, position: int) -> str | None:
 def _triple_quotes(text: str) -> list[int]:
     """Offsets of every triple quote, in order (the two kinds cannot overlap)."""
     found = [m.start() for m in _TRIPLE_DOUBLE.finditer(text)]
-    if "\'\'\'" in text:
+    if "'''" in text:
         found += [m.start() for m in _TRIPLE_SINGLE.finditer(text)]
         found.sort()
     return found
