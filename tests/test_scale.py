@@ -11,7 +11,6 @@ import ast
 import importlib.util
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -24,9 +23,6 @@ from codemod.runner import RunOptions, RunReport, run
 pytestmark = pytest.mark.slow
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SAMPLE_SEED = 20240601
-SAMPLE_MOST_TORCH = 150
-SAMPLE_RANDOM = 150
 
 
 def _load_benchmark():
@@ -183,24 +179,12 @@ def test_prefilter_and_cache_change_nothing_over_timm(corpora: dict[str, Path], 
     assert _comparable(warm) == _comparable(reference)
 
 
-def _transformers_sample(root: Path) -> list[Path]:
-    files = sorted(root.rglob("*.py"))
-    counts = {path: path.read_bytes().count(b"torch") for path in files}
-    most = sorted(files, key=lambda p: (-counts[p], str(p)))[:SAMPLE_MOST_TORCH]
-    rest = [p for p in files if p not in set(most)]
-    sample = set(most) | set(random.Random(SAMPLE_SEED).sample(rest, SAMPLE_RANDOM))
-    # The files that define the bases most model files inherit from.
-    sample |= {root / "modeling_utils.py", root / "configuration_utils.py", root / "pytorch_utils.py"}
-    return sorted(sample)
-
-
-def test_prefilter_and_cache_change_nothing_over_a_transformers_sample(corpora: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_prefilter_and_cache_change_nothing_over_transformers(corpora: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    # Every file of the corpus, not a sample: the pre-filter must not lose a single finding.
     root = Path(shutil.copytree(corpora["transformers"], tmp_path / "transformers"))
     monkeypatch.chdir(tmp_path)
-    sample = _transformers_sample(root)
-    assert 300 <= len(sample) <= 310
-    reference, cold, warm = _same_results(root, sample)
-    assert len(reference.files) == len(sample)
-    assert reference.findings, "the sample has findings to compare"
+    reference, cold, warm = _same_results(root, [root])
+    assert len(reference.files) == len(_files(root)) > 2000
+    assert reference.findings, "transformers has findings to compare"
     assert _comparable(cold) == _comparable(reference)
     assert _comparable(warm) == _comparable(reference)
