@@ -19,7 +19,7 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["SourceError", "SourceFile", "encode_check", "read_source", "write_source_atomic"]
+__all__ = ["SourceError", "SourceFile", "encode_check", "read_source", "source_lines", "write_source_atomic"]
 
 # How much of the start of a file is searched for a NUL byte; Python source
 # never contains one, binary formats almost always do early on.
@@ -27,6 +27,23 @@ BINARY_SNIFF_BYTES = 8192
 
 _NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 _NEWLINE_BYTES_RE = re.compile(rb"\r\n|\r|\n")
+
+
+_LINE_WITH_END = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def source_lines(text: str, keepends: bool = False) -> list[str]:
+    """The lines of source text as Python's parser numbers them.
+
+    Only \\n, \\r\\n and \\r end a line; str.splitlines also breaks at form feeds and other
+    separators, which would shift every line after one by one.
+    """
+    if keepends:
+        return _LINE_WITH_END.findall(text)
+    lines = _NEWLINE_RE.split(text)
+    if lines and not lines[-1]:
+        lines.pop()  # text ending with a newline has no empty last line, as with splitlines
+    return lines
 
 
 class SourceError(Exception):

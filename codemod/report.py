@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 import click
 
+from codemod.fileio import source_lines
 from codemod.ftypes import Action, FileResult, Finding, Validation, Verdict
 
 _DEFAULT_KEEP_COLOUR = None
@@ -64,8 +65,8 @@ def validation_lines(path: str, class_name: str, validation: Validation) -> list
 
 def unified_diff(result: FileResult) -> str:
     """A unified diff of one file's change, as `git apply` reads it."""
-    before = (result.original or "").splitlines(keepends=True)
-    after = (result.rewritten or "").splitlines(keepends=True)
+    before = source_lines(result.original or "", keepends=True)
+    after = source_lines(result.rewritten or "", keepends=True)
     lines = difflib.unified_diff(before, after, f"a/{result.display_path}", f"b/{result.display_path}")
     out = []
     for line in lines:
@@ -77,7 +78,7 @@ def unified_diff(result: FileResult) -> str:
 
 def colour_diff(diff: str) -> str:
     out = []
-    for line in diff.splitlines(keepends=True):
+    for line in source_lines(diff, keepends=True):
         if line.startswith(("+++", "---")):
             out.append(click.style(line, bold=True))
         elif line.startswith("@@"):

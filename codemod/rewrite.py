@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from codemod.fileio import source_lines
 from codemod.ftypes import RewriteError
 from codemod.analysis import ClassPlan, FilePlan, SpineEdit, StmtEdit
 from codemod.segments import Segment, split
@@ -97,7 +98,7 @@ class _CannotCut(Exception):
 
 
 def _transform_methods(piece: Segment, plan: ClassPlan, parameter_spelling: str) -> str:
-    lines = piece.text.splitlines(keepends=True)
+    lines = source_lines(piece.text, keepends=True)
     starts = sorted(set(plan.body_starts))
     first, last = piece.start, piece.start + len(lines) - 1
     if not (first <= plan.line < starts[0] <= last) or not lines[plan.line - first].startswith("class "):
@@ -124,10 +125,10 @@ _REST_OF_LINE = re.compile(r"[ \t]*(?:#[^\r\n]*)?\r?\n?")
 
 
 def _transform_statements(piece: Segment, classes: list[ClassPlan], parameter_spelling: str) -> str:
-    lines = piece.text.splitlines(keepends=True)
+    lines = source_lines(piece.text, keepends=True)
     first = piece.start
-    edits = sorted((e for c in classes for e in c.edits), key=lambda e: e.line, reverse=True)
-    for edit in edits:  # from the bottom up, so that earlier line numbers stay valid
+    edits = sorted(((e, c) for c in classes for e in c.edits), key=lambda pair: pair[0].line, reverse=True)
+    for edit, owner in edits:  # from the bottom up, so that earlier line numbers stay valid
         (line, col), (end_line, end_col) = (edit.line, edit.col), edit.end
         if not first <= line <= end_line < first + len(lines):
             raise _CannotCut
@@ -135,7 +136,7 @@ def _transform_statements(piece: Segment, classes: list[ClassPlan], parameter_sp
         before = lines[line - first - 1].rstrip("\r\n") if line > first else ""
         if head[:col].strip(" \t") or before.endswith("\\") or _REST_OF_LINE.fullmatch(tail, end_col) is None:
             raise _CannotCut  # shares its line with other code
-        plan = dataclasses.replace(classes[0], edits=[edit], annotations=[])
+        plan = dataclasses.replace(owner, edits=[edit], annotations=[])
         text = _transform_indented("".join(lines[line - first : end_line - first + 1]), plan, parameter_spelling, line)
         lines[line - first : end_line - first + 1] = [text]
     return "".join(lines)

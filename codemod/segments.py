@@ -90,6 +90,8 @@ class Segment:
 
 def split(text: str) -> list[Segment] | None:
     """The top-level statements of `text`, or None when the cut would be a guess."""
+    if "\r" in text and "\r" in text.replace("\r\n", ""):
+        return None  # a lone \r ends a line for the parser: lines here are counted by \n
     quotes = _triple_quotes(text)
     if len(quotes) % 2:
         return None

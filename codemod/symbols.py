@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codemod.fileio import source_lines
 from codemod.segments import Segment, padded, split
 
 
@@ -94,7 +95,7 @@ class ModuleSymbols:
 
     @functools.cached_property
     def source_lines(self) -> list[str]:
-        return self.text.splitlines()
+        return source_lines(self.text)
 
     def __post_init__(self) -> None:
         self.classes: LazyDefinitions = LazyDefinitions(self)

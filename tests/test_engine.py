@@ -775,6 +775,19 @@ def test_prefilter_keeps_the_findings_of_tricky_shapes(shape: str, project: Path
     assert {key: action for key, (action, _) in actions(full).items()} == expected
 
 
+def test_a_lone_carriage_return_ends_a_line_as_for_the_parser(project: Path, prefilter: bool):
+    # Old Mac line endings mixed with \n: Python counts the \r as a line end.
+    source = "import torch\rfrom torch import nn\n\n\nclass A(nn.Module):\n    def __init__(self):\n" \
+             "        super().__init__()\n        self.mask = torch.ones(2)\n"
+    (project / "m.py").write_bytes(source.encode())
+    report = analyse(project, prefilter=prefilter)
+    (finding,) = report.findings
+    assert (finding.line, finding.column) == (8, 9)
+    assert rewritten(report, "m.py") == source.replace(
+        "self.mask = torch.ones(2)", 'self.register_buffer("mask", torch.ones(2), persistent=False)'
+    )
+
+
 def _holders(source: str) -> set[int] | None:
     from codemod.analysis import scan_text
     from codemod.repo_index import RepoIndex

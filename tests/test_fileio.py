@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from codemod import fileio
-from codemod.fileio import SourceError, encode_check, read_source, write_source_atomic
+from codemod.fileio import SourceError, encode_check, read_source, source_lines, write_source_atomic
 
 
 def _leftovers(directory: Path) -> list[str]:
@@ -268,3 +268,30 @@ def test_permission_error_is_reported(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.setattr(fileio, "open", denied, raising=False)
     with pytest.raises(SourceError, match="^permission denied$"):
         read_source(path)
+
+
+@pytest.mark.parametrize(
+    "text, lines",
+    [
+        ("", []),
+        ("a", ["a"]),
+        ("a\n", ["a"]),
+        ("a\r\nb\rc\nd", ["a", "b", "c", "d"]),
+        ("a\x0cb\u2028c\x1cd\nnext\n", ["a\x0cb\u2028c\x1cd", "next"]),  # str.splitlines would give 5
+        ("\n\n", ["", ""]),
+    ],
+)
+def test_source_lines_end_only_where_the_parser_ends_them(text: str, lines: list[str]):
+    assert source_lines(text) == lines
+    with_ends = source_lines(text, keepends=True)
+    assert "".join(with_ends) == text
+    assert [line.rstrip("\r\n") for line in with_ends] == lines
+
+
+def test_source_lines_number_lines_as_the_parser_does():
+    import ast
+
+    source = "a = 1  # \x0c \u2028 \x1c\rb = 2\r\n# \x85\nc = 3\n"
+    lines = source_lines(source)
+    for stmt in ast.parse(source).body:
+        assert lines[stmt.lineno - 1].startswith(ast.unparse(stmt.targets[0]))
