@@ -394,6 +394,10 @@ def baseline_command(target: Path) -> list[str]:
     return [sys.executable, "-c", BASELINE_CODE, str(target)]
 
 
+# A bare interpreter start: the floor under any run of a Python tool, timed for reference.
+INTERPRETER_COMMAND = [sys.executable, "-c", "pass"]
+
+
 # --------------------------------------------------------------------------- benchmarking
 
 
@@ -412,6 +416,7 @@ class CorpusResult:
     cold_peak_mb: list[float] = field(default_factory=list)
     warm_peak_mb: list[float] = field(default_factory=list)
     tree_peak_mb: float | None = None  # whole process tree, PSS summed (Linux), from untimed runs
+    interpreter_s: list[float] = field(default_factory=list)  # `python -c pass`, for reference
     baseline_syntax_errors: int = 0
 
     @property
@@ -425,6 +430,13 @@ class CorpusResult:
     @property
     def median_warm(self) -> float:
         return statistics.median(self.warm_s)
+
+    @property
+    def interpreter_ratio(self) -> float | None:
+        """A bare interpreter start over the baseline: no run of a Python tool can be below it."""
+        if not self.interpreter_s:
+            return None
+        return ratio(statistics.median(self.interpreter_s), self.median_baseline)
 
     @property
     def cold_ratio(self) -> float:
@@ -457,6 +469,7 @@ class CorpusResult:
             cold_ratio=self.cold_ratio,
             warm_ratio=self.warm_ratio,
             peak_mb=self.peak_mb,
+            interpreter_ratio=self.interpreter_ratio,
             passed=self.verdicts(),
         )
         return d
@@ -566,6 +579,8 @@ def bench_corpus(
 
         for i in range(runs):
             baseline()
+            interpreter = _check(run_child(INTERPRETER_COMMAND, work, env), "interpreter", INTERPRETER_COMMAND)
+            result.interpreter_s.append(interpreter.wall_s)
             cold = cold_tool()
             result.cold_s.append(cold.wall_s)
             result.cold_peak_mb.append(cold.peak_mb)
@@ -671,6 +686,10 @@ def main(
     print(f"\nmedians of {args.runs} run(s); peak MB = largest single process of the tool's tree "
           "(pool workers included), max over all runs;\ntree MB = the whole tree at once (PSS of every "
           "process added up, sampled in one untimed cold and one warm run); the memory target holds both")
+    for r in results:
+        if r.interpreter_ratio is not None:
+            print(f"{r.corpus}: a bare interpreter start (`python -c pass`) takes "
+                  f"{statistics.median(r.interpreter_s):.3f} s, {r.interpreter_ratio:.3f}x of the baseline")
     if args.json_out:
         report = build_report(results, args.runs, args.jobs, tool_command(Path("CORPUS"), False))
         Path(args.json_out).write_text(json.dumps(report, indent=2) + "\n")

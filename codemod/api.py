@@ -7,31 +7,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
-from codemod.analysis import FilePlan, plan_module, scan_text
-from codemod.ftypes import Action, ClassRewrite, FileResult, PersistentPolicy, RewriteError, TransformResult
+from codemod.analysis import plan_module, scan_text
+from codemod.ftypes import (  # AnalysisOptions and FileAnalysis are part of this API too
+    Action,
+    AnalysisOptions,
+    ClassRewrite,
+    FileAnalysis,
+    FileResult,
+    PersistentPolicy,
+    RewriteError,
+    TransformResult,
+)
 from codemod.repo_index import RepoIndex
-
-
-@dataclass
-class AnalysisOptions:
-    """Options that change what the static pass produces (and so are part of cache keys)."""
-
-    persistent: PersistentPolicy = "auto"
-
-    def fingerprint(self) -> str:
-        return f"persistent={self.persistent}"
-
-
-@dataclass
-class FileAnalysis:
-    """One file's plan and rewritten text, kept so that failed classes can be dropped later."""
-
-    result: FileResult
-    plan: FilePlan | None = None
-    module: str = ""
 
 
 def transform_source(

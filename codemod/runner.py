@@ -6,20 +6,34 @@ The command line calls `run()`; so can anyone who wants the results as data.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from codemod.api import AnalysisOptions, FileAnalysis, analyse_text, rewrite_without
 from codemod.discovery import discover, display_path
 from codemod.cache import Entry, ResultCache, file_digest, repository_digest
 from codemod.fileio import SourceError, read_source, write_source_atomic
-from codemod.ftypes import Action, FileResult, PersistentPolicy, RewriteError, Summary, Validation, Verdict
-from codemod.repo_index import RepoIndex
+from codemod.ftypes import (
+    Action,
+    AnalysisOptions,
+    FileAnalysis,
+    FileResult,
+    PersistentPolicy,
+    RewriteError,
+    Summary,
+    Validation,
+    Verdict,
+)
+
+if TYPE_CHECKING:
+    from codemod.repo_index import RepoIndex
+
+# The analysis, the process pool and libcst are imported where they are first needed: a
+# re-run whose every result comes from the cache needs none of them, and their imports
+# would be most of its time.
 
 
 @dataclass
@@ -174,6 +188,11 @@ def _analyse_all(files, shown, todo, root, options):
             # transformers).
             _worker.clear()
         return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    import codemod.api  # noqa: F401  (imported once here; forked workers inherit it)
+
     # Batches of neighbouring files (they share imports, so a worker's memos serve the
     # whole batch), the heaviest batches first so that workers finish together.
     sizes = {i: _size(files[i]) for i in todo}
@@ -201,6 +220,8 @@ def _size(path: Path) -> int:
 
 
 def _init_worker(files, shown, root, options) -> None:
+    from codemod.repo_index import RepoIndex
+
     gc.disable()  # see run()
     _worker.update(
         files=files,
@@ -232,6 +253,8 @@ def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions)
         source = read_source(path)
     except SourceError as exc:
         return FileAnalysis(FileResult(path=path, display_path=shown, error=str(exc)))
+    from codemod.api import analyse_text
+
     try:
         return analyse_text(index, path, source.text, shown, options.analysis_options())
     except SyntaxError as exc:
@@ -267,6 +290,8 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
                 rejected.add(rewrite.class_name)
         if rejected:
             try:
+                from codemod.api import rewrite_without
+
                 analysis.result.rewritten = rewrite_without(analysis, rejected)
             except RewriteError as exc:
                 analysis.result.rewritten = None

@@ -224,7 +224,7 @@ def test_main_end_to_end_on_synthetic_corpus(tmp_path, monkeypatch, capsys):
     real_run_child = rb.run_child
 
     def recording_run_child(cmd, *a, **kw):
-        order.append("baseline" if cmd[2] == rb.BASELINE_CODE else cmd[-2])
+        order.append("baseline" if cmd[2] == rb.BASELINE_CODE else "interpreter" if cmd == rb.INTERPRETER_COMMAND else cmd[-2])
         return real_run_child(cmd, *a, **kw)
 
     monkeypatch.setattr(rb, "run_child", recording_run_child)
@@ -234,9 +234,9 @@ def test_main_end_to_end_on_synthetic_corpus(tmp_path, monkeypatch, capsys):
     captured = capsys.readouterr()
     assert rc == 0, captured.err
 
-    # Warm-up (baseline + cache-filling run), then baseline, cold, warm alternating, then
-    # one untimed cold and warm run that sample the memory of the whole tree.
-    assert order == ["baseline", "warm", "baseline", "cold", "warm", "cold", "warm"]
+    # Warm-up (baseline + cache-filling run), then baseline, a bare interpreter, cold, warm
+    # alternating, then one untimed cold and warm run that sample the whole tree's memory.
+    assert order == ["baseline", "warm", "baseline", "interpreter", "cold", "warm", "cold", "warm"]
     # Cold runs saw no cache; warm runs saw the one the first run made.
     assert (tmp_path / "tool.log").read_text().split() == ["warm:miss", "cold:miss", "warm:hit", "cold:miss", "warm:hit"]
     assert snapshot(src) == before_src  # the tool only ever saw a copy
@@ -251,6 +251,9 @@ def test_main_end_to_end_on_synthetic_corpus(tmp_path, monkeypatch, capsys):
     assert r["peak_mb"] >= 80  # the grandchild's allocation is seen
     assert r["tree_peak_mb"] >= 80
     assert set(r["passed"]) == {"cold", "warm", "peak"}
+    assert len(r["interpreter_s"]) == 1
+    assert r["interpreter_ratio"] == pytest.approx(r["interpreter_s"][0] / r["baseline_s"][0])
+    assert "a bare interpreter start" in captured.out
     assert report["targets"] == {"cold_ratio": 0.6, "warm_ratio": 0.1, "peak_mb": 400.0}
     assert "timm" in captured.out and ("PASS" in captured.out or "FAIL" in captured.out)
 

@@ -28,7 +28,8 @@ PROBE = textwrap.dedent(
         main(sys.argv[1:], standalone_mode=False)
     except SystemExit:
         pass
-    print(json.dumps({"torch": "torch" in sys.modules, "libcst": "libcst" in sys.modules}), file=sys.stderr)
+    names = ("torch", "libcst", "codemod.analysis", "multiprocessing", "pathspec")
+    print(json.dumps({name: name in sys.modules for name in names}), file=sys.stderr)
     """
 )
 
@@ -50,4 +51,18 @@ def test_static_run_with_rewrites_does_not_import_torch(tmp_path):
 def test_run_with_nothing_to_rewrite_imports_neither_torch_nor_libcst(tmp_path):
     (tmp_path / "clean.py").write_text("import torch\n\nclass C:\n    def __init__(self):\n        self.x = 1\n")
     loaded = _modules_loaded(["run", "--dry-run", "--no-cache", "."], tmp_path)
-    assert loaded == {"torch": False, "libcst": False}
+    assert (loaded["torch"], loaded["libcst"]) == (False, False)
+
+
+def test_a_warm_run_imports_no_analysis(tmp_path):
+    # Every result comes from the cache: the analysis, the process pool and libcst (and
+    # pathspec, with no ignore file) would be most of such a run's time.
+    (tmp_path / "model.py").write_text(MODEL)
+    for i in range(40):
+        (tmp_path / f"helper_{i}.py").write_text(f"def f{i}():\n    return {i}\n")
+    cold = _modules_loaded(["run", "--no-validate", "--dry-run", "--jobs", "2", "."], tmp_path)
+    assert cold["codemod.analysis"] and cold["multiprocessing"]
+    warm = _modules_loaded(["run", "--no-validate", "--dry-run", "--jobs", "2", "."], tmp_path)
+    assert warm == {"torch": False, "libcst": False, "codemod.analysis": False, "multiprocessing": False, "pathspec": False}
+    (tmp_path / ".gitignore").write_text("build/\n")
+    assert _modules_loaded(["run", "--no-validate", "--dry-run", "."], tmp_path)["pathspec"] is True
