@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised only on Python 3.10
-    import tomli as tomllib
-
 from .discovery import display_path
 
 __all__ = ["ConfigError", "KNOWN_KEYS", "find_project_root", "load_config"]
+
+
+def _toml_reader():
+    # Imported only when there is a pyproject.toml to read.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised only on Python 3.10
+        import tomli as tomllib
+    return tomllib
 
 
 class ConfigError(Exception):
@@ -125,6 +128,7 @@ def load_config(root: Path) -> dict[str, Any]:
         raise ConfigError(f"{shown}: is a directory") from None
     except OSError as exc:
         raise ConfigError(f"{shown}: cannot read: {(exc.strerror or str(exc)).lower()}") from None
+    tomllib = _toml_reader()
     try:
         document = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -147,6 +151,8 @@ def load_config(root: Path) -> dict[str, Any]:
         name = _normalise(key)
         if name not in KNOWN_KEYS:
             message = f"{shown}: [tool.codemod] unknown key {key!r}"
+            import difflib
+
             close = difflib.get_close_matches(name, KNOWN_KEYS, n=1)
             if close:
                 message += f" (did you mean {close[0].replace('_', '-')!r}?)"

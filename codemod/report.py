@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
-import json
 from collections.abc import Iterable
 
 import click
@@ -67,6 +65,8 @@ def unified_diff(result: FileResult) -> str:
     """A unified diff of one file's change, as `git apply` reads it."""
     before = source_lines(result.original or "", keepends=True)
     after = source_lines(result.rewritten or "", keepends=True)
+    import difflib  # only runs that print a change need it
+
     lines = difflib.unified_diff(before, after, f"a/{result.display_path}", f"b/{result.display_path}")
     out = []
     for line in lines:
@@ -110,4 +110,6 @@ def json_document(files: Iterable[FileResult], errors: list[tuple[str, str]], su
     }
     if with_diffs:
         document["diffs"] = [{"path": r.display_path, "diff": unified_diff(r)} for r in files if r.changed]
+    import json  # only for --format json
+
     return json.dumps(document, indent=2)
