@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 
 from codemod import torch_names as tn
-from codemod.ftypes import Action, ClassPlan, FilePlan, Finding, PersistentPolicy, SpineEdit, StmtEdit
+from codemod.ftypes import Action, Finding, PersistentPolicy
+from codemod.plans import ClassPlan, FilePlan, SpineEdit, StmtEdit
 from codemod.repo_index import RepoIndex
 from codemod.segments import Hints, import_bindings, may_hold_finding, mentions, split
 from codemod.symbols import ModuleSymbols, resolve_relative

@@ -15,7 +15,8 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from codemod.fileio import source_lines
-from codemod.ftypes import ClassPlan, FilePlan, RewriteError, SpineEdit, StmtEdit
+from codemod.ftypes import RewriteError
+from codemod.plans import ClassPlan, FilePlan, SpineEdit, StmtEdit
 from codemod.segments import Segment, split
 
 

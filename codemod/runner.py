@@ -244,7 +244,10 @@ def _analyse_one(i: int) -> tuple[FileAnalysis, set[str], bool]:
     finally:
         dependencies = index.end_tracking()
     if not analysis.result.changed:
-        analysis.result.original = None  # only changed files need their text again
+        # Only changed files need their text and plan again (to drop a rewrite that fails
+        # validation); the rest stay small in the cache.
+        analysis.result.original = None
+        analysis.plan = None
     return analysis, {str(d) for d in dependencies}, index.scanned_repository
 
 
