@@ -23,9 +23,10 @@ from codemod.segments import Segment, split
 def apply_plan(source: str, plan: FilePlan, only_classes: Iterable[str] | None = None) -> str:
     """Rewrite `source` with the edits of `plan` (of the named classes only, if given).
 
-    Only the top-level statements that hold an edited class go through libcst (it is
-    several times slower than the parser the analysis uses); the rest of the text is
-    kept byte for byte.  The whole result must parse, or nothing is rewritten.
+    Only the edited statements go through libcst (it is several times slower than the
+    parser the analysis uses), or a wider part when they cannot be cut out simply (see
+    `_transform_piece`); the rest of the text is kept byte for byte.  The whole result
+    must parse, or nothing is rewritten.
     """
     wanted = set(only_classes) if only_classes is not None else None
     classes = [c for c in plan.classes if c.changed and (wanted is None or c.name in wanted)]
