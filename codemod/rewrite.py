@@ -229,6 +229,21 @@ class _Rewriter(cst.CSTTransformer):
                 self.movers[id(result)] = move_to
         return result
 
+    def leave_SimpleStatementSuite(self, original: cst.SimpleStatementSuite, updated: cst.SimpleStatementSuite) -> cst.SimpleStatementSuite:
+        """`if cond: self.x = t` — statements on the line of their block's header.  They are
+        rewritten in place; one that must move after super().__init__() stays unapplied
+        (and the file is reported, not rewritten)."""
+        body = list(updated.body)
+        for i, small in enumerate(original.body):
+            start = self.get_metadata(PositionProvider, small).start
+            key = (start.line + self.line_offset, start.column)
+            edit = self.edits.get(key)
+            if edit is None or edit.move_after:
+                continue
+            body[i] = self._apply(edit, body[i])
+            self.applied.add(key)
+        return updated.with_changes(body=body)
+
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
         ids = {id(s) for s in updated.body}
         if not any(i in ids for i in self.movers):
