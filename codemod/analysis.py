@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from codemod import torch_names as tn
 from codemod.ftypes import Action, Finding, PersistentPolicy

@@ -13,7 +13,6 @@ unbalanced triple quote, a piece that does not parse) the whole file is parsed.
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -298,8 +297,7 @@ def mentions(text: str, hints: Hints) -> bool:
     for match in _SELF_HELPER.finditer(text):
         if match.start() and _WORD_CHAR.match(text, match.start() - 1):
             continue  # `myself.x(`
-        line_start = text.rfind("\n", 0, match.start()) + 1
-        if text[line_start : match.start()].strip():
+        if _indent(text, match.start()) is None:
             return True  # a value built by a method of self, not a bare `self.post_init()`
     # A substring test first (fast, in C); the finer checks only for the names found.
     for name in hints.names:

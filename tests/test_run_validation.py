@@ -8,7 +8,6 @@ Module-scoped fixtures share one run between the tests that read it.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 import textwrap
