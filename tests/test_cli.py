@@ -348,6 +348,77 @@ def test_quiet_still_reports_errors_on_stderr(repo: Path):
     assert len(stdout_lines(result)) == 1
 
 
+# -- progress ---------------------------------------------------------------------------------------
+
+
+def _run_with_terminal_stderr(args: list[str], cwd: Path) -> tuple[int, str, str]:
+    """Run `codemod` with stderr on a pseudo-terminal (stdout on a pipe): (exit code, stdout, stderr)."""
+    import pty
+
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codemod", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=terminal, stdin=subprocess.DEVNULL
+    )
+    os.close(terminal)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # the terminal closed when the process exited
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    stdout = proc.stdout.read().decode()  # type: ignore[union-attr]
+    code = proc.wait(timeout=120)
+    os.close(controller)
+    return code, stdout, b"".join(chunks).decode()
+
+
+@pytest.fixture
+def many_files(tmp_path: Path) -> Path:
+    root = tmp_path / "many"
+    root.mkdir()
+    (root / "model.py").write_text(ENCODER)
+    for i in range(60):
+        (root / f"helper_{i:02}.py").write_text(f"def f{i}():\n    return {i}\n")
+    return root
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_progress_bar_on_a_terminal_only(many_files: Path):
+    code, stdout, stderr = _run_with_terminal_stderr(["run", "--no-validate", "--dry-run", "--no-cache", "."], many_files)
+    assert code == 0
+    assert "/61 files" in stderr and "61/61 files" in stderr and "[" + "#" * 30 + "]" in stderr
+    assert stderr.rstrip("\r\n").endswith("\r\x1b[K")  # the bar is erased before the report
+    assert "files]" not in stdout and "/61 files" not in stdout
+    assert stdout.splitlines()[-1] == "61 files scanned, 1 changed, 1 buffers, 0 parameters, 0 skipped"
+    # --quiet: the summary only, no bar even on a terminal.
+    code, stdout, stderr = _run_with_terminal_stderr(["run", "--no-validate", "--dry-run", "--no-cache", "-q", "."], many_files)
+    assert code == 0 and "/61 files" not in stderr
+    assert stdout.splitlines() == ["61 files scanned, 1 changed, 1 buffers, 0 parameters, 0 skipped"]
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(many_files: Path):
+    completed = subprocess.run(
+        [sys.executable, "-m", "codemod", "run", "--no-validate", "--dry-run", "--no-cache", "."],
+        cwd=many_files, capture_output=True, text=True, timeout=120,
+    )
+    assert completed.returncode == 0
+    assert completed.stderr == ""
+    assert "/61 files" not in completed.stdout
+
+
+def test_run_reports_progress_for_every_file_in_order(many_files: Path, monkeypatch: pytest.MonkeyPatch):
+    from codemod.runner import RunOptions, run
+
+    monkeypatch.chdir(many_files)
+    for jobs in (1, 2):
+        calls: list[tuple[int, int]] = []
+        run([many_files], RunOptions(write=False, validate=False, use_cache=False, jobs=jobs), progress=lambda d, t: calls.append((d, t)))
+        assert calls == [(i, 61) for i in range(1, 62)], jobs
+
+
 def test_json_format(repo: Path):
     result = invoke("--no-validate", "--check", "--format", "json", ".", "missing.py")
     assert result.exit_code == 2
