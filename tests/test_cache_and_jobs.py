@@ -8,6 +8,7 @@ import pickle
 import subprocess
 import sys
 import time
+import shutil
 from pathlib import Path
 
 import pytest
@@ -355,6 +356,28 @@ def test_cache_invalidated_when_the_persistent_option_changes(small: Path):
     never = analyse(small, use_cache=True, persistent="never")
     assert finding(never, "Model1", "noise").persistent is False
     assert comparable(analyse(small, use_cache=True)) == comparable(auto)
+
+
+def test_cache_invalidated_when_the_tool_changes(small: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    import codemod
+    from codemod.cache import tool_fingerprint
+
+    analyse(small, use_cache=True)
+    spy = Spy(monkeypatch)
+    analyse(small, use_cache=True)
+    assert spy.paths == []  # warm: nothing analysed again
+    # A new version of the tool: every file is analysed again.
+    monkeypatch.setattr(codemod, "__version__", codemod.__version__ + ".post1")
+    analyse(small, use_cache=True)
+    assert "zoo/model_1.py" in spy.paths
+    # The same version with edited code (an editable install, a patched checkout) too.
+    package = tmp_path / "package"
+    shutil.copytree(Path(codemod.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(codemod, "__file__", str(package / "__init__.py"))
+    before = tool_fingerprint("key")
+    assert tool_fingerprint("key") == before
+    (package / "rewrite.py").write_text((package / "rewrite.py").read_text() + "\n# edited\n")
+    assert tool_fingerprint("key") != before
 
 
 def test_cache_invalidated_when_the_prefilter_option_changes(small: Path, monkeypatch: pytest.MonkeyPatch):
