@@ -94,6 +94,7 @@ class Finding:
     reason: str
     suggestion: str | None = None
     validation: Validation | None = None
+    code: str = ""  # stable rule code of the rule that decided this finding
 
     def to_json(self) -> dict[str, Any]:
         record: dict[str, Any] = {
@@ -106,6 +107,7 @@ class Finding:
             "persistent": self.persistent,
             "reason": self.reason,
             "suggestion": self.suggestion,
+            "code": self.code,
         }
         if self.validation is not None:
             record["validation"] = self.validation.to_json()
