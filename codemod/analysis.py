@@ -23,6 +23,7 @@ from codemod.tensors import (
     Kind,
     Value,
     device_move_args,
+    is_false,
     is_true,
     keyword,
 )
@@ -591,11 +592,12 @@ def spine_edits(evaluator: Evaluator, node: ast.expr, parameter: bool) -> tuple[
                         edits.append(SpineEdit(index, "keep_args", how[0], keywords=how[1]))
                 elif parameter and func.attr == "requires_grad_" and receiver.is_tensor:
                     edits.append(SpineEdit(index, "drop"))
-            if parameter:
-                qualname = evaluator.qualify(func)
-                if qualname is not None and tn.classify_call(qualname) is tn.CallKind.VARIABLE and current.args:
+            qualname = evaluator.qualify(func)
+            if qualname is not None and tn.classify_call(qualname) is tn.CallKind.VARIABLE and current.args:
+                if parameter or _variable_is_plain(evaluator, current):
                     edits.append(SpineEdit(index, "unwrap"))
-                    break
+                break
+            if parameter:
                 if is_true(keyword(current, "requires_grad")):
                     edits.append(SpineEdit(index, "drop_kwarg", kwarg="requires_grad"))
             current = func
@@ -605,6 +607,21 @@ def spine_edits(evaluator: Evaluator, node: ast.expr, parameter: bool) -> tuple[
             break
         index += 1
     return tuple(edits)
+
+
+def _variable_is_plain(evaluator: Evaluator, call: ast.Call) -> bool:
+    """`Variable(t)`, `Variable(t, requires_grad=False)`, `Variable(t, volatile=True)`: since
+    torch 0.4 each returns a tensor sharing t's storage (volatile only warns that it has no
+    effect), so for a buffer it is `t` itself.  Not when t requires grad: Variable detaches it."""
+    inner = evaluator.eval(call.args[0])
+    if not inner.is_tensor or inner.requires_grad:
+        return False
+    if len(call.args) > 1:
+        return False
+    return all(
+        (kw.arg == "requires_grad" and is_false(kw.value)) or (kw.arg == "volatile" and isinstance(kw.value, ast.Constant))
+        for kw in call.keywords
+    )
 
 
 def _first_line(stmt: ast.stmt) -> int:
