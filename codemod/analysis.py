@@ -439,11 +439,18 @@ class _ClassAnalyser:
                     return anchor, _Decision(Action.SKIP, f"reassigned in {label} (line {event.stmt.lineno}) to a value the codemod cannot type; a non-tensor there would raise TypeError"), []
         persistent, reason = self._persistence(events, outside)
         edits: list[StmtEdit] = []
+        registered_at: int | None = None  # top-level statement that registers the buffer on every path
         for event in events:
             if event.kind != "assign" or event.value is None:
                 continue
             if not (event.value.is_tensor or event.value.kind is Kind.NONE):
                 continue
+            if registered_at is not None and event.top_index > registered_at and _uses_attr(event.stmt.value, walker.ev.self_name, attr):
+                # `self.x = self.x.bool()` updates the buffer registered above: assigning a
+                # tensor to a buffer name replaces the buffer and keeps its persistence.
+                continue
+            if not event.nested:
+                registered_at = event.top_index if registered_at is None else registered_at
             move = self._placement(attr, event, walker)
             if isinstance(move, str):
                 return anchor, _Decision(Action.SKIP, move), []
