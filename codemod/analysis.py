@@ -12,6 +12,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from codemod import rules as R
 from codemod import torch_names as tn
 from codemod.ftypes import Action, Finding, PersistentPolicy
 from codemod.plans import ClassPlan, FilePlan, SpineEdit, StmtEdit
@@ -44,6 +45,7 @@ class _Decision:
     reason: str
     persistent: bool | None = None
     suggestion: str | None = None
+    code: str = ""  # the deciding rule's code (codemod.rules)
 
 
 # -- entry point --------------------------------------------------------------------------------
@@ -244,6 +246,7 @@ class _ClassAnalyser:
             persistent=decision.persistent if decision.action is Action.BUFFER else None,
             reason=decision.reason,
             suggestion=decision.suggestion,
+            code=decision.code,
         )
 
     # analysis ----------------------------------------------------------------------------------
@@ -337,6 +340,7 @@ class _ClassAnalyser:
                 Action.SKIP,
                 f"tensor assigned only outside __init__ (in {label}); it is not moved by .to() nor saved",
                 suggestion=f'declare it in __init__ with self.register_buffer("{attr}", None)',
+                code=R.OUTSIDE_CONSTRUCTOR.code,
             )
             self.plan.findings.append(self.finding(event.stmt, attr, decision))
 
@@ -358,8 +362,8 @@ class _ClassAnalyser:
             return None
         anchor = relevant[0].stmt
 
-        def skip(reason: str, suggestion: str | None = None):
-            return anchor, _Decision(Action.SKIP, reason, suggestion=suggestion), []
+        def skip(reason: str, suggestion: str | None = None, code: str = ""):
+            return anchor, _Decision(Action.SKIP, reason, suggestion=suggestion, code=code), []
 
         # Shapes the codemod reports but never rewrites.
         for event in events:
@@ -367,18 +371,20 @@ class _ClassAnalyser:
                 return skip(
                     "tensor set with setattr(self, ...); the name is not a plain attribute",
                     f'self.register_buffer({_quote(attr) if attr != "<dynamic name>" else "name"}, <tensor>)',
+                    R.SETATTR.code,
                 )
         sequence = next((e for e in events if e.value is not None and e.value.kind is Kind.SEQUENCE and e.kind == "assign"), None)
         if sequence is not None and not any(e.value is not None and e.value.is_tensor for e in events if e.kind == "assign"):
             return skip(
                 "a list, tuple or dict of tensors; its tensors are not moved by .to() nor saved",
                 "register each tensor as a buffer, or use nn.ParameterList / nn.ParameterDict for trained tensors",
+                R.CONTAINER.code,
             )
         for event in events:
             if event.kind == "unpack" and event.value is not None and event.value.is_tensor:
-                return skip("assigned by tuple unpacking or a chained assignment; rewrite it as one assignment per attribute")
+                return skip("assigned by tuple unpacking or a chained assignment; rewrite it as one assignment per attribute", code=R.UNPACKED.code)
             if event.kind == "delete":
-                return skip(f"deleted with `del self.{attr}` at line {event.stmt.lineno}")
+                return skip(f"deleted with `del self.{attr}` at line {event.stmt.lineno}", code=R.DELETED.code)
 
         # Every binding inside __init__ must be a tensor or None.
         seen_tensor = False
@@ -391,24 +397,25 @@ class _ClassAnalyser:
                     seen_tensor = seen_tensor or value.is_tensor
                     continue
                 if value.kind in (Kind.PARAMETER, Kind.BUFFER):
-                    return skip(f"also bound to a registered {value.kind.value} at line {event.stmt.lineno}")
+                    return skip(f"also bound to a registered {value.kind.value} at line {event.stmt.lineno}", code=R.MIXED_REGISTERED.code)
                 where = "first bound" if not seen_tensor else "also bound"
                 what = "a non-tensor" if value.kind is Kind.NON_TENSOR else ("a sequence" if value.kind is Kind.SEQUENCE else "a value the codemod cannot type")
                 return skip(
                     f"{where} to {what} at line {event.stmt.lineno}; register_buffer would raise (KeyError or TypeError)",
                     "convert the value to a tensor before the first assignment" if where == "first bound" else None,
+                    R.NOT_A_TENSOR.code,
                 )
             if event.kind == "registered":
-                return skip(f"also registered as a parameter or submodule at line {event.stmt.lineno}")
+                return skip(f"also registered as a parameter or submodule at line {event.stmt.lineno}", code=R.COLLISION.code)
 
         class_names = self.class_level_names()
         if attr in class_names:
-            return skip(f"'{attr}' is also {class_names[attr]}; register_buffer would raise KeyError")
+            return skip(f"'{attr}' is also {class_names[attr]}; register_buffer would raise KeyError", code=R.COLLISION.code)
         if attr in RESERVED_NAMES:
-            return skip(f"'{attr}' is an attribute of nn.Module itself")
+            return skip(f"'{attr}' is an attribute of nn.Module itself", code=R.COLLISION.code)
         for label, event in outside:
             if label.startswith("base ") and event.kind in ("assign", "setattr"):
-                return skip(f"also set in {label} before this constructor runs; register_buffer would raise KeyError")
+                return skip(f"also set in {label} before this constructor runs; register_buffer would raise KeyError", code=R.COLLISION.code)
 
         trained = self._trained_reason(events)
         if trained is not None:
@@ -434,9 +441,9 @@ class _ClassAnalyser:
             if event.kind in ("assign", "setattr") and event.value is not None:
                 kind = event.value.kind
                 if kind in (Kind.NON_TENSOR, Kind.SEQUENCE):
-                    return anchor, _Decision(Action.SKIP, f"bound to a non-tensor in {label} (line {event.stmt.lineno}); assigning it to a buffer raises TypeError"), []
+                    return anchor, _Decision(Action.SKIP, f"bound to a non-tensor in {label} (line {event.stmt.lineno}); assigning it to a buffer raises TypeError", code=R.REBOUND.code), []
                 if kind is Kind.UNKNOWN:
-                    return anchor, _Decision(Action.SKIP, f"reassigned in {label} (line {event.stmt.lineno}) to a value the codemod cannot type; a non-tensor there would raise TypeError"), []
+                    return anchor, _Decision(Action.SKIP, f"reassigned in {label} (line {event.stmt.lineno}) to a value the codemod cannot type; a non-tensor there would raise TypeError", code=R.REBOUND.code), []
         persistent, reason = self._persistence(events, outside)
         edits: list[StmtEdit] = []
         registered_at: int | None = None  # top-level statement that registers the buffer on every path
@@ -453,13 +460,14 @@ class _ClassAnalyser:
                 registered_at = event.top_index if registered_at is None else registered_at
             move = self._placement(attr, event, walker)
             if isinstance(move, str):
-                return anchor, _Decision(Action.SKIP, move), []
+                return anchor, _Decision(Action.SKIP, move, code=R.BEFORE_SUPER.code), []
             edit = self._stmt_edit(event, "buffer", attr, persistent, parameter=False)
             edit.move_after = move
             edits.append(edit)
             if isinstance(event.stmt, ast.AnnAssign):
                 self._declare(attr, event.stmt.annotation)
-        return anchor, _Decision(Action.BUFFER, reason, persistent), edits
+        code = R.PERSISTENT.code if persistent else R.NON_PERSISTENT.code
+        return anchor, _Decision(Action.BUFFER, reason, persistent, code=code), edits
 
     def _persistence(self, events, outside) -> tuple[bool, str]:
         if self.policy == "always":
@@ -502,8 +510,8 @@ class _ClassAnalyser:
     # parameters ------------------------------------------------------------------------------
 
     def _plan_parameter(self, attr, events, walker, outside, trained: str, anchor):
-        def skip(reason: str):
-            return anchor, _Decision(Action.SKIP, reason), []
+        def skip(reason: str, code: str = R.CANNOT_BE_PARAMETER.code):
+            return anchor, _Decision(Action.SKIP, reason, code=code), []
 
         if not self.can_spell_parameter:
             return skip("meant to be trained, but the file has no way to name nn.Parameter ('nn' is taken)")
@@ -514,13 +522,13 @@ class _ClassAnalyser:
             return skip("both registered as a buffer and assigned directly; rewrite by hand")
         for label, event in outside:
             if event.kind in ("assign", "setattr") and event.value is not None and event.value.kind not in (Kind.PARAMETER, Kind.NONE):
-                return skip(f"reassigned in {label} (line {event.stmt.lineno}) to something that is not an nn.Parameter; that would raise TypeError")
+                return skip(f"reassigned in {label} (line {event.stmt.lineno}) to something that is not an nn.Parameter; that would raise TypeError", code=R.REBOUND.code)
         edits: list[StmtEdit] = []
         for event in tensors:
             value = event.value
             move = self._placement(attr, event, walker)
             if isinstance(move, str):
-                return skip(move)
+                return skip(move, code=R.BEFORE_SUPER.code)
             if event.kind == "register_buffer":
                 edit = StmtEdit(*self._position(event.stmt), "buffer_to_parameter", attr, end=self._end(event.stmt))
             elif value.moved_parameter:
@@ -531,7 +539,7 @@ class _ClassAnalyser:
                 edit = self._stmt_edit(event, "parameter", attr, None, parameter=True)
             edit.move_after = move
             edits.append(edit)
-        return anchor, _Decision(Action.PARAMETER, trained), edits
+        return anchor, _Decision(Action.PARAMETER, trained, code=_trained_code(events)), edits
 
     # helpers ---------------------------------------------------------------------------------
 
@@ -564,6 +572,21 @@ class _ClassAnalyser:
 
 # A method that binds an attribute of self (`self.x = ...`, `self.x: T = ...`, setattr(self, ...)).
 _ASSIGNS_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b", re.MULTILINE)
+
+
+def _trained_code(events: list[AttrEvent]) -> str:
+    """Which rule made the attribute a parameter (see _trained_reason)."""
+    for event in events:
+        if event.kind == "requires_grad":
+            return R.TRAINED_TENSOR.code
+        value = event.value
+        if value is not None and value.is_tensor and value.requires_grad:
+            if event.kind == "register_buffer":
+                return R.BUFFER_REQUIRES_GRAD.code
+            if value.moved_parameter:
+                return R.MOVED_PARAMETER.code
+            return R.TRAINED_TENSOR.code
+    return R.TRAINED_TENSOR.code
 
 
 def _is_raw_binding(event: AttrEvent) -> bool:
