@@ -28,7 +28,7 @@ from codemod.tensors import (
     is_true,
     keyword,
 )
-from codemod.walker import AttrEvent, BodyWalker
+from codemod.walker import AttrEvent, BodyWalker, exclusive
 
 IGNORE_MARKER = "codemod: ignore"
 
@@ -353,7 +353,8 @@ class _ClassAnalyser:
         first = events[0]
         # Already registered before any raw assignment: later tensors land in the buffer anyway.
         if first.kind == "registered" or (first.kind == "assign" and first.value is not None and first.value.kind in (Kind.PARAMETER, Kind.BUFFER)):
-            return None
+            if not (first.kind == "assign" and first.value.kind is Kind.PARAMETER and _raw_beside_parameters(events)):
+                return None
         if first.kind == "register_buffer" and not (first.value and first.value.is_tensor and first.value.requires_grad):
             return None
 
@@ -396,6 +397,8 @@ class _ClassAnalyser:
                 if value.is_tensor or value.kind is Kind.NONE:
                     seen_tensor = seen_tensor or value.is_tensor
                     continue
+                if value.kind is Kind.PARAMETER and _raw_beside_parameters(events):
+                    continue
                 if value.kind in (Kind.PARAMETER, Kind.BUFFER):
                     return skip(f"also bound to a registered {value.kind.value} at line {event.stmt.lineno}", code=R.MIXED_REGISTERED.code)
                 where = "first bound" if not seen_tensor else "also bound"
@@ -406,6 +409,8 @@ class _ClassAnalyser:
                     R.NOT_A_TENSOR.code,
                 )
             if event.kind == "registered":
+                if _absent_parameter(event, events):
+                    continue
                 return skip(f"also registered as a parameter or submodule at line {event.stmt.lineno}", code=R.COLLISION.code)
 
         class_names = self.class_level_names()
@@ -474,6 +479,10 @@ class _ClassAnalyser:
             return True, "persistent: --persistent always"
         if self.policy == "never":
             return False, "persistent=False: --persistent never"
+        parameter = next((e for e in events if e.kind == "assign" and e.value is not None and e.value.kind is Kind.PARAMETER), None)
+        if parameter is not None:
+            # Its checkpoints hold the key whichever branch ran; a non-persistent buffer would drop it.
+            return True, f"persistent: the raw branch of an attribute that is an nn.Parameter at line {parameter.stmt.lineno}"
         for event in events:
             value = event.value
             if event.kind in ("assign", "mutate") and value is not None and value.is_tensor and value.stateful:
@@ -598,6 +607,27 @@ def _is_raw_binding(event: AttrEvent) -> bool:
     if event.kind in ("assign", "setattr", "unpack"):
         return value.is_tensor or value.kind is Kind.SEQUENCE
     return event.kind == "register_buffer" and value.is_tensor and bool(value.requires_grad)
+
+
+def _raw_beside_parameters(events: list[AttrEvent]) -> bool:
+    """Raw tensors and nn.Parameter(...) assigned to one name, each raw one either in
+    another arm of an `if` than every Parameter or before it.  Registering the raw one as
+    a buffer is then safe: assigning an nn.Parameter to a buffer's name moves it from
+    `_buffers` to `_parameters` (torch-facts §3)."""
+    parameters = [e for e in events if e.kind == "assign" and e.value is not None and e.value.kind is Kind.PARAMETER]
+    raw = [e for e in events if e.kind == "assign" and e.value is not None and e.value.is_tensor]
+    if not parameters or not raw:
+        return False
+    return all(exclusive(r, p) or r.stmt.lineno < p.stmt.lineno for r in raw for p in parameters)
+
+
+def _absent_parameter(event: AttrEvent, events: list[AttrEvent]) -> bool:
+    """`register_parameter(name, None)` beside a trained tensor that becomes an nn.Parameter:
+    torch accepts a Parameter assigned to a name registered as a None parameter, and
+    register_parameter on a name that already holds a Parameter."""
+    if event.value is None or event.value.kind is not Kind.NONE:
+        return False
+    return any(e.kind == "assign" and e.value is not None and e.value.is_tensor and e.value.requires_grad for e in events)
 
 
 def _relevant(events: list[AttrEvent]) -> bool:

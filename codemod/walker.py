@@ -32,6 +32,17 @@ class AttrEvent:
     nested: bool  # inside an if/for/with/try
     annotation: ast.expr | None = None
     env: dict | None = None  # the local variables when the statement ran (for reading its value later)
+    branches: tuple[tuple[int, int], ...] = ()  # (id of an enclosing `if`, 0 body / 1 else), outermost first
+
+
+def exclusive(a: AttrEvent, b: AttrEvent) -> bool:
+    """The two statements sit in different arms of one `if`: at most one of them runs."""
+    for (if_a, arm_a), (if_b, arm_b) in zip(a.branches, b.branches):
+        if if_a != if_b:
+            return False
+        if arm_a != arm_b:
+            return True
+    return False
 
 
 class BodyWalker:
@@ -43,6 +54,7 @@ class BodyWalker:
         self.super_nested = False
         self._top = 0
         self._nested = False
+        self._branches: tuple[tuple[int, int], ...] = ()
 
     def walk(self, body: list[ast.stmt]) -> None:
         for index, stmt in enumerate(body):
@@ -58,7 +70,7 @@ class BodyWalker:
 
     def _event(self, attr: str, kind: str, stmt: ast.stmt, value: Value | None = None, node: ast.expr | None = None, annotation: ast.expr | None = None) -> None:
         env = dict(self.ev.env) if node is not None else None
-        self.events.append(AttrEvent(attr, kind, stmt, value, node, self._top, self._nested, annotation, env))
+        self.events.append(AttrEvent(attr, kind, stmt, value, node, self._top, self._nested, annotation, env, self._branches))
         if kind in ("assign", "register_buffer") and value is not None:
             self.ev.self_attrs[attr] = value
         elif kind == "registered":
@@ -95,8 +107,11 @@ class BodyWalker:
                     self.ev.env.pop(target.id, None)
         elif isinstance(stmt, ast.If):
             self.ev.eval(stmt.test)
-            self._block(stmt.body)
-            self._block(stmt.orelse)
+            saved = self._branches
+            for arm, body in enumerate((stmt.body, stmt.orelse)):
+                self._branches = (*saved, (id(stmt), arm))
+                self._block(body)
+            self._branches = saved
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             iterated = self.ev.eval(stmt.iter)
             for name in target_names(stmt.target):
@@ -235,7 +250,11 @@ class BodyWalker:
                 self._event(name, "register_buffer", stmt, value, value_node)
                 return
             if func.attr in ("register_parameter", "add_module", "register_module") and name is not None:
-                self._event(name, "registered", stmt)
+                # register_parameter(name, None) keeps its value: None there declares an absent parameter.
+                value = None
+                if func.attr == "register_parameter" and len(call.args) > 1:
+                    value = self.ev.eval(call.args[1])
+                self._event(name, "registered", stmt, value)
                 return
         if isinstance(func, ast.Name) and func.id == "setattr" and len(call.args) >= 3 and self.ev.is_self(call.args[0]):
             name = _constant_string(call.args[1]) or "<dynamic name>"

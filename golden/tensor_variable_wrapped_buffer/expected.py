@@ -8,8 +8,8 @@ from torch.autograd import Variable
 class GridSampler(nn.Module):
     def __init__(self, steps=5):
         super().__init__()
-        self.register_buffer("grid", Variable(torch.linspace(-1, 1, steps)), persistent=False)
-        self.register_buffer("noise", torch.autograd.Variable(torch.randn(steps), requires_grad=False))
+        self.register_buffer("grid", torch.linspace(-1, 1, steps), persistent=False)
+        self.register_buffer("noise", torch.randn(steps))
 
     def forward(self, x):
         return x * self.grid + self.noise

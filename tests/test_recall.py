@@ -1,0 +1,181 @@
+"""Raw tensors the analysis used to miss or mishandle: Variable wrappers, a raw branch beside
+an nn.Parameter, self-updates of a registered buffer, containers and constructor arguments."""
+
+from __future__ import annotations
+
+import textwrap
+
+import torch
+
+from codemod.api import transform_source
+from codemod.ftypes import Action
+
+
+def rewrite(source: str):
+    return transform_source(textwrap.dedent(source), path="model.py")
+
+
+def build(code: str, name: str):
+    namespace: dict = {}
+    exec(compile(code, "model.py", "exec"), namespace)
+    return namespace[name]
+
+
+def by_attr(result) -> dict:
+    return {f.attribute: f for f in result.findings}
+
+
+def test_variable_unwrapped_only_when_it_is_the_tensor_itself():
+    result = rewrite(
+        """
+        import torch
+        import torch.nn as nn
+        from torch.autograd import Variable
+
+        class M(nn.Module):
+            def __init__(self, n=3):
+                super().__init__()
+                w = torch.ones(n, requires_grad=True)
+                self.a = Variable(torch.ones(n), volatile=True)
+                self.b = Variable(w)
+        """
+    )
+    assert 'self.register_buffer("a", torch.ones(n), persistent=False)' in result.code
+    # Variable detaches a tensor that requires grad: the wrapper stays.
+    assert 'self.register_buffer("b", Variable(w), persistent=False)' in result.code
+    module = build(result.code, "M")()
+    assert not module.b.requires_grad
+
+
+RAW_OR_PARAMETER = """
+import torch
+import torch.nn as nn
+
+class Scaler(nn.Module):
+    def __init__(self, learn=False):
+        super().__init__()
+        if learn:
+            self.scale = nn.Parameter(torch.ones(3))
+        else:
+            self.scale = torch.ones(3)
+"""
+
+
+def test_raw_branch_beside_parameter_is_a_persistent_buffer_and_checkpoints_cross_configurations():
+    result = rewrite(RAW_OR_PARAMETER)
+    finding = by_attr(result)["scale"]
+    assert (finding.action, finding.persistent) == (Action.BUFFER, True)
+    original, rewritten = build(RAW_OR_PARAMETER, "Scaler"), build(result.code, "Scaler")
+    # The original loses the key in one configuration: a trained checkpoint does not load strictly.
+    trained = original(learn=True).state_dict()
+    assert "scale" not in original(learn=False).state_dict()
+    try:
+        original(learn=False).load_state_dict(trained)
+        raise AssertionError("expected an unexpected-key error")
+    except RuntimeError as error:
+        assert "Unexpected key" in str(error)
+    # Rewritten: the key exists in both, loads both ways, and the Parameter is still trained.
+    frozen, learned = rewritten(learn=False), rewritten(learn=True)
+    frozen.load_state_dict(learned.state_dict())
+    learned.load_state_dict(frozen.state_dict())
+    assert [n for n, _ in learned.named_parameters()] == ["scale"]
+    assert [n for n, _ in frozen.named_buffers()] == ["scale"]
+    frozen.to(torch.float64)
+    assert frozen.scale.dtype == torch.float64
+
+
+def test_parameter_assigned_over_a_registered_buffer_becomes_the_parameter():
+    result = rewrite(
+        """
+        import torch
+        import torch.nn as nn
+
+        class Shift(nn.Module):
+            def __init__(self, learn=True):
+                super().__init__()
+                self.shift = torch.zeros(3)
+                if learn:
+                    self.shift = nn.Parameter(self.shift)
+        """
+    )
+    assert 'self.register_buffer("shift", torch.zeros(3))' in result.code
+    module = build(result.code, "Shift")(learn=True)
+    assert [n for n, _ in module.named_parameters()] == ["shift"] and not list(module.buffers())
+
+
+def test_parameter_moved_to_device_fixed_beside_none_parameter():
+    result = rewrite(
+        """
+        import torch
+        import torch.nn as nn
+
+        class Affine(nn.Module):
+            def __init__(self, bias=True, device="cpu"):
+                super().__init__()
+                if bias:
+                    self.bias = nn.Parameter(torch.zeros(3)).to(device)
+                else:
+                    self.register_parameter("bias", None)
+        """
+    )
+    assert by_attr(result)["bias"].action is Action.PARAMETER
+    assert "self.bias = nn.Parameter(torch.zeros(3))\n" in result.code
+    cls = build(result.code, "Affine")
+    assert [n for n, _ in cls(bias=True, device="meta").named_parameters()] == ["bias"]
+    assert cls(bias=False).bias is None
+
+
+def test_none_parameter_beside_a_plain_buffer_is_still_a_collision():
+    result = rewrite(
+        """
+        import torch
+        import torch.nn as nn
+
+        class M(nn.Module):
+            def __init__(self, flag=True):
+                super().__init__()
+                if flag:
+                    self.bias = torch.zeros(3)
+                else:
+                    self.register_parameter("bias", None)
+        """
+    )
+    assert by_attr(result)["bias"].action is Action.SKIP
+
+
+def test_raw_after_parameter_on_the_same_path_is_not_rewritten():
+    # Assigning a plain tensor to a Parameter's name raises TypeError: leave it to the user.
+    result = rewrite(
+        """
+        import torch
+        import torch.nn as nn
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = nn.Parameter(torch.ones(3))
+                self.w = torch.zeros(3)
+        """
+    )
+    assert all(f.action is Action.SKIP for f in result.findings)
+    assert "register_buffer" not in result.code
+
+
+def test_self_update_of_registered_buffer_stays_plain_and_keeps_persistence():
+    result = rewrite(
+        """
+        import torch
+        import torch.nn as nn
+
+        class M(nn.Module):
+            def __init__(self, n=3):
+                super().__init__()
+                self.mask = torch.ones(n, n)
+                self.mask = self.mask.bool()
+        """
+    )
+    assert result.code.count("register_buffer") == 1
+    assert "        self.mask = self.mask.bool()\n" in result.code
+    module = build(result.code, "M")()
+    assert module.mask.dtype == torch.bool and "mask" not in module.state_dict()
+    assert [n for n, _ in module.named_buffers()] == ["mask"]
