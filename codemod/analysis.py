@@ -374,7 +374,7 @@ class _ClassAnalyser:
                     f'self.register_buffer({_quote(attr) if attr != "<dynamic name>" else "name"}, <tensor>)',
                     R.SETATTR.code,
                 )
-        sequence = next((e for e in events if e.value is not None and e.value.kind is Kind.SEQUENCE and e.kind == "assign"), None)
+        sequence = next((e for e in events if e.value is not None and e.value.kind is Kind.SEQUENCE and e.kind in ("assign", "fill")), None)
         if sequence is not None and not any(e.value is not None and e.value.is_tensor for e in events if e.kind == "assign"):
             return skip(
                 "a list, tuple or dict of tensors; its tensors are not moved by .to() nor saved",
@@ -606,6 +606,8 @@ def _is_raw_binding(event: AttrEvent) -> bool:
         return False
     if event.kind in ("assign", "setattr", "unpack"):
         return value.is_tensor or value.kind is Kind.SEQUENCE
+    if event.kind == "fill":
+        return True
     return event.kind == "register_buffer" and value.is_tensor and bool(value.requires_grad)
 
 

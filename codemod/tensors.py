@@ -531,8 +531,29 @@ def _annotation_value(annotation: ast.expr | None, evaluator: Evaluator) -> Valu
             return UNKNOWN
     kind = _annotated_kind(annotation, evaluator)
     if kind is None:
+        kind = _annotated_container(annotation, evaluator)
+    if kind is None:
         return UNKNOWN
     return Value(kind, "data passed in (constructor argument)")
+
+
+_CONTAINER_ANNOTATIONS = frozenset({"list", "List", "tuple", "Tuple", "Sequence", "dict", "Dict", "Mapping", "MutableMapping", "OrderedDict"})
+
+
+def _annotated_container(node: ast.expr, evaluator: Evaluator) -> Kind | None:
+    """`list[Tensor]`, `Tuple[Tensor, ...]`, `Dict[str, Tensor]`: a container of tensors."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    wrapper = (evaluator.qualify(node.value) or "").rpartition(".")[2]
+    if wrapper not in _CONTAINER_ANNOTATIONS:
+        return None
+    members = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if wrapper in ("dict", "Dict", "Mapping", "MutableMapping", "OrderedDict"):
+        members = members[1:]
+    members = [m for m in members if not (isinstance(m, ast.Constant) and m.value is Ellipsis)]
+    if members and all(_annotated_kind(m, evaluator) is Kind.TENSOR for m in members):
+        return Kind.SEQUENCE
+    return None
 
 
 def _annotated_kind(node: ast.expr, evaluator: Evaluator) -> Kind | None:

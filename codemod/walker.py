@@ -24,7 +24,7 @@ class AttrEvent:
     """Something a statement does to `self.<attr>`."""
 
     attr: str
-    kind: str  # assign | register_buffer | registered | setattr | mutate | requires_grad | delete | unpack
+    kind: str  # assign | register_buffer | registered | setattr | mutate | requires_grad | delete | unpack | fill
     stmt: ast.stmt  # the small statement
     value: Value | None
     value_node: ast.expr | None
@@ -55,6 +55,7 @@ class BodyWalker:
         self._top = 0
         self._nested = False
         self._branches: tuple[tuple[int, int], ...] = ()
+        self._containers: set[str] = set()  # self.<attr> last bound to a list / dict / set display
 
     def walk(self, body: list[ast.stmt]) -> None:
         for index, stmt in enumerate(body):
@@ -149,6 +150,10 @@ class BodyWalker:
         attr = self.ev.self_attr(target)
         if attr is not None:
             self._event(attr, "unpack" if multi else "assign", stmt, value, value_node, annotation)
+            if _is_container_display(value_node):
+                self._containers.add(attr)
+            else:
+                self._containers.discard(attr)
             return
         if isinstance(target, ast.Name):
             self.ev.env[target.id] = value
@@ -169,6 +174,10 @@ class BodyWalker:
                     self.ev.env[element.id] = part
             return
         if isinstance(target, ast.Subscript):
+            container = self.ev.self_attr(target.value)
+            if container in self._containers and (value.is_tensor or value.kind is Kind.SEQUENCE):
+                self._event(container, "fill", stmt, Value(Kind.SEQUENCE, value.stateful), None)  # self.d[k] = t
+                return
             self._mutate(stmt, target.value, value)
             return
         if isinstance(target, ast.Attribute):
@@ -260,6 +269,12 @@ class BodyWalker:
             name = _constant_string(call.args[1]) or "<dynamic name>"
             self._event(name, "setattr", stmt, self.ev.eval(call.args[2]), call.args[2])
             return
+        if isinstance(func, ast.Attribute) and func.attr in _FILLING_METHODS and self.ev.self_attr(func.value) in self._containers:
+            # self.kernels.append(t), self.tables.update(...): tensors put in a list or dict attribute.
+            values = [self.ev.eval(a) for a in [*call.args, *(k.value for k in call.keywords)]]
+            if any(v.is_tensor or v.kind is Kind.SEQUENCE for v in values):
+                self._event(func.value.attr, "fill", stmt, Value(Kind.SEQUENCE, combine_state(*values)), None)
+                return
         if isinstance(func, ast.Attribute):
             qualname = self.ev.qualify(func)
             if qualname is not None and tn.classify_call(qualname) is tn.CallKind.INIT and call.args:
@@ -313,6 +328,22 @@ def _args_state(values: list[Value], call: ast.Call) -> str | None:
         if isinstance(call.func, ast.Attribute) and call.func.attr == "copy_":
             return "data passed in (.copy_())"
     return state
+
+
+_FILLING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
+_CONTAINER_CALLS = frozenset({"list", "dict", "set", "tuple", "OrderedDict", "defaultdict"})
+
+
+def _is_container_display(node: ast.expr | None) -> bool:
+    """`[]`, `{}`, `[...]`, a comprehension, `list()`, `dict()`, `OrderedDict()`: a plain Python
+    container (nn.ModuleList / nn.ParameterList register what they hold, so they are not)."""
+    if isinstance(node, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+        return True
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        return name in _CONTAINER_CALLS
+    return False
 
 
 def _constant_string(node: ast.expr) -> str | None:
