@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from codemod import rules as R
 from codemod import torch_names as tn
+from codemod.call_sites import argument_values, kept_arguments, used_as_tensor
 from codemod.ftypes import Action, Finding, PersistentPolicy
 from codemod.plans import ClassPlan, FilePlan, SpineEdit, StmtEdit
 from codemod.repo_index import RepoIndex
@@ -263,6 +264,12 @@ class _ClassAnalyser:
             evaluator = Evaluator(self.index, self.symbols, init, self.method)
             walker = BodyWalker(evaluator)
             walker.walk(init.body)
+            typed = self._typed_arguments(init, walker)
+            if typed:
+                evaluator = Evaluator(self.index, self.symbols, init, self.method)
+                evaluator.env.update(typed)
+                walker = BodyWalker(evaluator)
+                walker.walk(init.body)
             for event in walker.events:
                 init_attrs.setdefault(event.attr, []).append(event)
             final_attrs = dict(evaluator.self_attrs)
@@ -281,6 +288,18 @@ class _ClassAnalyser:
         self._report_outside_only(init_attrs, outside)
         self.init_evaluator = None  # it refers back to this analyser: break the cycle
         return self.plan
+
+    def _typed_arguments(self, init, walker: BodyWalker) -> dict[str, Value]:
+        """Constructor arguments kept as attributes and used as tensors, typed from the
+        repository's calls of this class (see call_sites)."""
+        kept = kept_arguments(init, walker.events, walker.ev)
+        if not kept or walker.ev.self_name is None:
+            return {}
+        used = used_as_tensor(self.cls, walker.ev.self_name, set(kept))
+        if not used:
+            return {}
+        values = argument_values(self.index, self.symbols, self.cls, init, {kept[a] for a in used})
+        return {name: v for name, v in values.items() if v.is_tensor or v.kind is Kind.SEQUENCE}
 
     def _outside_events(self, init, final_attrs: dict[str, Value], candidates: set[str]) -> dict[str, list[tuple[str, AttrEvent]]]:
         """Events on self.<attr> in the other methods of the class, its repository bases and subclasses.

@@ -92,6 +92,7 @@ class RepoIndex:
         self._resolve_memo: dict[tuple[str, Path | None], tuple] = {}
         self._star_memo: dict[Path, list[str]] = {}
         self._headers: dict[str, list[Path]] | None = None
+        self.memo: dict = {}  # results other modules compute once per run (call_sites)
         self.files: list[Path] = []
         # Files an analysis depended on (for the result cache): one set per open `tracking()`.
         self._dependency_sets: list[set[Path]] = []

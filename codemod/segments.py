@@ -174,6 +174,8 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
             end = _block_end(text, head_end, indent, quotes)
             if mentions(_without_registrations(text[line_start:end], hints), hints):
                 return True
+            if keeps_tensor_argument(text[line_start:end], text):
+                return True
             constructors.append((line_start, end))
         position = text.find("def __init__", position + 1)
     # Other methods matter only where they bind an attribute of self.
@@ -196,6 +198,32 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
         start, indent, head_end = defs[i]
         checked.add(start)
         if mentions(text[start : _block_end(text, head_end, indent, quotes)], hints):
+            return True
+    return False
+
+
+# `self.adj = adj` / `self.S = S.to(device)`: an argument kept as an attribute.
+_KEEPS_NAME = re.compile(r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*[A-Za-z_]\w*\b(?![ \t]*\()", re.MULTILINE)
+# Methods only a tensor has; call_sites.used_as_tensor reads the same uses from the tree.
+TENSOR_ONLY_METHODS = (
+    "t", "mm", "matmul", "bmm", "spmm", "unsqueeze", "squeeze", "expand", "expand_as", "view", "permute",
+    "transpose", "masked_fill", "index_select", "gather", "numel", "dim", "to_dense", "to_sparse", "nonzero",
+    "repeat", "reshape", "flatten", "sum", "mean", "float", "long", "bool", "half", "unbind", "chunk", "split",
+)
+_TENSOR_USE = (
+    r"@[ \t]*self\.{a}\b|\bself\.{a}\b(?:\[[^\]\n]*\])?[ \t]*@(?!=)"
+    r"|\bself\.{a}\.(?:" + "|".join(TENSOR_ONLY_METHODS) + r")\("
+    r"|\b(?:torch|F|functional)\.[\w.]+\([^)\n]*\bself\.{a}\b|\bin[ \t]+self\.{a}\b"
+)
+
+
+def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
+    """A constructor that keeps a name as an attribute the class uses like a tensor
+    (`self.adj @ x`, `torch.mm(self.adj, x)`, `self.adj.t()`, `for a in self.supports`):
+    worth parsing, the calls of the class may type it (see call_sites)."""
+    for match in _KEEPS_NAME.finditer(init_text):
+        attr = match.group(1)
+        if class_text.count("self." + attr) > 1 and re.search(_TENSOR_USE.format(a=re.escape(attr)), class_text):
             return True
     return False
 

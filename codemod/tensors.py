@@ -46,6 +46,7 @@ class Value:
 
 
 UNKNOWN = Value(Kind.UNKNOWN)
+ARGUMENT_STATE = "data passed in (constructor argument)"
 NON_TENSOR = Value(Kind.NON_TENSOR)
 NONE = Value(Kind.NONE)
 
@@ -164,6 +165,7 @@ class Evaluator:
         self.env: dict[str, Value] = {}
         self.self_attrs: dict[str, Value] = self_attrs if self_attrs is not None else {}
         self.self_name: str | None = None
+        self.on_call: Callable[[ast.Call, Evaluator], None] | None = None  # sees every call evaluated
         self.imports = dict(symbols.imports)
         if function is not None:
             collect_imports(function.body, symbols.package, self.imports)
@@ -175,6 +177,14 @@ class Evaluator:
             for arg in [*positional, *args.kwonlyargs, args.vararg, args.kwarg]:
                 if arg is not None:
                     self.env[arg.arg] = _annotation_value(arg.annotation, self)
+            # `def __init__(self, weight=torch.ones(3))`: an argument whose default is a tensor is one.
+            defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
+            defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+            for name, default in defaults.items():
+                if self.env.get(name) is UNKNOWN and isinstance(default, ast.Call):
+                    value = self.eval(default)
+                    if value.kind is Kind.TENSOR and not value.requires_grad:
+                        self.env[name] = Value(Kind.TENSOR, ARGUMENT_STATE, None, value.integer)
 
     # -- names ---------------------------------------------------------------------------------
 
@@ -326,6 +336,8 @@ class Evaluator:
         return merge_branches(self.eval(node.body), self.eval(node.orelse))
 
     def _eval_Call(self, node: ast.Call) -> Value:
+        if self.on_call is not None:
+            self.on_call(node, self)
         func = node.func
         # getattr(torch, name)(...): a torch function chosen at run time.
         if (
@@ -534,7 +546,7 @@ def _annotation_value(annotation: ast.expr | None, evaluator: Evaluator) -> Valu
         kind = _annotated_container(annotation, evaluator)
     if kind is None:
         return UNKNOWN
-    return Value(kind, "data passed in (constructor argument)")
+    return Value(kind, ARGUMENT_STATE)
 
 
 _CONTAINER_ANNOTATIONS = frozenset({"list", "List", "tuple", "Tuple", "Sequence", "dict", "Dict", "Mapping", "MutableMapping", "OrderedDict"})

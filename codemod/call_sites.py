@@ -1,0 +1,204 @@
+"""Types of constructor arguments, read from the repository's own calls of the class.
+
+`self.adj = adj` is a raw tensor when every call in the repository passes one
+(`GraphConv(torch.tensor(a))`, a parent's `Child(self.adj)`).  Finding the calls means
+reading every file that names the class, so it is done only for classes that keep an
+untyped argument and use that attribute as a tensor (`gate`), and memoised per class.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from codemod.segments import TENSOR_ONLY_METHODS
+from codemod.tensors import ARGUMENT_STATE, UNKNOWN, Evaluator, Kind, Value, merge_branches
+
+if TYPE_CHECKING:
+    from codemod.repo_index import RepoIndex
+    from codemod.symbols import ModuleSymbols
+
+_TENSOR_METHODS = frozenset(TENSOR_ONLY_METHODS)
+
+
+def _root_name(node: ast.expr) -> ast.Name | None:
+    """`adj` for `adj`, `adj.to(device)`, `adj.float().t()`, `adj[0]`."""
+    while True:
+        if isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        elif isinstance(node, ast.Name):
+            return node
+        else:
+            return None
+
+
+def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluator: Evaluator) -> dict[str, str]:
+    """attr -> argument, for `self.attr = arg...` whose value the analysis could not type and
+    whose argument is never rebound in the constructor."""
+    args = init.args
+    names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    kept: dict[str, str] = {}
+    for event in events:
+        if event.kind != "assign" or event.value is None or event.value.kind is not Kind.UNKNOWN:
+            continue
+        root = _root_name(event.value_node) if event.value_node is not None else None
+        if root is not None and root.id in names and root.id not in rebound and root.id != evaluator.self_name:
+            kept.setdefault(event.attr, root.id)
+    return kept
+
+
+def used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[str]:
+    """The attributes the class's methods use the way only a tensor (or a list of them) is used:
+    `self.adj @ x`, `torch.mm(self.adj, x)`, `self.adj.t()`, `for a in self.supports`."""
+    found: set[str] = set()
+
+    def attr_of(node: ast.expr) -> str | None:
+        if isinstance(node, ast.Subscript):
+            node = node.value
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_name and node.attr in attrs:
+            return node.attr
+        return None
+
+    for method in cls.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or method.name == "__init__":
+            continue
+        for node in ast.walk(method):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+                found.update(a for a in (attr_of(node.left), attr_of(node.right)) if a)
+            elif isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Attribute):
+                    receiver = attr_of(func.value) if isinstance(func.value, ast.Attribute) else None
+                    if receiver and func.attr in _TENSOR_METHODS:
+                        found.add(receiver)
+                    head = func
+                    while isinstance(head, ast.Attribute):
+                        head = head.value
+                    if isinstance(head, ast.Name) and head.id in ("torch", "F", "functional"):
+                        found.update(a for a in map(attr_of, node.args) if a)
+            elif isinstance(node, (ast.For, ast.comprehension)):
+                found.update(a for a in (attr_of(node.iter),) if a and isinstance(node.iter, ast.Attribute))
+    return found
+
+
+def argument_values(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, wanted: set[str]) -> dict[str, Value]:
+    """argument -> its value when every repository call of `cls` passes a tensor (or every
+    one a list of tensors) for it; arguments left out fall back on their default."""
+    key = ("call_sites", symbols.path, cls.name, cls.lineno)
+    memo = index.memo.get(key)
+    if memo is None:
+        memo = index.memo[key] = _observe(index, symbols, cls, init)
+    return {name: memo[name] for name in wanted if name in memo}
+
+
+def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init) -> dict[str, Value]:
+    args = init.args
+    positional = [a.arg for a in [*args.posonlyargs, *args.args]][1:]  # without self
+    keyword_names = set(positional) | {a.arg for a in args.kwonlyargs}
+    defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    default_values = {name: Evaluator(index, symbols, None).eval(node) for name, node in defaults.items()}
+    seen: dict[str, list[Value]] = {name: [] for name in keyword_names}
+    calls = 0
+    target = (symbols.path, cls.name)
+    # A call added in any file changes this class's result: the cache must know.
+    index.scanned_repository = True
+
+    observed: set[int] = set()
+
+    def on_call(outer: ast.Call, evaluator: Evaluator) -> None:
+        # The evaluator does not read the arguments of calls it types without them
+        # (`nn.ModuleList([Child(adj)])`): look inside each call it meets.
+        for call in ast.walk(outer):
+            if isinstance(call, ast.Call) and id(call) not in observed:
+                observed.add(id(call))
+                observe(call, evaluator)
+
+    def observe(call: ast.Call, evaluator: Evaluator) -> None:
+        nonlocal calls
+        func = call.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        if name != cls.name:
+            return
+        resolved = index.resolve_expr(evaluator.symbols, func)
+        if resolved is None or resolved.kind != "class" or (resolved.path, resolved.name) != target:
+            return
+        calls += 1
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            for values in seen.values():
+                values.append(UNKNOWN)
+            return
+        given: dict[str, Value] = {}
+        for position, arg in enumerate(call.args):
+            if position < len(positional):
+                given[positional[position]] = evaluator.eval(arg)
+        for kw in call.keywords:
+            if kw.arg in seen:
+                given[kw.arg] = evaluator.eval(kw.value)
+        for name, values in seen.items():
+            values.append(given[name] if name in given else default_values.get(name, UNKNOWN))
+
+    for path in list(index.files):
+        text = index.text(path)
+        if not text or cls.name + "(" not in text:
+            continue
+        other = index.symbols_for_path(path)
+        if other is None:
+            continue
+        index.note((path,))
+        _walk_calls(index, other, cls.name + "(", on_call)
+    if not calls:
+        return {}
+    plural = "call" if calls == 1 else f"{calls} calls"
+    state = f"{ARGUMENT_STATE[:-1]}; a tensor at its {plural} in the repository)"
+    return {name: _combine(values, state) for name, values in seen.items()}
+
+
+def _combine(values: list[Value], state: str) -> Value:
+    if all(v.kind is Kind.SEQUENCE for v in values):
+        return Value(Kind.SEQUENCE, state)
+    result = values[0]
+    for value in values[1:]:
+        result = merge_branches(result, value)
+    if not result.is_tensor or any(v.requires_grad for v in values):
+        return UNKNOWN  # a caller handing in a trained tensor decides what it is, not the child
+    return Value(result.kind, state, None, result.integer)
+
+
+def _walk_calls(index: RepoIndex, symbols: ModuleSymbols, needle: str, on_call) -> None:
+    """Walk every function, method and module-level block of a module that mentions `needle`,
+    calling `on_call` on each call with the evaluator of its scope."""
+    from codemod.walker import BodyWalker  # walker builds on tensors, as this module does
+
+    def walk(function, body, methods) -> None:
+        evaluator = Evaluator(index, symbols, function, methods)
+        evaluator.on_call = on_call
+        BodyWalker(evaluator).walk(body)
+
+    lines = symbols.source_lines
+
+    def mentions(stmt: ast.stmt) -> bool:
+        return needle in "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
+
+    header = [s for s in symbols.header if mentions(s)]
+    if header:
+        walk(None, header, None)
+    for name in list(symbols.functions):
+        segment = symbols.functions.segment(name)
+        if segment is not None and needle not in segment.text:
+            continue
+        node = symbols.functions[name]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            walk(node, node.body, None)
+    for name in list(symbols.classes):
+        segment = symbols.classes.segment(name)
+        if segment is not None and needle not in segment.text:
+            continue
+        owner = symbols.classes[name]
+        for stmt in owner.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if mentions(stmt):
+                    walk(stmt, stmt.body, lambda _name: None)
