@@ -181,7 +181,7 @@ class Evaluator:
             defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
             defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
             for name, default in defaults.items():
-                if self.env.get(name) is UNKNOWN and isinstance(default, ast.Call):
+                if self.env.get(name) is UNKNOWN and isinstance(default, (ast.Call, ast.BinOp, ast.UnaryOp)):
                     value = self.eval(default)
                     if value.kind is Kind.TENSOR and not value.requires_grad:
                         self.env[name] = Value(Kind.TENSOR, ARGUMENT_STATE, None, value.integer)
