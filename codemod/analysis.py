@@ -191,6 +191,7 @@ class _ClassAnalyser:
         self.plan = ClassPlan(cls.name, cls.lineno, body_starts=tuple(_first_line(stmt) for stmt in cls.body))
         self._bases: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
         self._subclasses: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
+        self._branch_paths: dict[int, tuple] | None = None
 
     # lookups -----------------------------------------------------------------------------------
 
@@ -385,8 +386,11 @@ class _ClassAnalyser:
             if event.kind == "delete":
                 return skip(f"deleted with `del self.{attr}` at line {event.stmt.lineno}", code=R.DELETED.code)
 
-        # Every binding inside __init__ must be a tensor or None.
+        # Every binding inside __init__ must be a tensor or None, except in an arm of an
+        # if/match that never runs with a tensor binding (rules/branches.py).
         seen_tensor = False
+        tensor_events = [e for e in events if e.kind in ("assign", "register_buffer") and e.value is not None and e.value.is_tensor]
+        other_arms: list[int] = []
         for event in events:
             if event.kind in ("assign", "register_buffer"):
                 value = event.value
@@ -394,6 +398,9 @@ class _ClassAnalyser:
                     continue
                 if value.is_tensor or value.kind is Kind.NONE:
                     seen_tensor = seen_tensor or value.is_tensor
+                    continue
+                if value.kind in (Kind.NON_TENSOR, Kind.UNKNOWN) and event.kind == "assign" and self._exclusive_with_all(event, tensor_events):
+                    other_arms.append(event.stmt.lineno)
                     continue
                 if value.kind in (Kind.PARAMETER, Kind.BUFFER):
                     return skip(f"also bound to a registered {value.kind.value} at line {event.stmt.lineno}", code=R.MIXED_REGISTERED.code)
@@ -418,8 +425,30 @@ class _ClassAnalyser:
 
         trained = self._trained_reason(events)
         if trained is not None:
+            if other_arms:
+                return skip(f"meant to be trained, but another branch binds a non-tensor (line {other_arms[0]})", code=R.NOT_A_TENSOR.code)
             return self._plan_parameter(attr, events, walker, outside, trained, anchor)
-        return self._plan_buffer(attr, events, walker, outside, anchor)
+        planned = self._plan_buffer(attr, events, walker, outside, anchor)
+        decision = planned[1]
+        if other_arms and decision.action is Action.BUFFER:
+            lines = ", ".join(str(n) for n in other_arms)
+            decision.reason += f"; the value bound in the other branch (line {lines}), not proven a tensor, stays a plain attribute"
+        return planned
+
+    def _exclusive_with_all(self, event: AttrEvent, tensor_events: list[AttrEvent]) -> bool:
+        """Whether `event` sits in an if/match arm that no tensor binding shares (rules/branches.py)."""
+        if not tensor_events:
+            return False
+        if self._branch_paths is None:
+            self._branch_paths = R.branches.branch_paths(_init_body(self.cls))
+        paths = self._branch_paths
+        mine = paths.get(id(event.stmt))
+        if mine is None:
+            return False
+        return all(
+            paths.get(id(t.stmt)) is not None and R.branches.exclusive(mine, paths[id(t.stmt)])
+            for t in tensor_events
+        )
 
     def _trained_reason(self, events: list[AttrEvent]) -> str | None:
         for event in events:
@@ -443,7 +472,7 @@ class _ClassAnalyser:
                     return anchor, _Decision(Action.SKIP, f"bound to a non-tensor in {label} (line {event.stmt.lineno}); assigning it to a buffer raises TypeError", code=R.REBOUND.code), []
                 if kind is Kind.UNKNOWN:
                     return anchor, _Decision(Action.SKIP, f"reassigned in {label} (line {event.stmt.lineno}) to a value the codemod cannot type; a non-tensor there would raise TypeError", code=R.REBOUND.code), []
-        persistent, reason = self._persistence(events, outside)
+        persistent, reason = self._persistence(attr, events, outside)
         edits: list[StmtEdit] = []
         for event in events:
             if event.kind != "assign" or event.value is None:
@@ -461,19 +490,13 @@ class _ClassAnalyser:
         code = R.PERSISTENT.code if persistent else R.NON_PERSISTENT.code
         return anchor, _Decision(Action.BUFFER, reason, persistent, code=code), edits
 
-    def _persistence(self, events, outside) -> tuple[bool, str]:
+    def _persistence(self, attr, events, outside) -> tuple[bool, str]:
         if self.policy == "always":
             return True, "persistent: --persistent always"
         if self.policy == "never":
             return False, "persistent=False: --persistent never"
-        for event in events:
-            value = event.value
-            if event.kind in ("assign", "mutate") and value is not None and value.is_tensor and value.stateful:
-                return True, f"persistent: {value.stateful}"
-        for label, event in outside:
-            if event.kind in ("assign", "mutate", "register_buffer"):
-                return True, f"persistent: updated in {label}"
-        return False, "persistent=False: deterministic constant"
+        init = next((s for s in self.cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
+        return R.persistence.decide(attr, events, outside, init, self.init_evaluator.self_name)
 
     def _placement(self, attr: str, event: AttrEvent, walker: BodyWalker) -> tuple[int, int] | None | str:
         """None when the statement can stay; the super() statement to move after; or a skip reason."""
