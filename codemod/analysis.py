@@ -29,7 +29,7 @@ from codemod.tensors import (
     is_true,
     keyword,
 )
-from codemod.walker import AttrEvent, BodyWalker, exclusive
+from codemod.walker import AttrEvent, BodyWalker
 
 IGNORE_MARKER = "codemod: ignore"
 
@@ -193,6 +193,7 @@ class _ClassAnalyser:
         self.plan = ClassPlan(cls.name, cls.lineno, body_starts=tuple(_first_line(stmt) for stmt in cls.body))
         self._bases: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
         self._subclasses: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
+        self._branch_paths: dict[int, tuple] | None = None
 
     # lookups -----------------------------------------------------------------------------------
 
@@ -372,7 +373,7 @@ class _ClassAnalyser:
         first = events[0]
         # Already registered before any raw assignment: later tensors land in the buffer anyway.
         if first.kind == "registered" or (first.kind == "assign" and first.value is not None and first.value.kind in (Kind.PARAMETER, Kind.BUFFER)):
-            if not (first.kind == "assign" and first.value.kind is Kind.PARAMETER and _raw_beside_parameters(events)):
+            if not (first.kind == "assign" and first.value.kind is Kind.PARAMETER and _raw_beside_parameters(events, self._paths())):
                 return None
         if first.kind == "register_buffer" and not (first.value and first.value.is_tensor and first.value.requires_grad):
             return None
@@ -406,8 +407,11 @@ class _ClassAnalyser:
             if event.kind == "delete":
                 return skip(f"deleted with `del self.{attr}` at line {event.stmt.lineno}", code=R.DELETED.code)
 
-        # Every binding inside __init__ must be a tensor or None.
+        # Every binding inside __init__ must be a tensor or None, except in an arm of an
+        # if/match that never runs with a tensor binding (rules/branches.py).
         seen_tensor = False
+        tensor_events = [e for e in events if e.kind in ("assign", "register_buffer") and e.value is not None and e.value.is_tensor]
+        other_arms: list[int] = []
         for event in events:
             if event.kind in ("assign", "register_buffer"):
                 value = event.value
@@ -416,7 +420,10 @@ class _ClassAnalyser:
                 if value.is_tensor or value.kind is Kind.NONE:
                     seen_tensor = seen_tensor or value.is_tensor
                     continue
-                if value.kind is Kind.PARAMETER and _raw_beside_parameters(events):
+                if value.kind is Kind.PARAMETER and _raw_beside_parameters(events, self._paths()):
+                    continue
+                if value.kind in (Kind.NON_TENSOR, Kind.UNKNOWN) and event.kind == "assign" and self._exclusive_with_all(event, tensor_events):
+                    other_arms.append(event.stmt.lineno)
                     continue
                 if value.kind in (Kind.PARAMETER, Kind.BUFFER):
                     return skip(f"also bound to a registered {value.kind.value} at line {event.stmt.lineno}", code=R.MIXED_REGISTERED.code)
@@ -443,8 +450,33 @@ class _ClassAnalyser:
 
         trained = self._trained_reason(events)
         if trained is not None:
+            if other_arms:
+                return skip(f"meant to be trained, but another branch binds a non-tensor (line {other_arms[0]})", code=R.NOT_A_TENSOR.code)
             return self._plan_parameter(attr, events, walker, outside, trained, anchor)
-        return self._plan_buffer(attr, events, walker, outside, anchor)
+        planned = self._plan_buffer(attr, events, walker, outside, anchor)
+        decision = planned[1]
+        if other_arms and decision.action is Action.BUFFER:
+            lines = ", ".join(str(n) for n in other_arms)
+            decision.reason += f"; the value bound in the other branch (line {lines}), not proven a tensor, stays a plain attribute"
+        return planned
+
+    def _paths(self) -> dict:
+        if self._branch_paths is None:
+            self._branch_paths = R.branches.branch_paths(_init_body(self.cls))
+        return self._branch_paths
+
+    def _exclusive_with_all(self, event: AttrEvent, tensor_events: list[AttrEvent]) -> bool:
+        """Whether `event` sits in an if/match arm that no tensor binding shares (rules/branches.py)."""
+        if not tensor_events:
+            return False
+        paths = self._paths()
+        mine = paths.get(id(event.stmt))
+        if mine is None:
+            return False
+        return all(
+            paths.get(id(t.stmt)) is not None and R.branches.exclusive(mine, paths[id(t.stmt)])
+            for t in tensor_events
+        )
 
     def _trained_reason(self, events: list[AttrEvent]) -> str | None:
         for event in events:
@@ -468,7 +500,7 @@ class _ClassAnalyser:
                     return anchor, _Decision(Action.SKIP, f"bound to a non-tensor in {label} (line {event.stmt.lineno}); assigning it to a buffer raises TypeError", code=R.REBOUND.code), []
                 if kind is Kind.UNKNOWN:
                     return anchor, _Decision(Action.SKIP, f"reassigned in {label} (line {event.stmt.lineno}) to a value the codemod cannot type; a non-tensor there would raise TypeError", code=R.REBOUND.code), []
-        persistent, reason = self._persistence(events, outside)
+        persistent, reason = self._persistence(attr, events, outside)
         edits: list[StmtEdit] = []
         registered_at: int | None = None  # top-level statement that registers the buffer on every path
         for event in events:
@@ -493,23 +525,13 @@ class _ClassAnalyser:
         code = R.PERSISTENT.code if persistent else R.NON_PERSISTENT.code
         return anchor, _Decision(Action.BUFFER, reason, persistent, code=code), edits
 
-    def _persistence(self, events, outside) -> tuple[bool, str]:
+    def _persistence(self, attr, events, outside) -> tuple[bool, str]:
         if self.policy == "always":
             return True, "persistent: --persistent always"
         if self.policy == "never":
             return False, "persistent=False: --persistent never"
-        parameter = next((e for e in events if e.kind == "assign" and e.value is not None and e.value.kind is Kind.PARAMETER), None)
-        if parameter is not None:
-            # Its checkpoints hold the key whichever branch ran; a non-persistent buffer would drop it.
-            return True, f"persistent: the raw branch of an attribute that is an nn.Parameter at line {parameter.stmt.lineno}"
-        for event in events:
-            value = event.value
-            if event.kind in ("assign", "mutate") and value is not None and value.is_tensor and value.stateful:
-                return True, f"persistent: {value.stateful}"
-        for label, event in outside:
-            if event.kind in ("assign", "mutate", "register_buffer"):
-                return True, f"persistent: updated in {label}"
-        return False, "persistent=False: deterministic constant"
+        init = next((s for s in self.cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
+        return R.persistence.decide(attr, events, outside, init, self.init_evaluator.self_name)
 
     def _placement(self, attr: str, event: AttrEvent, walker: BodyWalker) -> tuple[int, int] | None | str:
         """None when the statement can stay; the super() statement to move after; or a skip reason."""
@@ -630,7 +652,7 @@ def _is_raw_binding(event: AttrEvent) -> bool:
     return event.kind == "register_buffer" and value.is_tensor and bool(value.requires_grad)
 
 
-def _raw_beside_parameters(events: list[AttrEvent]) -> bool:
+def _raw_beside_parameters(events: list[AttrEvent], paths: dict) -> bool:
     """Raw tensors and nn.Parameter(...) assigned to one name, each raw one either in
     another arm of an `if` than every Parameter or before it.  Registering the raw one as
     a buffer is then safe: assigning an nn.Parameter to a buffer's name moves it from
@@ -639,6 +661,9 @@ def _raw_beside_parameters(events: list[AttrEvent]) -> bool:
     raw = [e for e in events if e.kind == "assign" and e.value is not None and e.value.is_tensor]
     if not parameters or not raw:
         return False
+    def exclusive(a: AttrEvent, b: AttrEvent) -> bool:
+        return id(a.stmt) in paths and id(b.stmt) in paths and R.branches.exclusive(paths[id(a.stmt)], paths[id(b.stmt)])
+
     return all(exclusive(r, p) or r.stmt.lineno < p.stmt.lineno for r in raw for p in parameters)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from codemod import torch_names as tn
+from codemod.rules import inplace_init, not_a_tensor
 from codemod.symbols import ModuleSymbols, collect_imports, qualify
 
 if TYPE_CHECKING:
@@ -292,6 +293,10 @@ class Evaluator:
 
     def _eval_Subscript(self, node: ast.Subscript) -> Value:
         receiver = self.eval(node.value)
+        if not_a_tensor.is_string_key(node.slice):
+            # x["key"]: x is a mapping (torch.load(...)["meta"], a config); a tensor only
+            # when x is a proven dict of tensors
+            return Value(Kind.TENSOR, receiver.stateful) if receiver.kind is Kind.SEQUENCE else UNKNOWN
         if receiver.kind is Kind.TENSOR:
             return receiver
         if receiver.kind is Kind.SEQUENCE:
@@ -393,6 +398,8 @@ class Evaluator:
         return combine_state(*values)
 
     def _qualified_call(self, qualname: str, node: ast.Call) -> Value:
+        if not_a_tensor.loads_anything(qualname):
+            return UNKNOWN
         kind = tn.classify_call(qualname)
         name = qualname.rpartition(".")[2]
         if kind is tn.CallKind.TENSOR:
@@ -426,9 +433,17 @@ class Evaluator:
                 stateful = f"data passed in ({short_call_name(node)})"
             return Value(Kind.TENSOR, stateful, None, integer)
         if kind is tn.CallKind.INIT:
+            argument = self.eval(node.args[0]) if node.args else UNKNOWN
+            result = inplace_init.result_kind(argument.kind.name, argument.is_tensor)
+            if result == "parameter":
+                return Value(Kind.PARAMETER)
+            if result == "buffer":
+                return Value(Kind.BUFFER)
+            if result == "unknown":
+                return UNKNOWN
             if tn.init_is_random(name):
-                return Value(Kind.TENSOR, f"random initialisation ({short_call_name(node)})")
-            return Value(Kind.TENSOR, self._args_state(node))
+                return Value(Kind.TENSOR, f"random initialisation ({short_call_name(node)})", argument.requires_grad, argument.integer)
+            return Value(Kind.TENSOR, self._args_state(node), argument.requires_grad, argument.integer)
         owner = qualname.rpartition(".")[0].rpartition(".")[2]
         if owner[:1].isupper():
             # `AutoModel.from_config(...)`: a method of a class, which the analysis cannot

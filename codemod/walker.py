@@ -32,17 +32,6 @@ class AttrEvent:
     nested: bool  # inside an if/for/with/try
     annotation: ast.expr | None = None
     env: dict | None = None  # the local variables when the statement ran (for reading its value later)
-    branches: tuple[tuple[int, int], ...] = ()  # (id of an enclosing `if`, 0 body / 1 else), outermost first
-
-
-def exclusive(a: AttrEvent, b: AttrEvent) -> bool:
-    """The two statements sit in different arms of one `if`: at most one of them runs."""
-    for (if_a, arm_a), (if_b, arm_b) in zip(a.branches, b.branches):
-        if if_a != if_b:
-            return False
-        if arm_a != arm_b:
-            return True
-    return False
 
 
 class BodyWalker:
@@ -54,7 +43,6 @@ class BodyWalker:
         self.super_nested = False
         self._top = 0
         self._nested = False
-        self._branches: tuple[tuple[int, int], ...] = ()
         self._containers: set[str] = set()  # self.<attr> last bound to a list / dict / set display
 
     def walk(self, body: list[ast.stmt]) -> None:
@@ -71,7 +59,7 @@ class BodyWalker:
 
     def _event(self, attr: str, kind: str, stmt: ast.stmt, value: Value | None = None, node: ast.expr | None = None, annotation: ast.expr | None = None) -> None:
         env = dict(self.ev.env) if node is not None else None
-        self.events.append(AttrEvent(attr, kind, stmt, value, node, self._top, self._nested, annotation, env, self._branches))
+        self.events.append(AttrEvent(attr, kind, stmt, value, node, self._top, self._nested, annotation, env))
         if kind in ("assign", "register_buffer") and value is not None:
             self.ev.self_attrs[attr] = value
         elif kind == "registered":
@@ -108,11 +96,8 @@ class BodyWalker:
                     self.ev.env.pop(target.id, None)
         elif isinstance(stmt, ast.If):
             self.ev.eval(stmt.test)
-            saved = self._branches
-            for arm, body in enumerate((stmt.body, stmt.orelse)):
-                self._branches = (*saved, (id(stmt), arm))
-                self._block(body)
-            self._branches = saved
+            self._block(stmt.body)
+            self._block(stmt.orelse)
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             iterated = self.ev.eval(stmt.iter)
             for name in target_names(stmt.target):

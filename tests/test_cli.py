@@ -37,7 +37,7 @@ class Encoder(nn.Module):
 ENCODER_REWRITTEN = ENCODER.replace(
     "self.mask = torch.ones(size)", 'self.register_buffer("mask", torch.ones(size), persistent=False)'
 )
-ENCODER_FINDING = "models/encoder.py:9:9: Encoder.mask -> register_buffer (persistent=False: deterministic constant)"
+ENCODER_FINDING = "models/encoder.py:9:9: Encoder.mask -> register_buffer (persistent=False: derived from constructor arguments; rebuilt on each construction)"
 
 NOISY = """\
 import torch
@@ -302,7 +302,7 @@ def test_text_finding_lines_and_summary(repo: Path):
     result = invoke("--no-validate", "--check", ".")
     assert stdout_lines(result) == [
         ENCODER_FINDING,
-        "models/noisy.py:8:9: Noisy.noise -> register_buffer (persistent: random initialisation (torch.randn))",
+        "models/noisy.py:8:9: Noisy.noise -> register_buffer (persistent: random initialisation (torch.randn); a rebuilt model cannot reproduce it)",
         "models/noisy.py:9:9: Noisy.scale -> nn.Parameter (torch.ones(..., requires_grad=True))",
         "4 files scanned, 2 changed, 2 buffers, 1 parameters, 0 skipped",
     ]
@@ -432,8 +432,8 @@ def test_json_format(repo: Path):
         for r in findings
     ]
     assert compact == [
-        ("models/encoder.py", 9, 9, "Encoder", "mask", "buffer", False, "persistent=False: deterministic constant"),
-        ("models/noisy.py", 8, 9, "Noisy", "noise", "buffer", True, "persistent: random initialisation (torch.randn)"),
+        ("models/encoder.py", 9, 9, "Encoder", "mask", "buffer", False, "persistent=False: derived from constructor arguments; rebuilt on each construction"),
+        ("models/noisy.py", 8, 9, "Noisy", "noise", "buffer", True, "persistent: random initialisation (torch.randn); a rebuilt model cannot reproduce it"),
         ("models/noisy.py", 9, 9, "Noisy", "scale", "parameter", None, "torch.ones(..., requires_grad=True)"),
     ]
     assert {"path": "missing.py", "message": "no such file or directory"} in document["errors"]

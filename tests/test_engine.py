@@ -850,7 +850,8 @@ def test_research_repo_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 
     type_indices = found[("eventx/models/casee.py", "TypeCls", "type_indices")]
     assert (type_indices.action, type_indices.persistent) == (Action.BUFFER, False)
-    assert type_indices.reason == "persistent=False: deterministic constant"
+    assert type_indices.reason == "persistent=False: derived from constructor arguments; rebuilt on each construction"
+    assert type_indices.code == "BUF101"
     assert (type_indices.line, type_indices.column) == (12, 9)
 
     pe = found[("eventx/models/casee.py", "PositionAware", "pe")]
@@ -859,6 +860,7 @@ def test_research_repo_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     noise = found[("eventx/models/casee.py", "CasEE", "noise")]
     assert (noise.action, noise.persistent) == (Action.BUFFER, True)
     assert "random" in noise.reason
+    assert noise.code == "BUF102"
 
     weights = found[("eventx/models/casee.py", "CasEE", "class_weights")]
     assert weights.action is Action.SKIP and weights.reason and weights.suggestion

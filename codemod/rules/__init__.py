@@ -9,6 +9,7 @@ rests on; its golden cases live in `golden/` under names that say what they show
 from __future__ import annotations
 
 from codemod.rules import (
+    branches,
     collisions,
     complex_values,
     constructor_helpers,
@@ -27,6 +28,7 @@ from codemod.rules import (
 from codemod.rules.base import Rule
 
 _MODULES = (
+    branches,
     persistence,
     parameters,
     complex_values,

@@ -17,3 +17,14 @@ RULE = Rule(
     "nn.init.*_(nn.Parameter(...)) returns the Parameter it initialises; it is already a parameter",
 )
 RULES = (RULE,)
+
+
+def result_kind(argument_kind: str, argument_is_tensor: bool) -> str:
+    """What `nn.init.<name>_(argument)` evaluates to: the argument itself.
+
+    Returns "parameter" / "buffer" when the argument is one, "tensor" for a plain
+    tensor, "unknown" otherwise (an argument the analysis cannot type may be a Parameter).
+    """
+    if argument_kind in ("PARAMETER", "BUFFER"):
+        return argument_kind.lower()
+    return "tensor" if argument_is_tensor else "unknown"

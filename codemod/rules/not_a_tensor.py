@@ -10,6 +10,8 @@ it by string keys and `dict.get(...)` results are not tensors unless proven.
 
 from __future__ import annotations
 
+import ast
+
 from codemod.rules.base import Rule
 
 RULE = Rule(
@@ -18,3 +20,13 @@ RULE = Rule(
     "bound (first, or also) to a value that is not a tensor or cannot be typed; register_buffer would raise TypeError or KeyError",
 )
 RULES = (RULE,)
+
+
+def loads_anything(qualname: str) -> bool:
+    """`torch.load(...)` unpickles whatever was saved: never proven a tensor."""
+    return qualname in ("torch.load", "torch.serialization.load")
+
+
+def is_string_key(index: ast.expr) -> bool:
+    """`x["meta"]`: a tensor cannot be indexed by a string, so `x` is a mapping."""
+    return isinstance(index, ast.Constant) and isinstance(index.value, str)

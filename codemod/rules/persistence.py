@@ -11,6 +11,8 @@ state that no constructor call can rebuild.
 
 from __future__ import annotations
 
+import ast
+
 from codemod.rules.base import Rule
 
 NON_PERSISTENT = Rule(
@@ -25,3 +27,163 @@ PERSISTENT = Rule(
     "state a checkpoint must carry (random initialisation, running statistics updated from their previous value, the raw branch of a Parameter) -> register_buffer(...); checkpoints saved before lack the key",
 )
 RULES = (NON_PERSISTENT, PERSISTENT)
+
+
+# -- the decision ---------------------------------------------------------------------------
+
+# In-place calls that overwrite every element without reading the old values: a tensor
+# refilled this way outside __init__ is scratch space, not state.
+_OVERWRITE_METHODS = frozenset({"zero_", "fill_", "normal_", "uniform_", "random_", "bernoulli_", "cauchy_",
+                                "exponential_", "geometric_", "log_normal_"})
+# Methods that only move or cast: `self.x = self.x.to(device)` is not an update of its value.
+_MOVE_METHODS = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "long", "int", "bool",
+                           "type", "contiguous", "detach", "clone"})
+
+
+def decide(attr: str, events, outside, init: ast.FunctionDef | None, self_name: str | None) -> tuple[bool, str]:
+    """Whether the buffer for `attr` is persistent, and the reason printed for it.
+
+    `events`: the attribute's events in __init__ (codemod.walker.AttrEvent); `outside`:
+    (label, event) pairs from the class's other methods, its bases and subclasses.
+    """
+    for event in events:
+        if event.kind == "assign" and event.value is not None and event.value.kind.name == "PARAMETER":
+            return True, (
+                f"persistent: another branch makes it an nn.Parameter (line {event.stmt.lineno}); "
+                "the key exists in both configurations"
+            )
+    scratch = None
+    for label, event in outside:
+        how = _outside_update(attr, event, self_name)
+        if how == "update":
+            return True, f"persistent: running state, updated from its previous value in {label} (line {event.stmt.lineno})"
+        if how == "recompute" and scratch is None:
+            scratch = f"persistent=False: recomputed wholesale in {label} (line {event.stmt.lineno}); a saved value would be stale"
+    if scratch is not None:
+        return False, scratch
+    state = _init_state(events)
+    if state is not None:
+        if state.startswith(("random initialisation", "uninitialised memory")):
+            return True, f"persistent: {state}; a rebuilt model cannot reproduce it"
+        if state.startswith("value from a torch function chosen at run time"):
+            return True, f"persistent: {state}, which may draw random numbers"
+        if state.startswith("data passed in or uninitialised memory"):
+            what = state[len("data passed in or uninitialised memory") :].strip()
+            return False, f"persistent=False: data passed in, or a size {what}; rebuilt on each construction"
+        if state.startswith("data passed in"):
+            what = state[len("data passed in") :].strip()
+            if "load" in what:
+                return False, f"persistent=False: loaded from a file in __init__ {what}; rebuilt on each construction"
+            return False, f"persistent=False: derived from constructor arguments or data {what}; rebuilt on each construction"
+        return False, f"persistent=False: {state}; rebuilt on each construction"
+    if _reads_arguments(events, init, self_name):
+        return False, "persistent=False: derived from constructor arguments; rebuilt on each construction"
+    return False, "persistent=False: deterministic constant"
+
+
+def _init_state(events) -> str | None:
+    """The strongest state the constructor gives the value: random beats data."""
+    states = [
+        e.value.stateful
+        for e in events
+        if e.kind in ("assign", "mutate") and e.value is not None and e.value.is_tensor and e.value.stateful
+    ]
+    for state in states:
+        if state.startswith(("random initialisation", "uninitialised memory")):
+            return state
+    return states[0] if states else None
+
+
+def _outside_update(attr: str, event, self_name: str | None) -> str | None:
+    """"update" (the new value depends on the old one), "recompute" (replaced wholesale) or None."""
+    if event.kind == "mutate":
+        stmt = event.stmt
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            func = stmt.value.func
+            if isinstance(func, ast.Attribute) and func.attr in _OVERWRITE_METHODS and _is_self_attr(func.value, attr, self_name):
+                return "recompute"
+        return "update"
+    if event.kind in ("assign", "register_buffer"):
+        node = event.value_node
+        if node is None:
+            return "recompute"
+        if _only_moves_itself(node, attr, self_name):
+            return None
+        return "update" if _reads_values(node, attr, self_name) else "recompute"
+    return None
+
+
+# Reading these of a tensor reads no element: `torch.arange(n, device=self.x.device)` is new.
+_METADATA = frozenset({"device", "dtype", "shape", "ndim", "is_cuda", "layout", "size", "dim", "numel", "new_zeros",
+                       "new_ones", "new_empty", "new_full"})
+
+
+def _reads_values(node: ast.expr, attr: str, self_name: str | None) -> bool:
+    """Whether `node` reads the elements of self.<attr> (not only its device, dtype or shape)."""
+    metadata_only = {
+        id(n.value) for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr in _METADATA
+    }
+    return any(_is_self_attr(n, attr, self_name) and id(n) not in metadata_only for n in ast.walk(node))
+
+
+def _is_self_attr(node: ast.AST, attr: str, self_name: str | None) -> bool:
+    while isinstance(node, ast.Attribute) and node.attr == "data":
+        node = node.value
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == attr
+        and isinstance(node.value, ast.Name)
+        and node.value.id == self_name
+    )
+
+
+def _only_moves_itself(node: ast.expr, attr: str, self_name: str | None) -> bool:
+    """`self.x.to(device)`, `self.x.cuda().float()`: the same values, moved or cast."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MOVE_METHODS:
+        node = node.func.value
+    return _is_self_attr(node, attr, self_name)
+
+
+def _reads_arguments(events, init: ast.FunctionDef | None, self_name: str | None) -> bool:
+    """Whether a value assigned in __init__ reads a constructor argument, directly or through
+    locals computed from one (or reads another attribute of self)."""
+    if init is None:
+        return False
+    args = init.args
+    tainted = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs] if a.arg != self_name}
+    if args.vararg:
+        tainted.add(args.vararg.arg)
+    if args.kwarg:
+        tainted.add(args.kwarg.arg)
+
+    def reads(node: ast.AST) -> bool:
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in tainted:
+                return True
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == self_name and isinstance(n.ctx, ast.Load):
+                return True
+        return False
+
+    changed = True
+    while changed:  # locals computed from arguments carry them along
+        changed = False
+        for node in ast.walk(init):
+            targets: list[ast.expr] = []
+            value: ast.AST | None = None
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+                targets, value = [node.target], node.value
+            elif isinstance(node, (ast.For, ast.comprehension)):
+                targets, value = [node.target], node.iter
+            if value is None or not reads(value):
+                continue
+            for target in targets:
+                for n in ast.walk(target):
+                    if isinstance(n, ast.Name) and n.id not in tainted:
+                        tainted.add(n.id)
+                        changed = True
+    return any(
+        e.kind in ("assign", "mutate") and e.value_node is not None and e.value is not None and e.value.is_tensor and reads(e.value_node)
+        for e in events
+    )

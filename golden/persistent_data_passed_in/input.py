@@ -1,4 +1,6 @@
-"""Data passed in or loaded from disk carries state: persistent buffers."""
+"""Data passed in is rebuilt by every construction: non-persistent buffers.  torch.load(...)
+returns whatever was saved, so its arm stays a plain attribute and only the other arm is
+rewritten (the two arms never both run)."""
 
 import numpy as np
 import torch

@@ -10,8 +10,8 @@ import torch.nn as nn
 class GraphConv(nn.Module):
     def __init__(self, adj, support, dim=3, device="cpu"):
         super().__init__()
-        self.register_buffer("adj", adj)
-        self.register_buffer("support", support)
+        self.register_buffer("adj", adj, persistent=False)
+        self.register_buffer("support", support, persistent=False)
         self.lin = nn.Linear(dim, dim)
 
     def forward(self, x):
@@ -21,7 +21,7 @@ class GraphConv(nn.Module):
 class Smooth(nn.Module):
     def __init__(self, kernel=torch.ones(3) / 3):
         super().__init__()
-        self.kernel = kernel
+        self.register_buffer("kernel", kernel, persistent=False)
 
     def forward(self, x):
         return x * self.kernel

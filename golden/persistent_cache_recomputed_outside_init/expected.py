@@ -1,0 +1,22 @@
+"""A cache the model recomputes wholesale later (here with a new shape) would be stale or
+the wrong size in a checkpoint: non-persistent buffers."""
+
+import torch
+import torch.nn as nn
+
+
+class Rotary(nn.Module):
+    def __init__(self, dim=4, max_len=8):
+        super().__init__()
+        self.dim = dim
+        self.register_buffer("cos_cache", torch.cos(torch.arange(max_len)[:, None] * torch.ones(dim)), persistent=False)
+        self.register_buffer("positions", torch.arange(max_len), persistent=False)
+
+    def _grow(self, length):
+        self.positions = torch.arange(length, device=self.positions.device)
+        self.cos_cache = torch.cos(self.positions[:, None] * torch.ones(self.dim, device=self.positions.device))
+
+    def forward(self, x):
+        if x.shape[1] > self.positions.shape[0]:
+            self._grow(x.shape[1])
+        return x * self.cos_cache[: x.shape[1]]

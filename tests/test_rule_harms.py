@@ -1,0 +1,59 @@
+"""What each safety rule and the persistence policy prevent, shown with torch itself.
+
+Each test builds the module of a golden case three ways: as the user wrote it
+(`input.py`), as the codemod now rewrites it (`expected.py`), and as the rewrite the rule
+replaces would have written it; the harm shows on the last and not on the new rewrite.
+"""
+
+from __future__ import annotations
+
+import types
+import warnings
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+
+
+def _module(text: str, name: str) -> types.ModuleType:
+    module = types.ModuleType(name)
+    module.__file__ = f"<{name}>"
+    exec(compile(text, module.__file__, "exec"), module.__dict__)
+    return module
+
+
+def _case(name: str) -> tuple[str, str]:
+    folder = GOLDEN / name
+    return (folder / "input.py").read_text(encoding="utf-8"), (folder / "expected.py").read_text(encoding="utf-8")
+
+
+def test_non_persistent_policy_keeps_pre_rewrite_checkpoints_loading():
+    original, rewritten = _case("persistent_derived_from_config_and_files")
+    assert rewritten.count("persistent=False") == 4
+    old_rewrite = rewritten.replace(", persistent=False", "")  # what --persistent auto wrote before
+
+    torch.manual_seed(0)
+    checkpoint = _module(original, "original").GraphLayer().state_dict()
+    assert sorted(checkpoint) == ["lin.bias", "lin.weight"]
+
+    new_model = _module(rewritten, "rewritten").GraphLayer()
+    assert new_model.load_state_dict(checkpoint, strict=True) is not None
+    assert {"adj", "anchors", "table", "norm"} <= {name for name, _ in new_model.named_buffers()}
+
+    with pytest.raises(RuntimeError, match="Missing key"):
+        _module(old_rewrite, "old_rewrite").GraphLayer().load_state_dict(checkpoint, strict=True)
+
+
+def test_running_state_is_persistent_and_travels_with_the_checkpoint():
+    _, rewritten = _case("persistent_running_state_variants")
+    module = _module(rewritten, "rewritten")
+    trained = module.EMAQuantizer()
+    trained.update(torch.ones(5, 2), torch.ones(4))
+    fresh = module.EMAQuantizer()
+    fresh.load_state_dict(trained.state_dict(), strict=True)
+    for name in ("cluster_size", "embed_avg", "average", "history", "steps"):
+        assert torch.equal(getattr(fresh, name), getattr(trained, name)), name
+    assert int(fresh.steps) == 1
