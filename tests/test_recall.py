@@ -179,3 +179,119 @@ def test_self_update_of_registered_buffer_stays_plain_and_keeps_persistence():
     module = build(result.code, "M")()
     assert module.mask.dtype == torch.bool and "mask" not in module.state_dict()
     assert [n for n, _ in module.named_buffers()] == ["mask"]
+
+
+# -- constructor arguments typed from the repository's calls -----------------------------------
+
+import pytest  # noqa: E402
+
+from codemod.runner import RunOptions, run  # noqa: E402
+
+LAYER = """
+import torch.nn as nn
+
+
+class GraphConv(nn.Module):
+    def __init__(self, adj, dim):
+        super().__init__()
+        self.adj = adj
+        self.dim = dim
+        self.lin = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        return self.adj @ self.lin(x)
+"""
+
+
+def run_project(root, prefilter: bool):
+    report = run([root], RunOptions(write=False, validate=False, use_cache=False, jobs=1, root=root, prefilter=prefilter))
+    assert not report.errors and not [r.error for r in report.files if r.error]
+    return {f"{f.class_name}.{f.attribute}": f for f in report.findings}
+
+
+def write_project(root, caller: str) -> None:
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "layers.py").write_text(LAYER)
+    (root / "pkg" / "model.py").write_text(textwrap.dedent(caller))
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+def test_argument_typed_from_a_call_in_another_file(tmp_path, prefilter):
+    write_project(
+        tmp_path,
+        """
+        import torch
+        import torch.nn as nn
+        from pkg.layers import GraphConv
+
+        class Net(nn.Module):
+            def __init__(self, n=3):
+                super().__init__()
+                self.adj = torch.eye(n)
+                self.blocks = nn.ModuleList([GraphConv(self.adj, n) for _ in range(2)])
+        """,
+    )
+    found = run_project(tmp_path, prefilter)
+    adj = found["GraphConv.adj"]
+    assert (adj.action, adj.persistent) == (Action.BUFFER, False)
+    assert "a tensor at its call in the repository" in adj.reason
+    assert "GraphConv.dim" not in found
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "GraphConv(np.eye(3), 3)",  # a numpy array: register_buffer would raise TypeError
+        "GraphConv(*args)",  # cannot be read
+        "GraphConv(adj=load(), dim=3)",  # not typed
+    ],
+)
+def test_argument_left_alone_unless_every_call_passes_a_tensor(tmp_path, call):
+    write_project(
+        tmp_path,
+        f"""
+        import numpy as np
+        import torch
+        from pkg.layers import GraphConv
+
+        def good():
+            return GraphConv(torch.eye(3), 3)
+
+        def other(args, load):
+            return {call}
+        """,
+    )
+    assert "GraphConv.adj" not in run_project(tmp_path, True)
+
+
+def test_argument_without_any_call_or_tensor_use_is_left_alone(tmp_path):
+    write_project(tmp_path, "import torch\n")
+    assert run_project(tmp_path, True) == {}
+    (tmp_path / "pkg" / "layers.py").write_text(LAYER.replace("self.adj @ self.lin(x)", "self.lin(x) * self.adj"))
+    (tmp_path / "pkg" / "model.py").write_text("import torch\nfrom pkg.layers import GraphConv\nm = GraphConv(torch.eye(3), 3)\n")
+    # `x * self.adj` does not show a tensor (an int multiplies too): no call-site search.
+    assert "GraphConv.adj" not in run_project(tmp_path, True)
+
+
+def test_list_of_tensors_handed_in_is_reported(tmp_path):
+    write_project(
+        tmp_path,
+        """
+        import torch
+        import torch.nn as nn
+
+        class Cheb(nn.Module):
+            def __init__(self, polynomials):
+                super().__init__()
+                self.polynomials = polynomials
+
+            def forward(self, x):
+                return sum(p @ x for p in self.polynomials)
+
+        def build(n):
+            return Cheb([torch.eye(n) for _ in range(3)])
+        """,
+    )
+    finding = run_project(tmp_path, True)["Cheb.polynomials"]
+    assert finding.action is Action.SKIP and "nn.ParameterList" in finding.suggestion
