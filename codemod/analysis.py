@@ -9,6 +9,8 @@ not turns into a skip with a reason instead.
 from __future__ import annotations
 
 import ast
+import builtins
+from keyword import iskeyword
 import re
 from dataclasses import dataclass
 
@@ -407,6 +409,11 @@ class _ClassAnalyser:
             if event.kind == "delete":
                 return skip(f"deleted with `del self.{attr}` at line {event.stmt.lineno}", code=R.DELETED.code)
 
+        # `self.t = np.load(p)` ... `self.t = torch.from_numpy(self.t)`: built in a local instead.
+        localised = self._localise_prefix(attr, events, walker)
+        if localised is not None:
+            events = events[localised[2]:]
+
         # Every binding inside __init__ must be a tensor or None, except in an arm of an
         # if/match that never runs with a tensor binding (rules/branches.py).
         seen_tensor = False
@@ -449,16 +456,80 @@ class _ClassAnalyser:
                 return skip(f"also set in {label} before this constructor runs; register_buffer would raise KeyError", code=R.COLLISION.code)
 
         trained = self._trained_reason(events)
+        if trained is not None and localised is not None:
+            return skip(f"first bound to a non-tensor at line {localised[1][0].line if localised[1] else anchor.lineno}; build the trained tensor in a local, then assign nn.Parameter once", code=R.NOT_A_TENSOR.code)
         if trained is not None:
             if other_arms:
                 return skip(f"meant to be trained, but another branch binds a non-tensor (line {other_arms[0]})", code=R.NOT_A_TENSOR.code)
             return self._plan_parameter(attr, events, walker, outside, trained, anchor)
         planned = self._plan_buffer(attr, events, walker, outside, anchor)
         decision = planned[1]
+        if localised is not None and decision.action is Action.BUFFER:
+            local, local_edits, _ = localised
+            for edit in planned[2]:
+                edit.local, edit.owner = local, walker.ev.self_name or "self"
+            planned[2].extend(local_edits)
+            decision.reason += f"; first built in the local `{local}`, then registered once"
+            decision.code = R.LOCAL_FIRST.code
         if other_arms and decision.action is Action.BUFFER:
             lines = ", ".join(str(n) for n in other_arms)
             decision.reason += f"; the value bound in the other branch (line {lines}), not proven a tensor, stays a plain attribute"
         return planned
+
+    def _localise_prefix(self, attr: str, events: list[AttrEvent], walker: BodyWalker):
+        """(local name, edits, number of events) that turn the non-tensor bindings before the
+        first tensor one into a local (rules/local_first.py); None when that is not plainly safe:
+        every statement involved at the top level of __init__, no method of self called and
+        self not passed along in between, and every use of the attribute in a simple statement."""
+        first_tensor = next((i for i, e in enumerate(events) if e.kind == "assign" and e.value is not None and e.value.is_tensor), None)
+        if not first_tensor:
+            return None
+        prefix, converted = events[:first_tensor], events[first_tensor]
+        if prefix[0].kind != "assign" or prefix[0].nested or converted.nested:
+            return None  # both run on every path: the local is bound, and the attribute is registered
+        for event in prefix:
+            if event.kind not in ("assign", "mutate", "fill") or event.value is None and event.kind == "assign":
+                return None
+            if event.kind == "assign" and (event.value.is_tensor or event.value.kind in (Kind.PARAMETER, Kind.BUFFER, Kind.NONE)):
+                return None
+        if not (isinstance(converted.stmt, ast.Assign) and len(converted.stmt.targets) == 1):
+            return None
+        owner = walker.ev.self_name
+        init = next(s for s in self.cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__")
+        taken = {n.id for n in ast.walk(init) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(init.args) if isinstance(a, ast.arg)}
+        local = next((n for n in (attr, f"{attr}_") if n.isidentifier() and not iskeyword(n) and n not in taken and not hasattr(builtins, n)), None)
+        if local is None or owner is None:
+            return None
+        span = init.body[prefix[0].top_index : converted.top_index + 1]
+        uses = 0
+        for stmt in span:
+            attribute_values = {id(n.value) for n in ast.walk(stmt) if isinstance(n, ast.Attribute)}
+            called = {id(n.func) for n in ast.walk(stmt) if isinstance(n, ast.Call)}
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Name) and node.id == owner and id(node) not in attribute_values:
+                    return None  # self handed to something that may read the attribute
+                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == owner:
+                    if id(node) in called:
+                        return None  # a method of self may read the attribute
+                    if node.attr == attr:
+                        uses += 1
+        edits: list[StmtEdit] = []
+        in_simple = 0
+        for stmt in span:
+            for node in ast.walk(stmt):
+                if not isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)) or node is converted.stmt:
+                    continue
+                count = sum(1 for n in ast.walk(node) if self._is_attr(n, owner, attr))
+                if count:
+                    in_simple += count
+                    edits.append(StmtEdit(*self._position(node), "localise", attr, end=self._end(node), local=local, owner=owner))
+        if in_simple + sum(1 for n in ast.walk(converted.stmt) if self._is_attr(n, owner, attr)) != uses:
+            return None  # a use in an if/for header: not a statement the rewrite can edit
+        return local, edits, first_tensor
+
+    @staticmethod
+    def _is_attr(node: ast.AST, owner: str, attr: str) -> bool:
+        return isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) and node.value.id == owner
 
     def _paths(self) -> dict:
         if self._branch_paths is None:

@@ -27,12 +27,14 @@ class SpineEdit:
 class StmtEdit:
     line: int  # 1-based line of the statement
     col: int  # 0-based column, in characters
-    op: str  # buffer | parameter | buffer_to_parameter | unmove
+    op: str  # buffer | parameter | buffer_to_parameter | unmove | localise
     attr: str
     persistent: bool | None = None
     spine: tuple[SpineEdit, ...] = ()
     move_after: tuple[int, int] | None = None  # the super().__init__() statement to move after
     end: tuple[int, int] = (0, 0)  # line and column (characters) where the statement ends
+    local: str = ""  # read `<owner>.<attr>` as this local name (op localise; buffer: in the value)
+    owner: str = "self"
 
 
 @dataclass

@@ -285,9 +285,13 @@ class _Rewriter(cst.CSTTransformer):
 
     def _apply(self, edit: StmtEdit, small: cst.BaseSmallStatement) -> cst.BaseSmallStatement:
         spine = {s.index: s for s in edit.spine}
+        if edit.op == "localise":
+            return small.visit(_Localise(edit.owner, edit.attr, edit.local))
         if edit.op == "buffer":
             target, value = _assignment_parts(small)
             value = _rebuild(value, spine)
+            if edit.local:
+                value = value.visit(_Localise(edit.owner, edit.attr, edit.local))
             call = cst.parse_expression(
                 f'__self__.register_buffer("{edit.attr}", __value__'
                 + (", persistent=False)" if edit.persistent is False else ")")
@@ -311,6 +315,19 @@ class _Rewriter(cst.CSTTransformer):
             target = cst.AssignTarget(target=cst.Attribute(value=owner, attr=cst.Name(edit.attr)))
             return cst.Assign(targets=[target], value=wrapped, semicolon=small.semicolon)
         raise RewriteError(f"unknown edit {edit.op}")
+
+
+class _Localise(cst.CSTTransformer):
+    """`self.table` -> `table`: a value built in a local before it is registered once."""
+
+    def __init__(self, owner: str, attr: str, local: str):
+        super().__init__()
+        self.owner, self.attr, self.local = owner, attr, local
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        if isinstance(updated.value, cst.Name) and updated.value.value == self.owner and updated.attr.value == self.attr:
+            return cst.Name(self.local, lpar=updated.lpar, rpar=updated.rpar)
+        return updated
 
 
 def _assignment_parts(small: cst.BaseSmallStatement) -> tuple[cst.Attribute, cst.BaseExpression]:

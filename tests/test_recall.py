@@ -295,3 +295,61 @@ def test_list_of_tensors_handed_in_is_reported(tmp_path):
     )
     finding = run_project(tmp_path, True)["Cheb.polynomials"]
     assert finding.action is Action.SKIP and "nn.ParameterList" in finding.suggestion
+
+
+# -- built in a local, registered once ----------------------------------------------------------
+
+NUMPY_FIRST = """
+import numpy as np
+import torch
+import torch.nn as nn
+
+class Table(nn.Module):
+    def __init__(self, n=3):
+        super().__init__()
+        self.table = np.eye(n)
+        self.table = torch.from_numpy(self.table).float()
+"""
+
+
+def test_numpy_first_attribute_is_built_in_a_local_and_registered_once():
+    naive = NUMPY_FIRST.replace(
+        "self.table = torch.from_numpy(self.table).float()",
+        'self.register_buffer("table", torch.from_numpy(self.table).float(), persistent=False)',
+    )
+    with pytest.raises(KeyError, match="already exists"):
+        build(naive, "Table")()
+    result = rewrite(NUMPY_FIRST)
+    finding = by_attr(result)["table"]
+    assert (finding.action, finding.code) == (Action.BUFFER, "BUF106")
+    assert "        table = np.eye(n)\n" in result.code
+    module = build(result.code, "Table")()
+    assert [n for n, _ in module.named_buffers()] == ["table"]
+    assert torch.equal(module.table, build(NUMPY_FIRST, "Table")().table)
+    assert module.to(torch.float64).table.dtype == torch.float64
+    assert rewrite(result.code).code == result.code
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        "self.check()",  # a method may read self.table
+        "print(self)",  # self handed along
+        "if self.table.any():\n            pass",  # a use the rewrite cannot edit
+    ],
+)
+def test_local_first_left_alone_when_something_may_read_the_attribute(between):
+    source = NUMPY_FIRST.replace(
+        "        self.table = torch.from_numpy",
+        f"        {between}\n        self.table = torch.from_numpy",
+    ) + "\n    def check(self):\n        pass\n"
+    result = rewrite(source)
+    assert by_attr(result)["table"].action is Action.SKIP
+    assert result.code == textwrap.dedent(source)
+
+
+def test_local_first_takes_another_name_when_the_attribute_name_is_a_local():
+    source = NUMPY_FIRST.replace("self.table = np.eye(n)", "table = 2\n        self.table = np.eye(n) * table")
+    result = rewrite(source)
+    assert "        table_ = np.eye(n) * table\n" in result.code
+    assert torch.equal(build(result.code, "Table")().table, build(source, "Table")().table)

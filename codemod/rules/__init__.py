@@ -15,6 +15,7 @@ from codemod.rules import (
     constructor_helpers,
     device_moves,
     inplace_init,
+    local_first,
     not_a_tensor,
     off_device,
     parameter_limits,
@@ -31,6 +32,7 @@ _MODULES = (
     branches,
     persistence,
     parameters,
+    local_first,
     complex_values,
     transformers_models,
     inplace_init,
@@ -73,6 +75,7 @@ CANNOT_BE_PARAMETER = parameter_limits.RULE
 REBOUND = rebinding.REBOUND
 DELETED = rebinding.DELETED
 MIXED_REGISTERED = rebinding.MIXED_REGISTERED
+LOCAL_FIRST = local_first.RULE
 CONTAINER = reported.CONTAINER
 SETATTR = reported.SETATTR
 OUTSIDE_CONSTRUCTOR = reported.OUTSIDE_CONSTRUCTOR
