@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from codemod.segments import TENSOR_ONLY_METHODS
+from codemod.segments import TENSOR_ARGUMENT_FUNCTIONS, TENSOR_ONLY_METHODS
 from codemod.tensors import ARGUMENT_STATE, UNKNOWN, Evaluator, Kind, Value, merge_branches
 
 if TYPE_CHECKING:
@@ -19,19 +19,15 @@ if TYPE_CHECKING:
     from codemod.symbols import ModuleSymbols
 
 _TENSOR_METHODS = frozenset(TENSOR_ONLY_METHODS)
+_TENSOR_FUNCTIONS = frozenset(TENSOR_ARGUMENT_FUNCTIONS)
 
 
 def _root_name(node: ast.expr) -> ast.Name | None:
-    """`adj` for `adj`, `adj.to(device)`, `adj.float().t()`, `adj[0]`."""
-    while True:
-        if isinstance(node, ast.Call):
-            node = node.func
-        elif isinstance(node, (ast.Attribute, ast.Subscript)):
-            node = node.value
-        elif isinstance(node, ast.Name):
-            return node
-        else:
-            return None
+    """`adj` for `adj`, `adj.to(device)`, `adj.float().t()`; None for `config.size`, `adj[0]`
+    (an attribute or an item of an argument is another value)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        node = node.func.value
+    return node if isinstance(node, ast.Name) else None
 
 
 def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluator: Evaluator) -> dict[str, str]:
@@ -77,11 +73,36 @@ def used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[st
                     head = func
                     while isinstance(head, ast.Attribute):
                         head = head.value
-                    if isinstance(head, ast.Name) and head.id in ("torch", "F", "functional"):
+                    if isinstance(head, ast.Name) and head.id in ("torch", "F", "functional") and func.attr in _TENSOR_FUNCTIONS:
                         found.update(a for a in map(attr_of, node.args) if a)
-            elif isinstance(node, (ast.For, ast.comprehension)):
-                found.update(a for a in (attr_of(node.iter),) if a and isinstance(node.iter, ast.Attribute))
+            elif isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Attribute):
+                attr = attr_of(node.iter)
+                if attr and _name_used_as_tensor(node.body, node.target.id):
+                    found.add(attr)
+            elif isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
+                for generator in node.generators:
+                    attr = attr_of(generator.iter) if isinstance(generator.iter, ast.Attribute) else None
+                    if attr and isinstance(generator.target, ast.Name) and _name_used_as_tensor([node.elt], generator.target.id):
+                        found.add(attr)
     return found
+
+
+def _name_used_as_tensor(nodes: list[ast.AST], name: str) -> bool:
+    """`p @ x`, `p.t()`, `torch.mm(p, x)` for a loop variable `p` (`for p in self.polynomials`)."""
+
+    def is_name(node: ast.AST) -> bool:
+        return isinstance(node, ast.Name) and node.id == name
+
+    for root in nodes:
+        for node in ast.walk(root):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) and (is_name(node.left) or is_name(node.right)):
+                return True
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if is_name(node.func.value) and node.func.attr in _TENSOR_METHODS:
+                    return True
+                if node.func.attr in _TENSOR_FUNCTIONS and any(is_name(a) for a in node.args):
+                    return True
+    return False
 
 
 def argument_values(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, wanted: set[str]) -> dict[str, Value]:

@@ -129,8 +129,9 @@ class RepoIndex:
     # -- dependencies -------------------------------------------------------------------------
 
     def begin_tracking(self) -> None:
+        if not self._dependency_sets:  # a nested tracking (a helper's value) keeps the file's flag
+            self.scanned_repository = False
         self._dependency_sets.append(set())
-        self.scanned_repository = False
 
     def end_tracking(self) -> set[Path]:
         dependencies = self._dependency_sets.pop()

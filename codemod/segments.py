@@ -203,7 +203,12 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
 
 
 # `self.adj = adj` / `self.S = S.to(device)`: an argument kept as an attribute.
-_KEEPS_NAME = re.compile(r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*[A-Za-z_]\w*\b(?![ \t]*\()", re.MULTILINE)
+_KEEPS_NAME = re.compile(
+    r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*[A-Za-z_]\w*(?:\.\w+\([^()\n]*\))*[ \t]*(?:#[^\n]*)?$", re.MULTILINE
+)
+# torch functions whose every positional argument is a tensor (a scalar there, as in
+# `torch.topk(x, self.k)`, would not show that self.k is one).
+TENSOR_ARGUMENT_FUNCTIONS = ("mm", "matmul", "bmm", "spmm", "mv", "einsum", "kron", "linear", "bilinear", "chain_matmul")
 # Methods only a tensor has; call_sites.used_as_tensor reads the same uses from the tree.
 TENSOR_ONLY_METHODS = (
     "t", "mm", "matmul", "bmm", "spmm", "unsqueeze", "squeeze", "expand", "expand_as", "view", "permute",
@@ -213,7 +218,8 @@ TENSOR_ONLY_METHODS = (
 _TENSOR_USE = (
     r"@[ \t]*self\.{a}\b|\bself\.{a}\b(?:\[[^\]\n]*\])?[ \t]*@(?!=)"
     r"|\bself\.{a}\.(?:" + "|".join(TENSOR_ONLY_METHODS) + r")\("
-    r"|\b(?:torch|F|functional)\.[\w.]+\([^)\n]*\bself\.{a}\b|\bin[ \t]+self\.{a}\b"
+    r"|\b(?:torch|F|functional)\.(?:sparse\.)?(?:" + "|".join(TENSOR_ARGUMENT_FUNCTIONS) + r")\([^)\n]*\bself\.{a}\b"
+    r"|\bin[ \t]+self\.{a}\b"
 )
 
 

@@ -1,4 +1,4 @@
-"""An attribute first bound to a numpy array, then converted to a tensor: skipped."""
+"""An attribute first bound to a numpy array, then converted to a tensor: built in a local, registered once."""
 
 import numpy as np
 import torch
