@@ -20,7 +20,7 @@ from codemod.call_sites import argument_values, kept_arguments, used_as_tensor
 from codemod.ftypes import Action, Finding, PersistentPolicy
 from codemod.plans import ClassPlan, FilePlan, SpineEdit, StmtEdit
 from codemod.repo_index import RepoIndex
-from codemod.segments import Hints, import_bindings, may_hold_finding, mentions, split
+from codemod.segments import Hints, import_bindings, may_hold_finding, mentions, split, tensor_used_attributes
 from codemod.symbols import ModuleSymbols, resolve_relative
 from codemod.tensors import (
     Evaluator,
@@ -295,8 +295,12 @@ class _ClassAnalyser:
     def _typed_arguments(self, init, walker: BodyWalker) -> dict[str, Value]:
         """Constructor arguments kept as attributes and used as tensors, typed from the
         repository's calls of this class (see call_sites)."""
-        kept = kept_arguments(init, walker.events, walker.ev)
-        if not kept or walker.ev.self_name is None:
+        if walker.ev.self_name is None:
+            return {}
+        text = "\n".join(self.lines[self.cls.lineno - 1 : self.cls.end_lineno])
+        # The text first: walking the constructor and every method costs more.
+        kept = kept_arguments(init, walker.events, walker.ev, lambda attrs: tensor_used_attributes(text, attrs))
+        if not kept:
             return {}
         used = used_as_tensor(self.cls, walker.ev.self_name, set(kept))
         if not used:

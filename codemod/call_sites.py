@@ -30,19 +30,24 @@ def _root_name(node: ast.expr) -> ast.Name | None:
     return node if isinstance(node, ast.Name) else None
 
 
-def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluator: Evaluator) -> dict[str, str]:
+def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluator: Evaluator, worth=None) -> dict[str, str]:
     """attr -> argument, for `self.attr = arg...` whose value the analysis could not type and
-    whose argument is never rebound in the constructor."""
+    whose argument is never rebound in the constructor; `worth(attrs)` keeps only some."""
     args = init.args
     names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-    rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     kept: dict[str, str] = {}
     for event in events:
         if event.kind != "assign" or event.value is None or event.value.kind is not Kind.UNKNOWN:
             continue
         root = _root_name(event.value_node) if event.value_node is not None else None
-        if root is not None and root.id in names and root.id not in rebound and root.id != evaluator.self_name:
+        if root is not None and root.id in names and root.id != evaluator.self_name:
             kept.setdefault(event.attr, root.id)
+    if kept and worth is not None:
+        chosen = worth(set(kept))
+        kept = {attr: name for attr, name in kept.items() if attr in chosen}
+    if kept:
+        rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        kept = {attr: name for attr, name in kept.items() if name not in rebound}
     return kept
 
 

@@ -215,23 +215,35 @@ TENSOR_ONLY_METHODS = (
     "transpose", "masked_fill", "index_select", "gather", "numel", "dim", "to_dense", "to_sparse", "nonzero",
     "repeat", "reshape", "flatten", "sum", "mean", "float", "long", "bool", "half", "unbind", "chunk", "split",
 )
-_TENSOR_USE = (
-    r"@[ \t]*self\.{a}\b|\bself\.{a}\b(?:\[[^\]\n]*\])?[ \t]*@(?!=)"
-    r"|\bself\.{a}\.(?:" + "|".join(TENSOR_ONLY_METHODS) + r")\("
-    r"|\b(?:torch|F|functional)\.(?:sparse\.)?(?:" + "|".join(TENSOR_ARGUMENT_FUNCTIONS) + r")\([^)\n]*\bself\.{a}\b"
-    r"|\bin[ \t]+self\.{a}\b"
+# What follows or precedes `self.<attr>` where only a tensor (or a list of them) fits.
+_TENSOR_USE_AFTER = re.compile(r"(?:\[[^\]\n]*\])?[ \t]*@(?!=)|\.(?:" + "|".join(TENSOR_ONLY_METHODS) + r")\(")
+_TENSOR_USE_BEFORE = re.compile(
+    r"(?:@[ \t]*|\bin[ \t]+|\b(?:torch|F|functional)\.(?:sparse\.)?(?:" + "|".join(TENSOR_ARGUMENT_FUNCTIONS) + r")\([^)\n]*)$"
 )
 
 
+def tensor_used_attributes(class_text: str, attrs) -> set[str]:
+    """Those of `attrs` the text uses the way only a tensor (or a list of them) is used:
+    `self.adj @ x`, `torch.mm(self.adj, x)`, `self.adj.t()`, `for a in self.supports`."""
+    found: set[str] = set()
+    for attr in attrs:
+        needle = "self." + attr
+        start = class_text.find(needle)
+        while start >= 0:
+            end = start + len(needle)
+            if end >= len(class_text) or not (class_text[end].isalnum() or class_text[end] == "_"):
+                if _TENSOR_USE_AFTER.match(class_text, end, end + 80) or _TENSOR_USE_BEFORE.search(class_text[max(0, start - 80) : start]):
+                    found.add(attr)
+                    break
+            start = class_text.find(needle, end)
+    return found
+
+
 def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
-    """A constructor that keeps a name as an attribute the class uses like a tensor
-    (`self.adj @ x`, `torch.mm(self.adj, x)`, `self.adj.t()`, `for a in self.supports`):
-    worth parsing, the calls of the class may type it (see call_sites)."""
-    for match in _KEEPS_NAME.finditer(init_text):
-        attr = match.group(1)
-        if class_text.count("self." + attr) > 1 and re.search(_TENSOR_USE.format(a=re.escape(attr)), class_text):
-            return True
-    return False
+    """A constructor that keeps a name as an attribute the class uses like a tensor: worth
+    parsing, the calls of the class may type it (see call_sites)."""
+    kept = {match.group(1) for match in _KEEPS_NAME.finditer(init_text)}
+    return bool(kept) and bool(tensor_used_attributes(class_text, kept))
 
 
 _IMPORT_WORD = re.compile(r"\bimport\b")
