@@ -23,10 +23,16 @@ _TENSOR_FUNCTIONS = frozenset(TENSOR_ARGUMENT_FUNCTIONS)
 
 
 def _root_name(node: ast.expr) -> ast.Name | None:
-    """`adj` for `adj`, `adj.to(device)`, `adj.float().t()`; None for `config.size`, `adj[0]`
+    """`adj` for `adj`, `adj.to(device)`, `adj.float().t()`, `Variable(adj)`; None for `config.size`, `adj[0]`
     (an attribute or an item of an argument is another value)."""
-    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        node = node.func.value
+    while isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr != "Variable":
+            node = func.value
+        elif (isinstance(func, ast.Name) and func.id == "Variable" or isinstance(func, ast.Attribute)) and node.args:
+            node = node.args[0]  # Variable(arg, requires_grad=False): the tensor itself
+        else:
+            return None
     return node if isinstance(node, ast.Name) else None
 
 

@@ -60,7 +60,7 @@ class BodyWalker:
     def _event(self, attr: str, kind: str, stmt: ast.stmt, value: Value | None = None, node: ast.expr | None = None, annotation: ast.expr | None = None) -> None:
         env = dict(self.ev.env) if node is not None else None
         self.events.append(AttrEvent(attr, kind, stmt, value, node, self._top, self._nested, annotation, env))
-        if kind in ("assign", "register_buffer") and value is not None:
+        if kind in ("assign", "register_buffer", "fill") and value is not None:
             self.ev.self_attrs[attr] = value
         elif kind == "registered":
             self.ev.self_attrs[attr] = NON_TENSOR

@@ -353,3 +353,38 @@ def test_local_first_takes_another_name_when_the_attribute_name_is_a_local():
     result = rewrite(source)
     assert "        table_ = np.eye(n) * table\n" in result.code
     assert torch.equal(build(result.code, "Table")().table, build(source, "Table")().table)
+
+
+def test_argument_wrapped_in_variable_typed_from_an_item_of_a_filled_list():
+    # A parent builds a list with append and hands each item to a child, which keeps it
+    # wrapped in Variable: the child's attribute is a raw tensor, the parent's list is reported.
+    result = rewrite(
+        """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        from torch.autograd import Variable
+
+        class FilterLinear(nn.Module):
+            def __init__(self, n, mask):
+                super().__init__()
+                self.mask = Variable(mask, requires_grad=False)
+                self.weight = nn.Parameter(torch.ones(n, n))
+
+            def forward(self, x):
+                return F.linear(x, self.mask.matmul(self.weight))
+
+        class Net(nn.Module):
+            def __init__(self, n=3, k=2):
+                super().__init__()
+                self.masks = []
+                for i in range(k):
+                    self.masks.append(torch.eye(n) * i)
+                self.layers = nn.ModuleList([FilterLinear(n, self.masks[i]) for i in range(k)])
+        """
+    )
+    found = by_attr(result)
+    assert found["mask"].action is Action.BUFFER and found["masks"].action is Action.SKIP
+    assert 'self.register_buffer("mask", mask, persistent=False)' in result.code
+    net = build(result.code, "Net")().to(torch.float64)
+    assert net.layers[1].mask.dtype == torch.float64
