@@ -423,6 +423,10 @@ class _ClassAnalyser:
             if label.startswith("base ") and event.kind in ("assign", "setattr"):
                 return skip(f"also set in {label} before this constructor runs; register_buffer would raise KeyError", code=R.COLLISION.code)
 
+        safety = self._safety_skip(attr, events)
+        if safety is not None:
+            return anchor, safety, []
+
         trained = self._trained_reason(events)
         if trained is not None:
             if other_arms:
@@ -434,6 +438,32 @@ class _ClassAnalyser:
             lines = ", ".join(str(n) for n in other_arms)
             decision.reason += f"; the value bound in the other branch (line {lines}), not proven a tensor, stays a plain attribute"
         return planned
+
+    def _safety_skip(self, attr: str, events: list[AttrEvent]) -> _Decision | None:
+        """The safety rules (codemod/rules) that leave a raw tensor alone."""
+        tensors = [e for e in events if e.kind == "assign" and e.value is not None and e.value.is_tensor and e.value_node is not None]
+        init = _init_function(self.cls)
+        self_name = self.init_evaluator.self_name
+        if any(R.complex_values.complex_value(e.value_node, init, self_name, self._function_of) for e in tensors):
+            return _Decision(Action.SKIP, R.complex_values.REASON, suggestion=R.complex_values.SUGGESTION, code=R.COMPLEX.code)
+        return None
+
+    def _function_of(self, func: ast.expr):
+        """The definition a call's function refers to: a method of self, a function of this
+        file or of the repository; None when unknown."""
+        self_name = self.init_evaluator.self_name if self.init_evaluator is not None else None
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == self_name:
+            found = self.method(func.attr)
+            return found[1] if found is not None else None
+        if isinstance(func, ast.Name) and func.id in self.symbols.functions:
+            return self.symbols.functions[func.id]
+        qualname = self.symbols.qualify(func)
+        if qualname is None or qualname.startswith("torch."):
+            return None
+        resolved = self.index.resolve(qualname, self.symbols.path)
+        if resolved.kind == "function" and resolved.module is not None:
+            return resolved.node
+        return None
 
     def _exclusive_with_all(self, event: AttrEvent, tensor_events: list[AttrEvent]) -> bool:
         """Whether `event` sits in an if/match arm that no tensor binding shares (rules/branches.py)."""
@@ -656,6 +686,13 @@ def spine_edits(evaluator: Evaluator, node: ast.expr, parameter: bool) -> tuple[
 def _first_line(stmt: ast.stmt) -> int:
     decorators = getattr(stmt, "decorator_list", None)
     return min([stmt.lineno, *(d.lineno for d in decorators)]) if decorators else stmt.lineno
+
+
+def _init_function(cls: ast.ClassDef) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__init__":
+            return stmt
+    return None
 
 
 def _init_body(cls: ast.ClassDef) -> list[ast.stmt]:

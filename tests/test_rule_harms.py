@@ -57,3 +57,20 @@ def test_running_state_is_persistent_and_travels_with_the_checkpoint():
     for name in ("cluster_size", "embed_avg", "average", "history", "steps"):
         assert torch.equal(getattr(fresh, name), getattr(trained, name)), name
     assert int(fresh.steps) == 1
+
+
+def test_complex_tensor_stays_complex_under_a_bfloat16_cast():
+    original, rewritten = _case("safety_complex_tensor_skipped")
+    assert "self.freqs_cis = precompute_freqs_cis(dim, end)" in rewritten  # left alone
+    old_rewrite = original.replace(
+        "self.freqs_cis = precompute_freqs_cis(dim, end)",
+        'self.register_buffer("freqs_cis", precompute_freqs_cis(dim, end), persistent=False)',
+    )
+    kept = _module(rewritten, "rewritten").Rotary().to(torch.bfloat16)
+    assert kept.freqs_cis.is_complex() and kept.freqs_cis.imag.abs().sum() > 0
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        broken = _module(old_rewrite, "old_rewrite").Rotary().to(torch.bfloat16)
+    assert broken.freqs_cis.dtype == torch.bfloat16  # the imaginary part is gone
+    assert any("discards the imaginary part" in str(w.message) for w in caught)
