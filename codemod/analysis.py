@@ -62,10 +62,12 @@ def plan_module(
     plan.parameter_spelling = spelling[0] if spelling else ""
     plan.add_nn_import = bool(spelling and spelling[1])
     lines = symbols.source_lines
+    file_facts: dict[str, str | None] = {}  # what the safety rules learn once per file
     for cls in symbols.classes_to_analyse(holders):
         if _line_has_marker(lines, cls.lineno) or not index.is_module_class(symbols, cls):
             continue
         analyser = _ClassAnalyser(index, symbols, cls, display_path, persistent_policy, spelling is not None)
+        analyser.file_facts = file_facts
         class_plan = analyser.run()
         if class_plan.findings:
             plan.classes.append(class_plan)
@@ -192,6 +194,7 @@ class _ClassAnalyser:
         self._bases: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
         self._subclasses: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
         self._branch_paths: dict[int, tuple] | None = None
+        self.file_facts: dict[str, str | None] = {}
 
     # lookups -----------------------------------------------------------------------------------
 
@@ -446,7 +449,22 @@ class _ClassAnalyser:
         self_name = self.init_evaluator.self_name
         if any(R.complex_values.complex_value(e.value_node, init, self_name, self._function_of) for e in tensors):
             return _Decision(Action.SKIP, R.complex_values.REASON, suggestion=R.complex_values.SUGGESTION, code=R.COMPLEX.code)
+        model = self._transformers_reason()
+        if model is not None:
+            return _Decision(
+                Action.SKIP,
+                f"{model}: transformers' from_pretrained builds on the meta device and fills a buffer the checkpoint "
+                "lacks with uninitialised memory unless _init_weights re-creates it",
+                suggestion=R.transformers_models.SUGGESTION_TEMPLATE.format(cls=self.cls.name, attr=attr),
+                code=R.TRANSFORMERS_MODEL.code,
+            )
         return None
+
+    def _transformers_reason(self) -> str | None:
+        if "transformers" not in self.file_facts:
+            self.file_facts["transformers"] = R.transformers_models.file_reason(self.symbols)
+        # the class itself first (the clearer reason), then the file it is defined in
+        return R.transformers_models.class_reason(self._lineage(), _unsub) or self.file_facts["transformers"]
 
     def _function_of(self, func: ast.expr):
         """The definition a call's function refers to: a method of self, a function of this

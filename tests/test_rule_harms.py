@@ -74,3 +74,37 @@ def test_complex_tensor_stays_complex_under_a_bfloat16_cast():
         broken = _module(old_rewrite, "old_rewrite").Rotary().to(torch.bfloat16)
     assert broken.freqs_cis.dtype == torch.bfloat16  # the imaginary part is gone
     assert any("discards the imaginary part" in str(w.message) for w in caught)
+
+
+def test_transformers_model_buffer_would_be_garbage_after_from_pretrained(tmp_path):
+    pytest.importorskip("transformers")
+    original, rewritten = _case("safety_transformers_model_skipped")
+    assert rewritten == original  # both classes left alone, with the _init_weights suggestion
+    expected = torch.arange(4.0) + 100
+    old_rewrite = original.replace(
+        "self.positions = torch.arange(float(hidden)) + 100",
+        'self.register_buffer("positions", torch.arange(float(hidden)) + 100, persistent=False)',
+    )
+    suggested = old_rewrite.replace(
+        "        self.post_init()\n",
+        "        self.post_init()\n\n"
+        "    def _init_weights(self, module):\n"
+        "        super()._init_weights(module)\n"
+        "        if isinstance(module, Block):\n"
+        "            with torch.no_grad():\n"
+        "                module.positions.copy_(torch.arange(float(module.positions.numel())) + 100)\n",
+    )
+
+    def reloaded(text: str, name: str):
+        module = _module(text.replace("tiny-codemod-golden", f"tiny-codemod-{name}"), name)
+        model = module.TinyModel(module.TinyConfig())
+        folder = tmp_path / name
+        model.save_pretrained(folder)
+        return module.TinyModel.from_pretrained(folder).block.positions
+
+    # The raw attribute is left on the meta device by from_pretrained (an error at forward time) ...
+    assert reloaded(original, "original").device.type == "meta"
+    # ... a plain register_buffer silently holds uninitialised memory instead ...
+    assert not torch.equal(reloaded(old_rewrite, "old"), expected)
+    # ... and the suggested _init_weights code gives the right values.
+    assert torch.equal(reloaded(suggested, "suggested"), expected)
