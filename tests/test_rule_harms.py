@@ -108,3 +108,26 @@ def test_transformers_model_buffer_would_be_garbage_after_from_pretrained(tmp_pa
     assert not torch.equal(reloaded(old_rewrite, "old"), expected)
     # ... and the suggested _init_weights code gives the right values.
     assert torch.equal(reloaded(suggested, "suggested"), expected)
+
+
+def test_initialised_parameter_stays_trainable():
+    original, rewritten = _case("safety_init_returns_parameter")
+    assert "self.weight = nn.init.xavier_uniform_(nn.Parameter(" in rewritten
+    old_rewrite = original.replace(
+        "self.weight = nn.init.xavier_uniform_(nn.Parameter(torch.empty(features, features)))",
+        'self.register_buffer("weight", nn.init.xavier_uniform_(nn.Parameter(torch.empty(features, features))))',
+    )
+    kept = dict(_module(rewritten, "rewritten").Projection().named_parameters())
+    assert {"weight", "bias"} <= set(kept)
+    lost = dict(_module(old_rewrite, "old_rewrite").Projection().named_parameters())
+    assert "weight" not in lost  # an optimizer would never update it
+
+
+def test_loaded_values_are_not_registered():
+    _, rewritten = _case("safety_not_a_tensor_loaded_or_looked_up")
+    model = _module(rewritten, "rewritten").Normalizer()
+    assert isinstance(model.meta, dict) and isinstance(model.stats, dict)
+    # register_buffer would have raised on these: the reason the rule exists
+    with pytest.raises(TypeError):
+        torch.nn.Module().register_buffer("meta", model.meta)
+    assert "shift" in dict(model.named_buffers())
