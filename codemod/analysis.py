@@ -195,6 +195,7 @@ class _ClassAnalyser:
         self._subclasses: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
         self._branch_paths: dict[int, tuple] | None = None
         self.file_facts: dict[str, str | None] = {}
+        self._constructor_helpers: set[str] = set()
 
     # lookups -----------------------------------------------------------------------------------
 
@@ -266,9 +267,14 @@ class _ClassAnalyser:
             evaluator = Evaluator(self.index, self.symbols, init, self.method)
             walker = BodyWalker(evaluator)
             walker.walk(init.body)
-            for event in walker.events:
-                init_attrs.setdefault(event.attr, []).append(event)
+            events = walker.events
             final_attrs = dict(evaluator.self_attrs)
+            helper_events = self._helper_events(init, evaluator, walker)
+            if helper_events:
+                events = _in_call_order(events, helper_events)
+            for event in events:
+                init_attrs.setdefault(event.attr, []).append(event)
+            final_attrs.update(evaluator.self_attrs)
             self.init_evaluator = evaluator
         candidates = {attr for attr, events in init_attrs.items() if _relevant(events)}
         outside = self._outside_events(init, final_attrs, candidates)
@@ -284,6 +290,39 @@ class _ClassAnalyser:
         self._report_outside_only(init_attrs, outside)
         self.init_evaluator = None  # it refers back to this analyser: break the cycle
         return self.plan
+
+    def _helper_events(self, init, evaluator: Evaluator, walker: BodyWalker) -> list[tuple[ast.Call, AttrEvent]]:
+        """Events of the methods __init__ calls (rules/constructor_helpers.py): constructor code.
+
+        Each comes with the call in __init__ that runs it.  A helper that another method
+        also calls keeps its events among the other methods' too (see _collect_method_events).
+        """
+        own = {
+            stmt.name: stmt
+            for stmt in self.cls.body
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
+        }
+        if not own:
+            return []
+        found = R.constructor_helpers.helper_calls(init, evaluator.self_name, own)
+        if not found:
+            return []
+        tops = [(stmt.lineno, stmt.end_lineno or stmt.lineno) for stmt in init.body]
+        result: list[tuple[ast.Call, AttrEvent]] = []
+        for call, method in found:
+            helper_evaluator = Evaluator(self.index, self.symbols, method, self.method, self_attrs=dict(evaluator.self_attrs))
+            if helper_evaluator.self_name is None:
+                continue
+            helper_walker = BodyWalker(helper_evaluator)
+            helper_walker.walk(method.body)
+            top = next((i for i, (a, b) in enumerate(tops) if a <= call.lineno <= b), len(tops))
+            for event in helper_walker.events:
+                event.top_index = top
+                event.nested = True  # never moved after super().__init__() from another method
+                result.append((call, event))
+            evaluator.self_attrs.update(helper_evaluator.self_attrs)
+        self._constructor_helpers = {method.name for _, method in found}
+        return result
 
     def _outside_events(self, init, final_attrs: dict[str, Value], candidates: set[str]) -> dict[str, list[tuple[str, AttrEvent]]]:
         """Events on self.<attr> in the other methods of the class, its repository bases and subclasses.
@@ -302,9 +341,12 @@ class _ClassAnalyser:
 
     def _collect_method_events(self, symbols, cls, own_init, final_attrs, result, relation: str, candidates: set[str]) -> None:
         lines = symbols.source_lines
+        helpers = self._constructor_helpers if relation == "own" else set()
         for stmt in cls.body:
             if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) or stmt is own_init:
                 continue
+            if stmt.name in helpers and not self._called_elsewhere(cls, stmt.name, own_init):
+                continue  # constructor code, read with __init__
             # Reading a method costs far more than this text check, and most methods never touch these attributes.
             text = "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
             mentions = any(attr in text for attr in candidates)
@@ -323,6 +365,16 @@ class _ClassAnalyser:
             for event in walker.events:
                 if relation == "own" or event.attr in candidates:
                     result.setdefault(event.attr, []).append((label, event))
+
+    def _called_elsewhere(self, cls: ast.ClassDef, name: str, init) -> bool:
+        """Whether a method other than __init__ and its helpers mentions self.<name>."""
+        lines = self.symbols.source_lines
+        needle = f".{name}"
+        for stmt in cls.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt is not init and stmt.name not in self._constructor_helpers:
+                if needle in "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno]):
+                    return True
+        return False
 
     def _report_outside_only(self, init_attrs, outside) -> None:
         """Tensors assigned only outside the constructor: reported, never rewritten."""
@@ -466,6 +518,10 @@ class _ClassAnalyser:
         # the class itself first (the clearer reason), then the file it is defined in
         return R.transformers_models.class_reason(self._lineage(), _unsub) or self.file_facts["transformers"]
 
+    def _own_method(self, name: str):
+        found = self.method(name)
+        return found[1] if found is not None else None
+
     def _function_of(self, func: ast.expr):
         """The definition a call's function refers to: a method of self, a function of this
         file or of the repository; None when unknown."""
@@ -531,6 +587,14 @@ class _ClassAnalyser:
             if isinstance(move, str):
                 return anchor, _Decision(Action.SKIP, move, code=R.BEFORE_SUPER.code), []
             edit = self._stmt_edit(event, "buffer", attr, persistent, parameter=False)
+            if edit.spine:
+                used = R.device_moves.later_use(attr, event.stmt.end_lineno or event.stmt.lineno, _init_function(self.cls), self.init_evaluator.self_name, self._own_method)
+                if used is not None:
+                    # rules/device_moves.py: the constructor reads it on the device it was moved to
+                    edit.spine = ()
+                    kept = f"; the device move is kept: __init__ uses self.{attr} at line {used}"
+                    if kept not in reason:
+                        reason += kept
             edit.move_after = move
             edits.append(edit)
             if isinstance(event.stmt, ast.AnnAssign):
@@ -635,6 +699,14 @@ class _ClassAnalyser:
 
 # A method that binds an attribute of self (`self.x = ...`, `self.x: T = ...`, setattr(self, ...)).
 _ASSIGNS_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b", re.MULTILINE)
+
+
+def _in_call_order(events: list[AttrEvent], helper_events: list[tuple[ast.Call, AttrEvent]]) -> list[AttrEvent]:
+    """__init__'s events with each helper's events placed where __init__ calls it."""
+    keyed = [((e.stmt.lineno, e.stmt.col_offset), 0, i, e) for i, e in enumerate(events)]
+    keyed += [((call.lineno, call.col_offset), 1, i, e) for i, (call, e) in enumerate(helper_events)]
+    keyed.sort(key=lambda item: item[:3])
+    return [e for *_, e in keyed]
 
 
 def _trained_code(events: list[AttrEvent]) -> str:

@@ -131,3 +131,19 @@ def test_loaded_values_are_not_registered():
     with pytest.raises(TypeError):
         torch.nn.Module().register_buffer("meta", model.meta)
     assert "shift" in dict(model.named_buffers())
+
+
+def test_kept_device_move_keeps_a_child_reference_on_the_model_device():
+    _, rewritten = _case("device_move_kept_when_used_in_init")
+    assert 'self.register_buffer("adj", torch.eye(nodes).to(device), persistent=False)' in rewritten
+    old_rewrite = rewritten.replace(
+        'self.register_buffer("adj", torch.eye(nodes).to(device), persistent=False)',
+        'self.register_buffer("adj", torch.eye(nodes), persistent=False)',
+    )
+    # "meta" stands for the accelerator a model is built for: the same moves, no GPU needed
+    kept = _module(rewritten, "rewritten").GCN(device="meta").to("meta")
+    assert kept.adj.device.type == kept.conv.adj.device.type == "meta"
+
+    dropped = _module(old_rewrite, "old_rewrite").GCN(device="meta").to("meta")
+    assert dropped.adj.device.type == "meta"
+    assert dropped.conv.adj.device.type == "cpu"  # the child's own reference was left behind
