@@ -147,3 +147,16 @@ def test_kept_device_move_keeps_a_child_reference_on_the_model_device():
     dropped = _module(old_rewrite, "old_rewrite").GCN(device="meta").to("meta")
     assert dropped.adj.device.type == "meta"
     assert dropped.conv.adj.device.type == "cpu"  # the child's own reference was left behind
+
+
+def test_binding_in_a_constructor_helper_is_rewritten_too():
+    original, rewritten = _case("safety_constructor_helper_bindings")
+    # what the rewrite of __init__ alone gave: the helper's plain attribute, then register_buffer
+    old_rewrite = original.replace(
+        "self.positions = torch.arange(n)", 'self.register_buffer("positions", torch.arange(n))'
+    )
+    with pytest.raises(KeyError, match="already exists"):
+        _module(old_rewrite, "old_rewrite").Embedder()
+    model = _module(rewritten, "rewritten").Embedder()
+    assert {"positions", "scale"} <= {name for name, _ in model.named_buffers()}
+    assert torch.equal(model.positions, torch.arange(4))
