@@ -54,7 +54,7 @@ def test_running_state_is_persistent_and_travels_with_the_checkpoint():
     trained.update(torch.ones(5, 2), torch.ones(4))
     fresh = module.EMAQuantizer()
     fresh.load_state_dict(trained.state_dict(), strict=True)
-    for name in ("cluster_size", "embed_avg", "average", "history", "steps"):
+    for name in ("cluster_size", "embed_avg", "average", "steps"):
         assert torch.equal(getattr(fresh, name), getattr(trained, name)), name
     assert int(fresh.steps) == 1
 
