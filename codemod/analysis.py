@@ -391,10 +391,20 @@ class _ClassAnalyser:
             label, event = own[0]
             if _line_has_marker(self.lines, event.stmt.lineno, event.stmt.end_lineno):
                 continue
+            base_texts = [_class_text(symbols, cls) for symbols, cls in self.bases]
+            if R.reported.set_by_base(attr, base_texts):
+                continue  # the base's buffer or attribute: assigning it keeps it one
+            method = label.partition(".")[2]
+            overrides = any(
+                isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == method
+                for _, cls in self.bases
+                for stmt in cls.body
+            )
+            extra, suggestion = R.reported.outside_suggestion(attr, _class_text(self.symbols, self.cls), overrides)
             decision = _Decision(
                 Action.SKIP,
-                f"tensor assigned only outside __init__ (in {label}); it is not moved by .to() nor saved",
-                suggestion=f'declare it in __init__ with self.register_buffer("{attr}", None)',
+                f"tensor assigned only outside __init__ (in {label}); it is not moved by .to() nor saved{extra}",
+                suggestion=suggestion,
                 code=R.OUTSIDE_CONSTRUCTOR.code,
             )
             self.plan.findings.append(self.finding(event.stmt, attr, decision))
@@ -776,6 +786,10 @@ def spine_edits(evaluator: Evaluator, node: ast.expr, parameter: bool) -> tuple[
 def _first_line(stmt: ast.stmt) -> int:
     decorators = getattr(stmt, "decorator_list", None)
     return min([stmt.lineno, *(d.lineno for d in decorators)]) if decorators else stmt.lineno
+
+
+def _class_text(symbols: ModuleSymbols, cls: ast.ClassDef) -> str:
+    return "\n".join(symbols.source_lines[cls.lineno - 1 : cls.end_lineno])
 
 
 def _init_function(cls: ast.ClassDef) -> ast.FunctionDef | ast.AsyncFunctionDef | None:

@@ -160,3 +160,24 @@ def test_binding_in_a_constructor_helper_is_rewritten_too():
     model = _module(rewritten, "rewritten").Embedder()
     assert {"positions", "scale"} <= {name for name, _ in model.named_buffers()}
     assert torch.equal(model.positions, torch.arange(4))
+
+
+def test_no_registration_suggested_for_an_override_the_base_constructor_calls():
+    original, _ = _case("skip_outside_constructor_suggestions")
+    report = (GOLDEN / "skip_outside_constructor_suggestions" / "report.txt").read_text(encoding="utf-8")
+    assert "Field.ids" in report and "suggestion" not in report.split("Field.ids", 1)[1]
+    assert "Field.aabb" not in report  # the base's buffer
+    # what the former suggestion ("declare it in __init__ with register_buffer(name, None)") gives:
+    followed = original.replace(
+        "class Field(Renderer):\n",
+        "class Field(Renderer):\n    def __init__(self):\n        super().__init__()\n"
+        '        self.register_buffer("ids", None)\n\n',
+    )
+    with pytest.raises(KeyError, match="already exists"):
+        _module(followed, "followed").Field()
+    # and a persistent per-forward value makes a saved state_dict unloadable into a fresh model
+    model = _module(original, "original").Normalize()
+    model.register_buffer("mean", None)
+    model(torch.randn(3, 4))
+    with pytest.raises(RuntimeError, match="Unexpected key"):
+        _module(original, "fresh").Normalize().load_state_dict(model.state_dict())
