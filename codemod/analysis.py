@@ -511,6 +511,10 @@ class _ClassAnalyser:
         self_name = self.init_evaluator.self_name
         if any(R.complex_values.complex_value(e.value_node, init, self_name, self._function_of) for e in tensors):
             return _Decision(Action.SKIP, R.complex_values.REASON, suggestion=R.complex_values.SUGGESTION, code=R.COMPLEX.code)
+        readers = R.off_device.off_device_readers(attr, self.cls)
+        if readers is not None:
+            names = ", ".join(f"{self.cls.name}.{r}" for r in readers)
+            return _Decision(Action.SKIP, R.off_device.REASON.format(methods=names), suggestion=R.off_device.SUGGESTION, code=R.OFF_DEVICE.code)
         model = self._transformers_reason()
         if model is not None:
             return _Decision(

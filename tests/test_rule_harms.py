@@ -181,3 +181,18 @@ def test_no_registration_suggested_for_an_override_the_base_constructor_calls():
     model(torch.randn(3, 4))
     with pytest.raises(RuntimeError, match="Unexpected key"):
         _module(original, "fresh").Normalize().load_state_dict(model.state_dict())
+
+
+def test_collate_only_tensor_stays_with_the_data():
+    original, rewritten = _case("safety_off_device_collate_only")
+    assert "self.pad_row = torch.full((1,), pad)" in rewritten
+    old_rewrite = original.replace(
+        "self.pad_row = torch.full((1,), pad)", 'self.register_buffer("pad_row", torch.full((1,), pad))'
+    )
+    batch = [torch.tensor([1, 2, 3]), torch.tensor([4])]
+    # "meta" stands for the accelerator: the model moves, the DataLoader's batches stay on the CPU
+    kept = _module(rewritten, "rewritten").Tagger().to("meta")
+    assert kept.collate(batch).shape == (2, 3)
+    moved = _module(old_rewrite, "old_rewrite").Tagger().to("meta")
+    with pytest.raises((RuntimeError, NotImplementedError)):
+        moved.collate(batch)
