@@ -486,7 +486,13 @@ class _ClassAnalyser:
             return skip(f"'{attr}' is an attribute of nn.Module itself", code=R.COLLISION.code)
         for label, event in outside:
             if label.startswith("base ") and event.kind in ("assign", "setattr"):
-                return skip(f"also set in {label} before this constructor runs; register_buffer would raise KeyError", code=R.COLLISION.code)
+                if label.endswith(".__init__"):
+                    return skip(f"also set in {label} before this constructor runs; register_buffer would raise KeyError", code=R.COLLISION.code)
+                return skip(
+                    f"also bound in {label} (line {event.stmt.lineno}), a base-class method that may run before or after "
+                    "this constructor; register_buffer here, or that assignment, would raise KeyError or TypeError",
+                    code=R.CONSTRUCTOR_HELPER.code,
+                )
 
         safety = self._safety_skip(attr, events)
         if safety is not None:
