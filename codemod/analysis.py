@@ -66,10 +66,12 @@ def plan_module(
     plan.parameter_spelling = spelling[0] if spelling else ""
     plan.add_nn_import = bool(spelling and spelling[1])
     lines = symbols.source_lines
+    file_facts: dict[str, str | None] = {}  # what the safety rules learn once per file
     for cls in symbols.classes_to_analyse(holders):
         if _line_has_marker(lines, cls.lineno) or not index.is_module_class(symbols, cls):
             continue
         analyser = _ClassAnalyser(index, symbols, cls, display_path, persistent_policy, spelling is not None)
+        analyser.file_facts = file_facts
         class_plan = analyser.run()
         if class_plan.findings:
             plan.classes.append(class_plan)
@@ -196,6 +198,8 @@ class _ClassAnalyser:
         self._bases: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
         self._subclasses: list[tuple[ModuleSymbols, ast.ClassDef]] | None = None
         self._branch_paths: dict[int, tuple] | None = None
+        self.file_facts: dict[str, str | None] = {}
+        self._constructor_helpers: set[str] = set()
 
     # lookups -----------------------------------------------------------------------------------
 
@@ -273,9 +277,14 @@ class _ClassAnalyser:
                 evaluator.env.update(typed)
                 walker = BodyWalker(evaluator)
                 walker.walk(init.body)
-            for event in walker.events:
-                init_attrs.setdefault(event.attr, []).append(event)
+            events = walker.events
             final_attrs = dict(evaluator.self_attrs)
+            helper_events = self._helper_events(init, evaluator, walker)
+            if helper_events:
+                events = _in_call_order(events, helper_events)
+            for event in events:
+                init_attrs.setdefault(event.attr, []).append(event)
+            final_attrs.update(evaluator.self_attrs)
             self.init_evaluator = evaluator
         candidates = {attr for attr, events in init_attrs.items() if _relevant(events)}
         outside = self._outside_events(init, final_attrs, candidates)
@@ -308,6 +317,39 @@ class _ClassAnalyser:
         values = argument_values(self.index, self.symbols, self.cls, init, {kept[a] for a in used})
         return {name: v for name, v in values.items() if v.is_tensor or v.kind is Kind.SEQUENCE}
 
+    def _helper_events(self, init, evaluator: Evaluator, walker: BodyWalker) -> list[tuple[ast.Call, AttrEvent]]:
+        """Events of the methods __init__ calls (rules/constructor_helpers.py): constructor code.
+
+        Each comes with the call in __init__ that runs it.  A helper that another method
+        also calls keeps its events among the other methods' too (see _collect_method_events).
+        """
+        own = {
+            stmt.name: stmt
+            for stmt in self.cls.body
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
+        }
+        if not own:
+            return []
+        found = R.constructor_helpers.helper_calls(init, evaluator.self_name, own)
+        if not found:
+            return []
+        tops = [(stmt.lineno, stmt.end_lineno or stmt.lineno) for stmt in init.body]
+        result: list[tuple[ast.Call, AttrEvent]] = []
+        for call, method in found:
+            helper_evaluator = Evaluator(self.index, self.symbols, method, self.method, self_attrs=dict(evaluator.self_attrs))
+            if helper_evaluator.self_name is None:
+                continue
+            helper_walker = BodyWalker(helper_evaluator)
+            helper_walker.walk(method.body)
+            top = next((i for i, (a, b) in enumerate(tops) if a <= call.lineno <= b), len(tops))
+            for event in helper_walker.events:
+                event.top_index = top
+                event.nested = True  # never moved after super().__init__() from another method
+                result.append((call, event))
+            evaluator.self_attrs.update(helper_evaluator.self_attrs)
+        self._constructor_helpers = {method.name for _, method in found}
+        return result
+
     def _outside_events(self, init, final_attrs: dict[str, Value], candidates: set[str]) -> dict[str, list[tuple[str, AttrEvent]]]:
         """Events on self.<attr> in the other methods of the class, its repository bases and subclasses.
 
@@ -325,9 +367,12 @@ class _ClassAnalyser:
 
     def _collect_method_events(self, symbols, cls, own_init, final_attrs, result, relation: str, candidates: set[str]) -> None:
         lines = symbols.source_lines
+        helpers = self._constructor_helpers if relation == "own" else set()
         for stmt in cls.body:
             if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) or stmt is own_init:
                 continue
+            if stmt.name in helpers and not self._called_elsewhere(cls, stmt.name, own_init):
+                continue  # constructor code, read with __init__
             # Reading a method costs far more than this text check, and most methods never touch these attributes.
             text = "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
             mentions = any(attr in text for attr in candidates)
@@ -347,6 +392,16 @@ class _ClassAnalyser:
                 if relation == "own" or event.attr in candidates:
                     result.setdefault(event.attr, []).append((label, event))
 
+    def _called_elsewhere(self, cls: ast.ClassDef, name: str, init) -> bool:
+        """Whether a method other than __init__ and its helpers mentions self.<name>."""
+        lines = self.symbols.source_lines
+        needle = f".{name}"
+        for stmt in cls.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt is not init and stmt.name not in self._constructor_helpers:
+                if needle in "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno]):
+                    return True
+        return False
+
     def _report_outside_only(self, init_attrs, outside) -> None:
         """Tensors assigned only outside the constructor: reported, never rewritten."""
         for attr, events in outside.items():
@@ -362,10 +417,20 @@ class _ClassAnalyser:
             label, event = own[0]
             if _line_has_marker(self.lines, event.stmt.lineno, event.stmt.end_lineno):
                 continue
+            base_texts = [_class_text(symbols, cls) for symbols, cls in self.bases]
+            if R.reported.set_by_base(attr, base_texts):
+                continue  # the base's buffer or attribute: assigning it keeps it one
+            method = label.partition(".")[2]
+            overrides = any(
+                isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == method
+                for _, cls in self.bases
+                for stmt in cls.body
+            )
+            extra, suggestion = R.reported.outside_suggestion(attr, _class_text(self.symbols, self.cls), overrides)
             decision = _Decision(
                 Action.SKIP,
-                f"tensor assigned only outside __init__ (in {label}); it is not moved by .to() nor saved",
-                suggestion=f'declare it in __init__ with self.register_buffer("{attr}", None)',
+                f"tensor assigned only outside __init__ (in {label}); it is not moved by .to() nor saved{extra}",
+                suggestion=suggestion,
                 code=R.OUTSIDE_CONSTRUCTOR.code,
             )
             self.plan.findings.append(self.finding(event.stmt, attr, decision))
@@ -457,7 +522,17 @@ class _ClassAnalyser:
             return skip(f"'{attr}' is an attribute of nn.Module itself", code=R.COLLISION.code)
         for label, event in outside:
             if label.startswith("base ") and event.kind in ("assign", "setattr"):
-                return skip(f"also set in {label} before this constructor runs; register_buffer would raise KeyError", code=R.COLLISION.code)
+                if label.endswith(".__init__"):
+                    return skip(f"also set in {label} before this constructor runs; register_buffer would raise KeyError", code=R.COLLISION.code)
+                return skip(
+                    f"also bound in {label} (line {event.stmt.lineno}), a base-class method that may run before or after "
+                    "this constructor; register_buffer here, or that assignment, would raise KeyError or TypeError",
+                    code=R.CONSTRUCTOR_HELPER.code,
+                )
+
+        safety = self._safety_skip(attr, events)
+        if safety is not None:
+            return anchor, safety, []
 
         trained = self._trained_reason(events)
         if trained is not None and localised is not None:
@@ -540,6 +615,55 @@ class _ClassAnalyser:
             self._branch_paths = R.branches.branch_paths(_init_body(self.cls))
         return self._branch_paths
 
+    def _safety_skip(self, attr: str, events: list[AttrEvent]) -> _Decision | None:
+        """The safety rules (codemod/rules) that leave a raw tensor alone."""
+        tensors = [e for e in events if e.kind == "assign" and e.value is not None and e.value.is_tensor and e.value_node is not None]
+        init = _init_function(self.cls)
+        self_name = self.init_evaluator.self_name
+        if any(R.complex_values.complex_value(e.value_node, init, self_name, self._function_of) for e in tensors):
+            return _Decision(Action.SKIP, R.complex_values.REASON, suggestion=R.complex_values.SUGGESTION, code=R.COMPLEX.code)
+        readers = R.off_device.off_device_readers(attr, self.cls)
+        if readers is not None:
+            names = ", ".join(f"{self.cls.name}.{r}" for r in readers)
+            return _Decision(Action.SKIP, R.off_device.REASON.format(methods=names), suggestion=R.off_device.SUGGESTION, code=R.OFF_DEVICE.code)
+        model = self._transformers_reason()
+        if model is not None:
+            return _Decision(
+                Action.SKIP,
+                f"{model}: transformers' from_pretrained builds on the meta device and fills a buffer the checkpoint "
+                "lacks with uninitialised memory unless _init_weights re-creates it",
+                suggestion=R.transformers_models.SUGGESTION_TEMPLATE.format(cls=self.cls.name, attr=attr),
+                code=R.TRANSFORMERS_MODEL.code,
+            )
+        return None
+
+    def _transformers_reason(self) -> str | None:
+        if "transformers" not in self.file_facts:
+            self.file_facts["transformers"] = R.transformers_models.file_reason(self.symbols)
+        # the class itself first (the clearer reason), then the file it is defined in
+        return R.transformers_models.class_reason(self._lineage(), _unsub) or self.file_facts["transformers"]
+
+    def _own_method(self, name: str):
+        found = self.method(name)
+        return found[1] if found is not None else None
+
+    def _function_of(self, func: ast.expr):
+        """The definition a call's function refers to: a method of self, a function of this
+        file or of the repository; None when unknown."""
+        self_name = self.init_evaluator.self_name if self.init_evaluator is not None else None
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == self_name:
+            found = self.method(func.attr)
+            return found[1] if found is not None else None
+        if isinstance(func, ast.Name) and func.id in self.symbols.functions:
+            return self.symbols.functions[func.id]
+        qualname = self.symbols.qualify(func)
+        if qualname is None or qualname.startswith("torch."):
+            return None
+        resolved = self.index.resolve(qualname, self.symbols.path)
+        if resolved.kind == "function" and resolved.module is not None:
+            return resolved.node
+        return None
+
     def _exclusive_with_all(self, event: AttrEvent, tensor_events: list[AttrEvent]) -> bool:
         """Whether `event` sits in an if/match arm that no tensor binding shares (rules/branches.py)."""
         if not tensor_events:
@@ -593,6 +717,14 @@ class _ClassAnalyser:
             if isinstance(move, str):
                 return anchor, _Decision(Action.SKIP, move, code=R.BEFORE_SUPER.code), []
             edit = self._stmt_edit(event, "buffer", attr, persistent, parameter=False)
+            if edit.spine:
+                used = R.device_moves.later_use(attr, event.stmt.end_lineno or event.stmt.lineno, _init_function(self.cls), self.init_evaluator.self_name, self._own_method)
+                if used is not None:
+                    # rules/device_moves.py: the constructor reads it on the device it was moved to
+                    edit.spine = ()
+                    kept = f"; the device move is kept: __init__ uses self.{attr} at line {used}"
+                    if kept not in reason:
+                        reason += kept
             edit.move_after = move
             edits.append(edit)
             if isinstance(event.stmt, ast.AnnAssign):
@@ -697,6 +829,14 @@ class _ClassAnalyser:
 
 # A method that binds an attribute of self (`self.x = ...`, `self.x: T = ...`, setattr(self, ...)).
 _ASSIGNS_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b", re.MULTILINE)
+
+
+def _in_call_order(events: list[AttrEvent], helper_events: list[tuple[ast.Call, AttrEvent]]) -> list[AttrEvent]:
+    """__init__'s events with each helper's events placed where __init__ calls it."""
+    keyed = [((e.stmt.lineno, e.stmt.col_offset), 0, i, e) for i, e in enumerate(events)]
+    keyed += [((call.lineno, call.col_offset), 1, i, e) for i, (call, e) in enumerate(helper_events)]
+    keyed.sort(key=lambda item: item[:3])
+    return [e for *_, e in keyed]
 
 
 def _trained_code(events: list[AttrEvent]) -> str:
@@ -808,6 +948,17 @@ def _variable_is_plain(evaluator: Evaluator, call: ast.Call) -> bool:
 def _first_line(stmt: ast.stmt) -> int:
     decorators = getattr(stmt, "decorator_list", None)
     return min([stmt.lineno, *(d.lineno for d in decorators)]) if decorators else stmt.lineno
+
+
+def _class_text(symbols: ModuleSymbols, cls: ast.ClassDef) -> str:
+    return "\n".join(symbols.source_lines[cls.lineno - 1 : cls.end_lineno])
+
+
+def _init_function(cls: ast.ClassDef) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__init__":
+            return stmt
+    return None
 
 
 def _init_body(cls: ast.ClassDef) -> list[ast.stmt]:

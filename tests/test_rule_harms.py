@@ -54,6 +54,145 @@ def test_running_state_is_persistent_and_travels_with_the_checkpoint():
     trained.update(torch.ones(5, 2), torch.ones(4))
     fresh = module.EMAQuantizer()
     fresh.load_state_dict(trained.state_dict(), strict=True)
-    for name in ("cluster_size", "embed_avg", "average", "history", "steps"):
+    for name in ("cluster_size", "embed_avg", "average", "steps"):
         assert torch.equal(getattr(fresh, name), getattr(trained, name)), name
     assert int(fresh.steps) == 1
+
+
+def test_complex_tensor_stays_complex_under_a_bfloat16_cast():
+    original, rewritten = _case("safety_complex_tensor_skipped")
+    assert "self.freqs_cis = precompute_freqs_cis(dim, end)" in rewritten  # left alone
+    old_rewrite = original.replace(
+        "self.freqs_cis = precompute_freqs_cis(dim, end)",
+        'self.register_buffer("freqs_cis", precompute_freqs_cis(dim, end), persistent=False)',
+    )
+    kept = _module(rewritten, "rewritten").Rotary().to(torch.bfloat16)
+    assert kept.freqs_cis.is_complex() and kept.freqs_cis.imag.abs().sum() > 0
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        broken = _module(old_rewrite, "old_rewrite").Rotary().to(torch.bfloat16)
+    assert broken.freqs_cis.dtype == torch.bfloat16  # the imaginary part is gone
+    assert any("discards the imaginary part" in str(w.message) for w in caught)
+
+
+def test_transformers_model_buffer_would_be_garbage_after_from_pretrained(tmp_path):
+    pytest.importorskip("transformers")
+    original, rewritten = _case("safety_transformers_model_skipped")
+    assert rewritten == original  # both classes left alone, with the _init_weights suggestion
+    expected = torch.arange(4.0) + 100
+    old_rewrite = original.replace(
+        "self.positions = torch.arange(float(hidden)) + 100",
+        'self.register_buffer("positions", torch.arange(float(hidden)) + 100, persistent=False)',
+    )
+    suggested = old_rewrite.replace(
+        "        self.post_init()\n",
+        "        self.post_init()\n\n"
+        "    def _init_weights(self, module):\n"
+        "        super()._init_weights(module)\n"
+        "        if isinstance(module, Block):\n"
+        "            with torch.no_grad():\n"
+        "                module.positions.copy_(torch.arange(float(module.positions.numel())) + 100)\n",
+    )
+
+    def reloaded(text: str, name: str):
+        module = _module(text.replace("tiny-codemod-golden", f"tiny-codemod-{name}"), name)
+        model = module.TinyModel(module.TinyConfig())
+        folder = tmp_path / name
+        model.save_pretrained(folder)
+        return module.TinyModel.from_pretrained(folder).block.positions
+
+    # The raw attribute is left on the meta device by from_pretrained (an error at forward time) ...
+    assert reloaded(original, "original").device.type == "meta"
+    # ... a plain register_buffer silently holds uninitialised memory instead ...
+    assert not torch.equal(reloaded(old_rewrite, "old"), expected)
+    # ... and the suggested _init_weights code gives the right values.
+    assert torch.equal(reloaded(suggested, "suggested"), expected)
+
+
+def test_initialised_parameter_stays_trainable():
+    original, rewritten = _case("safety_init_returns_parameter")
+    assert "self.weight = nn.init.xavier_uniform_(nn.Parameter(" in rewritten
+    old_rewrite = original.replace(
+        "self.weight = nn.init.xavier_uniform_(nn.Parameter(torch.empty(features, features)))",
+        'self.register_buffer("weight", nn.init.xavier_uniform_(nn.Parameter(torch.empty(features, features))))',
+    )
+    kept = dict(_module(rewritten, "rewritten").Projection().named_parameters())
+    assert {"weight", "bias"} <= set(kept)
+    lost = dict(_module(old_rewrite, "old_rewrite").Projection().named_parameters())
+    assert "weight" not in lost  # an optimizer would never update it
+
+
+def test_loaded_values_are_not_registered():
+    _, rewritten = _case("safety_not_a_tensor_loaded_or_looked_up")
+    model = _module(rewritten, "rewritten").Normalizer()
+    assert isinstance(model.meta, dict) and isinstance(model.stats, dict)
+    # register_buffer would have raised on these: the reason the rule exists
+    with pytest.raises(TypeError):
+        torch.nn.Module().register_buffer("meta", model.meta)
+    assert "shift" in dict(model.named_buffers())
+
+
+def test_kept_device_move_keeps_a_child_reference_on_the_model_device():
+    _, rewritten = _case("device_move_kept_when_used_in_init")
+    assert 'self.register_buffer("adj", torch.eye(nodes).to(device), persistent=False)' in rewritten
+    old_rewrite = rewritten.replace(
+        'self.register_buffer("adj", torch.eye(nodes).to(device), persistent=False)',
+        'self.register_buffer("adj", torch.eye(nodes), persistent=False)',
+    )
+    # "meta" stands for the accelerator a model is built for: the same moves, no GPU needed
+    kept = _module(rewritten, "rewritten").GCN(device="meta").to("meta")
+    assert kept.adj.device.type == kept.conv.adj.device.type == "meta"
+
+    dropped = _module(old_rewrite, "old_rewrite").GCN(device="meta").to("meta")
+    assert dropped.adj.device.type == "meta"
+    assert dropped.conv.adj.device.type == "cpu"  # the child's own reference was left behind
+
+
+def test_binding_in_a_constructor_helper_is_rewritten_too():
+    original, rewritten = _case("safety_constructor_helper_bindings")
+    # what the rewrite of __init__ alone gave: the helper's plain attribute, then register_buffer
+    old_rewrite = original.replace(
+        "self.positions = torch.arange(n)", 'self.register_buffer("positions", torch.arange(n))'
+    )
+    with pytest.raises(KeyError, match="already exists"):
+        _module(old_rewrite, "old_rewrite").Embedder()
+    model = _module(rewritten, "rewritten").Embedder()
+    assert {"positions", "scale"} <= {name for name, _ in model.named_buffers()}
+    assert torch.equal(model.positions, torch.arange(4))
+
+
+def test_no_registration_suggested_for_an_override_the_base_constructor_calls():
+    original, _ = _case("skip_outside_constructor_suggestions")
+    report = (GOLDEN / "skip_outside_constructor_suggestions" / "report.txt").read_text(encoding="utf-8")
+    assert "Field.ids" in report and "suggestion" not in report.split("Field.ids", 1)[1]
+    assert "Field.aabb" not in report  # the base's buffer
+    # what the former suggestion ("declare it in __init__ with register_buffer(name, None)") gives:
+    followed = original.replace(
+        "class Field(Renderer):\n",
+        "class Field(Renderer):\n    def __init__(self):\n        super().__init__()\n"
+        '        self.register_buffer("ids", None)\n\n',
+    )
+    with pytest.raises(KeyError, match="already exists"):
+        _module(followed, "followed").Field()
+    # and a persistent per-forward value makes a saved state_dict unloadable into a fresh model
+    model = _module(original, "original").Normalize()
+    model.register_buffer("mean", None)
+    model(torch.randn(3, 4))
+    with pytest.raises(RuntimeError, match="Unexpected key"):
+        _module(original, "fresh").Normalize().load_state_dict(model.state_dict())
+
+
+def test_collate_only_tensor_stays_with_the_data():
+    original, rewritten = _case("safety_off_device_collate_only")
+    assert "self.pad_row = torch.full((1,), pad)" in rewritten
+    old_rewrite = original.replace(
+        "self.pad_row = torch.full((1,), pad)", 'self.register_buffer("pad_row", torch.full((1,), pad))'
+    )
+    batch = [torch.tensor([1, 2, 3]), torch.tensor([4])]
+    # "meta" stands for the accelerator: the model moves, the DataLoader's batches stay on the CPU
+    kept = _module(rewritten, "rewritten").Tagger().to("meta")
+    assert kept.collate(batch).shape == (2, 3)
+    moved = _module(old_rewrite, "old_rewrite").Tagger().to("meta")
+    with pytest.raises((RuntimeError, NotImplementedError)):
+        moved.collate(batch)

@@ -10,6 +10,8 @@ to check for such bindings.
 
 from __future__ import annotations
 
+import ast
+
 from codemod.rules.base import Rule
 
 RULE = Rule(
@@ -18,3 +20,37 @@ RULE = Rule(
     "also bound in a method that __init__ calls; rewriting one binding and not the other would raise KeyError",
 )
 RULES = (RULE,)
+
+
+def helper_calls(init: ast.AST, self_name: str | None, own_methods: dict[str, ast.AST]) -> list[tuple[ast.Call, ast.AST]]:
+    """The calls `self.<method>(...)` that __init__ makes, directly or through the helpers it
+    calls, with the method each runs: (the call in __init__ that leads there, the method).
+    Each method once; only methods of the class itself (whose statements can be rewritten)."""
+    found: list[tuple[ast.Call, ast.AST]] = []
+    seen: set[str] = {"__init__"}
+
+    def calls(function: ast.AST, name: str | None):
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == name
+                and node.func.attr in own_methods
+            ):
+                yield node
+
+    def visit(function: ast.AST, name: str | None, origin: ast.Call | None) -> None:
+        for call in sorted(calls(function, name), key=lambda c: (c.lineno, c.col_offset)):
+            method_name = call.func.attr  # type: ignore[union-attr]
+            if method_name in seen:
+                continue
+            seen.add(method_name)
+            method = own_methods[method_name]
+            found.append((origin or call, method))
+            parameters = method.args.args  # type: ignore[attr-defined]
+            if parameters:
+                visit(method, parameters[0].arg, origin or call)
+
+    visit(init, self_name, None)
+    return found

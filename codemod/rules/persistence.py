@@ -59,6 +59,8 @@ def decide(attr: str, events, outside, init: ast.FunctionDef | None, self_name: 
             return True, f"persistent: running state, updated from its previous value in {label} (line {event.stmt.lineno})"
         if how == "recompute" and scratch is None:
             scratch = f"persistent=False: recomputed wholesale in {label} (line {event.stmt.lineno}); a saved value would be stale"
+        elif how == "fill" and scratch is None:
+            scratch = f"persistent=False: filled with new data in {label} (line {event.stmt.lineno}), a cache rather than state"
     if scratch is not None:
         return False, scratch
     state = _init_state(events)
@@ -95,13 +97,24 @@ def _init_state(events) -> str | None:
 
 
 def _outside_update(attr: str, event, self_name: str | None) -> str | None:
-    """"update" (the new value depends on the old one), "recompute" (replaced wholesale) or None."""
+    """"update" (the new value depends on the old one), "recompute" (replaced wholesale),
+    "fill" (new data written into it in place, as into a cache) or None (a move)."""
     if event.kind == "mutate":
         stmt = event.stmt
+        if isinstance(stmt, ast.AugAssign):
+            return "update"  # self.x += v reads the old value
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             func = stmt.value.func
-            if isinstance(func, ast.Attribute) and func.attr in _OVERWRITE_METHODS and _is_self_attr(func.value, attr, self_name):
+            if isinstance(func, ast.Attribute) and func.attr in _OVERWRITE_METHODS:
                 return "recompute"
+            if isinstance(func, ast.Attribute) and func.attr == "copy_":
+                # ema.copy_(ema * d + new) is an update; cache.copy_(new) a wholesale refill
+                return "update" if _reads_values(stmt.value, attr, self_name, skip_receiver=True) or _state_name(attr) else "fill"
+            return "update"  # mul_, add_, ...: in-place arithmetic on the old values
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            # self.x[...] = v: a running value when v reads the old one (or the name says so);
+            # forward inputs written into a preallocated tensor (a KV cache) are scratch
+            return "update" if _reads_values(stmt.value, attr, self_name) or _state_name(attr) else "fill"
         return "update"
     if event.kind in ("assign", "register_buffer"):
         node = event.value_node
@@ -118,11 +131,28 @@ _METADATA = frozenset({"device", "dtype", "shape", "ndim", "is_cuda", "layout", 
                        "new_ones", "new_empty", "new_full"})
 
 
-def _reads_values(node: ast.expr, attr: str, self_name: str | None) -> bool:
-    """Whether `node` reads the elements of self.<attr> (not only its device, dtype or shape)."""
+# Names that say a tensor is running state even when its update does not read it.
+_STATE_WORDS = ("running", "num_batches", "ema", "moving", "shadow", "avg", "average", "count", "step")
+
+
+def _state_name(attr: str) -> bool:
+    lowered = attr.lower()
+    return any(word in lowered for word in _STATE_WORDS)
+
+
+def _reads_values(node: ast.expr, attr: str, self_name: str | None, skip_receiver: bool = False) -> bool:
+    """Whether `node` reads the elements of self.<attr> (not only its device, dtype or shape).
+
+    skip_receiver: `node` is `self.x.method(...)`; the receiver itself does not count."""
     metadata_only = {
         id(n.value) for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr in _METADATA
     }
+    if skip_receiver and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        metadata_only.add(id(node.func.value))
+        inner = node.func.value
+        while isinstance(inner, ast.Attribute) and inner.attr == "data":
+            inner = inner.value
+            metadata_only.add(id(inner))
     return any(_is_self_attr(n, attr, self_name) and id(n) not in metadata_only for n in ast.walk(node))
 
 

@@ -31,3 +31,32 @@ UNPACKED = Rule(
     "a tensor assigned by tuple unpacking or a chained assignment",
 )
 RULES = (CONTAINER, SETATTR, OUTSIDE_CONSTRUCTOR, UNPACKED)
+
+
+def set_by_base(attr: str, base_texts) -> bool:
+    """Whether a repository base class's source registers or binds self.<attr> (then the
+    attribute is the base's buffer or attribute, and assigning it keeps it so)."""
+    quoted = (f'"{attr}"', f"'{attr}'")
+    for text in base_texts:
+        if any(q in text for q in quoted) or f".{attr} =" in text or f".{attr}=" in text:
+            return True
+    return False
+
+
+def outside_suggestion(attr: str, class_text: str, overrides_base_method: bool) -> tuple[str, str | None]:
+    """(extra reason, suggestion) for a tensor assigned only outside __init__.
+
+    Never a persistent registration (the value is rebuilt where it is assigned, so a saved
+    copy would be stale or the wrong shape), and none at all where a registration in
+    __init__ would break the class: a lazy `hasattr` / `getattr(..., None)` guard (a
+    registered None makes hasattr True, so the value is never built), or a method that
+    overrides a base class's, which the base constructor may call before __init__'s body
+    runs (register_buffer after it raises KeyError).
+    """
+    if f'hasattr(self, "{attr}")' in class_text or f"hasattr(self, '{attr}')" in class_text or (
+        f'getattr(self, "{attr}"' in class_text or f"getattr(self, '{attr}'" in class_text
+    ):
+        return "; built lazily behind a hasattr/getattr check", "build it in __init__ and drop the lazy check, or leave it as it is"
+    if overrides_base_method:
+        return "; set by an override of a base-class method, which the base constructor may call", None
+    return "", f'declare it in __init__ with self.register_buffer("{attr}", None, persistent=False)'

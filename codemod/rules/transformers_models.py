@@ -18,3 +18,36 @@ RULE = Rule(
     "a transformers PreTrainedModel, or a class used inside one: from_pretrained refills a new buffer with uninitialised memory unless _init_weights re-creates it",
 )
 RULES = (RULE,)
+
+SUGGESTION_TEMPLATE = (
+    "register it, then re-create it in the model's _init_weights, e.g. "
+    "`if isinstance(module, {cls}): module.{attr}.copy_(<the value>)` "
+    "(from_pretrained leaves the plain attribute on the meta device today)"
+)
+
+
+def _is_pretrained_model(qualname: str) -> bool:
+    head, _, name = qualname.rpartition(".")
+    return name.endswith("PreTrainedModel") and (head == "transformers" or head.startswith("transformers."))
+
+
+def class_reason(lineage, unsub) -> str | None:
+    """Why the class is a transformers model itself: a PreTrainedModel among its bases,
+    or among its repository bases' bases.  `lineage`: (symbols, ClassDef) pairs, the class first."""
+    for symbols, cls in lineage:
+        for base in cls.bases:
+            qualname = symbols.qualify(unsub(base))
+            if qualname is not None and _is_pretrained_model(qualname):
+                return f"a transformers PreTrainedModel ({qualname.rpartition('.')[2]})"
+    return None
+
+
+def file_reason(symbols) -> str | None:
+    """Why every module class of a file may be built inside a transformers model: the file
+    belongs to transformers itself, or imports a PreTrainedModel class to build one."""
+    if symbols.name.startswith("transformers.models.") or symbols.name == "transformers.modeling_utils":
+        return "part of a transformers model (a module of the transformers package)"
+    for qualname in symbols.imports.values():
+        if _is_pretrained_model(qualname):
+            return f"defined beside a transformers model (the file imports {qualname.rpartition('.')[2]})"
+    return None

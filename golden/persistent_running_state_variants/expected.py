@@ -1,5 +1,5 @@
 """State updated from its own previous value outside __init__ (running statistics, moving
-averages, counters, ring buffers) must travel with a checkpoint: persistent buffers."""
+averages, counters) must travel with a checkpoint: persistent buffers."""
 
 import torch
 import torch.nn as nn
@@ -12,7 +12,6 @@ class EMAQuantizer(nn.Module):
         self.register_buffer("cluster_size", torch.zeros(codes))
         self.register_buffer("embed_avg", torch.zeros(codes, dim))
         self.register_buffer("average", torch.zeros(dim))
-        self.register_buffer("history", torch.zeros(3, dim))
         self.register_buffer("steps", torch.tensor(0))
 
     @torch.no_grad()
@@ -20,8 +19,7 @@ class EMAQuantizer(nn.Module):
         self.cluster_size.mul_(self.decay).add_(counts, alpha=1 - self.decay)
         self.embed_avg.copy_(self.embed_avg * self.decay + x.mean(0))
         self.average = self.average * self.decay + (1 - self.decay) * x.mean(0)
-        self.history[self.steps % 3] = x.mean(0)
         self.steps += 1
 
     def forward(self, x):
-        return x - self.average + self.embed_avg.sum(0) * 0 + self.cluster_size.sum() * 0 + self.history.sum(0) * 0
+        return x - self.average + self.embed_avg.sum(0) * 0 + self.cluster_size.sum() * 0
