@@ -53,6 +53,9 @@ MIXES_DEVICES: list[tuple[str, str, str]] = [
     ("parameter_variable_requires_grad_unwrapped", "CenterLoss", "centers"),
     # self.type_emb(self.type_indices): nn.Embedding weight (moved) indexed by a cpu tensor
     ("ref_typecls_arange_indices", "TypeCls", "type_indices"),
+    # self.adj @ self.lin(x): the tensor the child keeps, typed from its call
+    ("device_move_kept_when_used_in_init", "GraphConv", "adj"),
+    ("tensor_constructor_argument_typed_from_calls", "GraphConv", "adj"),
     # self.emb(self.buckets[:l, :l])
     ("tensor_from_other_self_attribute", "RelativePosition", "buckets"),
     # x @ self.rotation

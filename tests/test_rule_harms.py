@@ -136,6 +136,10 @@ def test_loaded_values_are_not_registered():
 def test_kept_device_move_keeps_a_child_reference_on_the_model_device():
     _, rewritten = _case("device_move_kept_when_used_in_init")
     assert 'self.register_buffer("adj", torch.eye(nodes).to(device), persistent=False)' in rewritten
+    # The child registers the tensor it keeps (typed from its call); a child that keeps a
+    # plain reference (one the tool cannot type) is what the kept move protects.
+    assert 'self.register_buffer("adj", adj, persistent=False)' in rewritten
+    rewritten = rewritten.replace('self.register_buffer("adj", adj, persistent=False)', "self.adj = adj")
     old_rewrite = rewritten.replace(
         'self.register_buffer("adj", torch.eye(nodes).to(device), persistent=False)',
         'self.register_buffer("adj", torch.eye(nodes), persistent=False)',
