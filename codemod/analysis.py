@@ -196,6 +196,7 @@ class _ClassAnalyser:
         self._branch_paths: dict[int, tuple] | None = None
         self.file_facts: dict[str, str | None] = {}
         self._constructor_helpers: set[str] = set()
+        self._overrides: set[str] | None = None
 
     # lookups -----------------------------------------------------------------------------------
 
@@ -366,6 +367,29 @@ class _ClassAnalyser:
                 if relation == "own" or event.attr in candidates:
                     result.setdefault(event.attr, []).append((label, event))
 
+    def _reached_from_overrides(self) -> set[str]:
+        """Own methods that override a repository base's method, and those they call: a base
+        constructor may run them before this class's __init__ body."""
+        if self._overrides is None:
+            base_names = {
+                stmt.name
+                for _, cls in self.bases
+                for stmt in cls.body
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
+            }
+            own = {
+                stmt.name: stmt
+                for stmt in self.cls.body
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
+            }
+            found: set[str] = set()
+            for name in sorted(set(own) & base_names):
+                found.add(name)
+                for _, method in R.constructor_helpers.helper_calls(own[name], own[name].args.args[0].arg if own[name].args.args else None, own):
+                    found.add(method.name)
+            self._overrides = found
+        return self._overrides
+
     def _called_elsewhere(self, cls: ast.ClassDef, name: str, init) -> bool:
         """Whether a method other than __init__ and its helpers mentions self.<name>."""
         lines = self.symbols.source_lines
@@ -394,12 +418,7 @@ class _ClassAnalyser:
             base_texts = [_class_text(symbols, cls) for symbols, cls in self.bases]
             if R.reported.set_by_base(attr, base_texts):
                 continue  # the base's buffer or attribute: assigning it keeps it one
-            method = label.partition(".")[2]
-            overrides = any(
-                isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == method
-                for _, cls in self.bases
-                for stmt in cls.body
-            )
+            overrides = label.partition(".")[2] in self._reached_from_overrides()
             extra, suggestion = R.reported.outside_suggestion(attr, _class_text(self.symbols, self.cls), overrides)
             decision = _Decision(
                 Action.SKIP,

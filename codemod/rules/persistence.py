@@ -74,6 +74,8 @@ def decide(attr: str, events, outside, init: ast.FunctionDef | None, self_name: 
             return False, f"persistent=False: data passed in, or a size {what}; rebuilt on each construction"
         if state.startswith("data passed in"):
             what = state[len("data passed in") :].strip()
+            if what == "(constructor argument)":
+                return False, "persistent=False: a tensor handed to the constructor, which its caller builds again on each construction"
             if "load" in what:
                 return False, f"persistent=False: loaded from a file in __init__ {what}; rebuilt on each construction"
             return False, f"persistent=False: derived from constructor arguments or data {what}; rebuilt on each construction"
@@ -168,7 +170,13 @@ def _is_self_attr(node: ast.AST, attr: str, self_name: str | None) -> bool:
 
 
 def _only_moves_itself(node: ast.expr, attr: str, self_name: str | None) -> bool:
-    """`self.x.to(device)`, `self.x.cuda().float()`: the same values, moved or cast."""
+    """`self.x.to(device)`, `self.x.cuda().float()`: the same values, moved or cast (also
+    `self.x.to(d) if self.x is not None else None`)."""
+    if isinstance(node, ast.IfExp):
+        return all(
+            (isinstance(arm, ast.Constant) and arm.value is None) or _only_moves_itself(arm, attr, self_name)
+            for arm in (node.body, node.orelse)
+        )
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MOVE_METHODS:
         node = node.func.value
     return _is_self_attr(node, attr, self_name)
