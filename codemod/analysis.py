@@ -197,6 +197,7 @@ class _ClassAnalyser:
         self.file_facts: dict[str, str | None] = {}
         self._constructor_helpers: set[str] = set()
         self._overrides: set[str] | None = None
+        self._rule_cache: dict = {}  # what the rules compute once per class
 
     # lookups -----------------------------------------------------------------------------------
 
@@ -534,7 +535,7 @@ class _ClassAnalyser:
         tensors = [e for e in events if e.kind == "assign" and e.value is not None and e.value.is_tensor and e.value_node is not None]
         init = _init_function(self.cls)
         self_name = self.init_evaluator.self_name
-        if any(R.complex_values.complex_value(e.value_node, init, self_name, self._function_of) for e in tensors):
+        if any(R.complex_values.complex_value(e.value_node, init, self_name, self._function_of, self._rule_cache) for e in tensors):
             return _Decision(Action.SKIP, R.complex_values.REASON, suggestion=R.complex_values.SUGGESTION, code=R.COMPLEX.code)
         readers = R.off_device.off_device_readers(attr, self.cls)
         if readers is not None:
@@ -647,7 +648,7 @@ class _ClassAnalyser:
         if self.policy == "never":
             return False, "persistent=False: --persistent never"
         init = next((s for s in self.cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
-        return R.persistence.decide(attr, events, outside, init, self.init_evaluator.self_name)
+        return R.persistence.decide(attr, events, outside, init, self.init_evaluator.self_name, self._rule_cache)
 
     def _placement(self, attr: str, event: AttrEvent, walker: BodyWalker) -> tuple[int, int] | None | str:
         """None when the statement can stay; the super() statement to move after; or a skip reason."""
