@@ -302,7 +302,9 @@ class _ClassAnalyser:
         own = {
             stmt.name: stmt
             for stmt in self.cls.body
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and stmt.name not in ("forward", "__call__")  # a dry run in __init__ does not make forward constructor code
+            and not stmt.name.startswith("__")
         }
         if not own:
             return []
