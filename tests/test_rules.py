@@ -78,3 +78,15 @@ def test_persistence_cases_named_in_the_reason():
     assert persistence.decide("x", [raw], [("M.f", move)], init, "self")[1].endswith("rebuilt on each construction")
     persistent, reason = persistence.decide("x", [raw], [("M.f", rebuild)], init, "self")
     assert not persistent and "recomputed wholesale in M.f" in reason
+
+
+def test_forward_called_from_init_is_not_constructor_code():
+    source = (
+        "import torch\nimport torch.nn as nn\n\n\nclass Probe(nn.Module):\n"
+        "    def __init__(self, n=4):\n        super().__init__()\n        self.running = torch.zeros(n)\n"
+        "        self.forward(torch.zeros(2, n))\n\n"
+        "    def forward(self, x):\n        self.running = self.running * 0.9 + x.mean(0)\n        return x - self.running\n"
+    )
+    (finding,) = transform_source(source, path="m.py").findings
+    assert (finding.code, finding.persistent) == ("BUF102", True)
+    assert "Probe.forward" in finding.reason
