@@ -200,6 +200,8 @@ class _ClassAnalyser:
         self._branch_paths: dict[int, tuple] | None = None
         self.file_facts: dict[str, str | None] = {}
         self._constructor_helpers: set[str] = set()
+        self._overrides: set[str] | None = None
+        self._rule_cache: dict = {}  # what the rules compute once per class
 
     # lookups -----------------------------------------------------------------------------------
 
@@ -326,7 +328,9 @@ class _ClassAnalyser:
         own = {
             stmt.name: stmt
             for stmt in self.cls.body
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and stmt.name not in ("forward", "__call__")  # a dry run in __init__ does not make forward constructor code
+            and not stmt.name.startswith("__")
         }
         if not own:
             return []
@@ -392,6 +396,29 @@ class _ClassAnalyser:
                 if relation == "own" or event.attr in candidates:
                     result.setdefault(event.attr, []).append((label, event))
 
+    def _reached_from_overrides(self) -> set[str]:
+        """Own methods that override a repository base's method, and those they call: a base
+        constructor may run them before this class's __init__ body."""
+        if self._overrides is None:
+            base_names = {
+                stmt.name
+                for _, cls in self.bases
+                for stmt in cls.body
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
+            }
+            own = {
+                stmt.name: stmt
+                for stmt in self.cls.body
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
+            }
+            found: set[str] = set()
+            for name in sorted(set(own) & base_names):
+                found.add(name)
+                for _, method in R.constructor_helpers.helper_calls(own[name], own[name].args.args[0].arg if own[name].args.args else None, own):
+                    found.add(method.name)
+            self._overrides = found
+        return self._overrides
+
     def _called_elsewhere(self, cls: ast.ClassDef, name: str, init) -> bool:
         """Whether a method other than __init__ and its helpers mentions self.<name>."""
         lines = self.symbols.source_lines
@@ -420,12 +447,7 @@ class _ClassAnalyser:
             base_texts = [_class_text(symbols, cls) for symbols, cls in self.bases]
             if R.reported.set_by_base(attr, base_texts):
                 continue  # the base's buffer or attribute: assigning it keeps it one
-            method = label.partition(".")[2]
-            overrides = any(
-                isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == method
-                for _, cls in self.bases
-                for stmt in cls.body
-            )
+            overrides = label.partition(".")[2] in self._reached_from_overrides()
             extra, suggestion = R.reported.outside_suggestion(attr, _class_text(self.symbols, self.cls), overrides)
             decision = _Decision(
                 Action.SKIP,
@@ -620,7 +642,7 @@ class _ClassAnalyser:
         tensors = [e for e in events if e.kind == "assign" and e.value is not None and e.value.is_tensor and e.value_node is not None]
         init = _init_function(self.cls)
         self_name = self.init_evaluator.self_name
-        if any(R.complex_values.complex_value(e.value_node, init, self_name, self._function_of) for e in tensors):
+        if any(R.complex_values.complex_value(e.value_node, init, self_name, self._function_of, self._rule_cache) for e in tensors):
             return _Decision(Action.SKIP, R.complex_values.REASON, suggestion=R.complex_values.SUGGESTION, code=R.COMPLEX.code)
         readers = R.off_device.off_device_readers(attr, self.cls)
         if readers is not None:
@@ -738,7 +760,7 @@ class _ClassAnalyser:
         if self.policy == "never":
             return False, "persistent=False: --persistent never"
         init = next((s for s in self.cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
-        return R.persistence.decide(attr, events, outside, init, self.init_evaluator.self_name)
+        return R.persistence.decide(attr, events, outside, init, self.init_evaluator.self_name, self._rule_cache)
 
     def _placement(self, attr: str, event: AttrEvent, walker: BodyWalker) -> tuple[int, int] | None | str:
         """None when the statement can stay; the super() statement to move after; or a skip reason."""

@@ -43,3 +43,50 @@ def test_every_golden_finding_carries_a_code_of_the_right_group():
                 assert (finding.code == "BUF102") == bool(finding.persistent) or finding.action is Action.PARAMETER
             seen.add(finding.code)
     assert {"BUF101", "BUF102", "BUF103"} <= seen
+
+
+def test_persistence_cases_named_in_the_reason():
+    """rules/persistence.decide on events as the walker records them."""
+    import ast
+
+    from codemod.rules import persistence
+    from codemod.tensors import Kind, Value
+    from codemod.walker import AttrEvent
+
+    init = ast.parse("def __init__(self, n):\n    self.x = torch.zeros(n)\n").body[0]
+    stmt = init.body[0]
+
+    def event(kind: str, value: Value, node=None, statement=stmt) -> AttrEvent:
+        return AttrEvent("x", kind, statement, value, node, 0, False)
+
+    raw = event("assign", Value(Kind.TENSOR), stmt.value)
+    parameter = event("assign", Value(Kind.PARAMETER))
+    assert persistence.decide("x", [raw, parameter], [], init, "self")[0] is True
+    assert "nn.Parameter" in persistence.decide("x", [raw, parameter], [], init, "self")[1]
+
+    persistent, reason = persistence.decide("x", [raw], [], init, "self")
+    assert (persistent, reason) == (False, "persistent=False: derived from constructor arguments; rebuilt on each construction")
+
+    random = event("assign", Value(Kind.TENSOR, "random initialisation (torch.randn)"), stmt.value)
+    assert persistence.decide("x", [random], [], init, "self")[0] is True
+
+    method = ast.parse(
+        "def f(self, m):\n    self.x = self.x * m + 1\n    self.x = self.x.to('cpu')\n    self.x = torch.ones(3)\n"
+    ).body[0]
+    update, move, rebuild = (event("assign", Value(Kind.TENSOR), s.value, s) for s in method.body)
+    assert persistence.decide("x", [raw], [("M.f", update)], init, "self")[0] is True
+    assert persistence.decide("x", [raw], [("M.f", move)], init, "self")[1].endswith("rebuilt on each construction")
+    persistent, reason = persistence.decide("x", [raw], [("M.f", rebuild)], init, "self")
+    assert not persistent and "recomputed wholesale in M.f" in reason
+
+
+def test_forward_called_from_init_is_not_constructor_code():
+    source = (
+        "import torch\nimport torch.nn as nn\n\n\nclass Probe(nn.Module):\n"
+        "    def __init__(self, n=4):\n        super().__init__()\n        self.running = torch.zeros(n)\n"
+        "        self.forward(torch.zeros(2, n))\n\n"
+        "    def forward(self, x):\n        self.running = self.running * 0.9 + x.mean(0)\n        return x - self.running\n"
+    )
+    (finding,) = transform_source(source, path="m.py").findings
+    assert (finding.code, finding.persistent) == ("BUF102", True)
+    assert "Probe.forward" in finding.reason

@@ -44,13 +44,20 @@ _TO_REAL = frozenset({"view_as_real", "real", "imag", "abs", "angle", "float", "
 Lookup = Callable[[ast.expr], "ast.FunctionDef | ast.AsyncFunctionDef | None"]
 
 
-def complex_value(node: ast.expr, init: ast.AST | None, self_name: str | None, lookup: Lookup | None = None) -> bool:
+def complex_value(
+    node: ast.expr, init: ast.AST | None, self_name: str | None, lookup: Lookup | None = None, cache: dict | None = None
+) -> bool:
     """Whether the value of `node` (an expression in __init__) is a complex tensor.
 
     Follows locals and other attributes of self assigned in `init`, and (through
     `lookup`) the bodies of helper functions and methods the value calls, one level deep.
     """
-    tainted = _complex_names(init, self_name, lookup) if init is not None else set()
+    if cache is not None and "complex_names" in cache:
+        tainted = cache["complex_names"]
+    else:
+        tainted = _complex_names(init, self_name, lookup) if init is not None else set()
+        if cache is not None:
+            cache["complex_names"] = tainted  # one class's __init__: the same for every attribute
     return _is_complex(node, tainted, self_name, lookup, depth=0)
 
 

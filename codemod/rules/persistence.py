@@ -40,7 +40,7 @@ _MOVE_METHODS = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bflo
                            "type", "contiguous", "detach", "clone"})
 
 
-def decide(attr: str, events, outside, init: ast.FunctionDef | None, self_name: str | None) -> tuple[bool, str]:
+def decide(attr: str, events, outside, init: ast.FunctionDef | None, self_name: str | None, cache: dict | None = None) -> tuple[bool, str]:
     """Whether the buffer for `attr` is persistent, and the reason printed for it.
 
     `events`: the attribute's events in __init__ (codemod.walker.AttrEvent); `outside`:
@@ -74,11 +74,13 @@ def decide(attr: str, events, outside, init: ast.FunctionDef | None, self_name: 
             return False, f"persistent=False: data passed in, or a size {what}; rebuilt on each construction"
         if state.startswith("data passed in"):
             what = state[len("data passed in") :].strip()
+            if what == "(constructor argument)":
+                return False, "persistent=False: a tensor handed to the constructor, which its caller builds again on each construction"
             if "load" in what:
                 return False, f"persistent=False: loaded from a file in __init__ {what}; rebuilt on each construction"
             return False, f"persistent=False: derived from constructor arguments or data {what}; rebuilt on each construction"
         return False, f"persistent=False: {state}; rebuilt on each construction"
-    if _reads_arguments(events, init, self_name):
+    if _reads_arguments(events, init, self_name, cache):
         return False, "persistent=False: derived from constructor arguments; rebuilt on each construction"
     return False, "persistent=False: deterministic constant"
 
@@ -168,17 +170,45 @@ def _is_self_attr(node: ast.AST, attr: str, self_name: str | None) -> bool:
 
 
 def _only_moves_itself(node: ast.expr, attr: str, self_name: str | None) -> bool:
-    """`self.x.to(device)`, `self.x.cuda().float()`: the same values, moved or cast."""
+    """`self.x.to(device)`, `self.x.cuda().float()`: the same values, moved or cast (also
+    `self.x.to(d) if self.x is not None else None`)."""
+    if isinstance(node, ast.IfExp):
+        return all(
+            (isinstance(arm, ast.Constant) and arm.value is None) or _only_moves_itself(arm, attr, self_name)
+            for arm in (node.body, node.orelse)
+        )
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MOVE_METHODS:
         node = node.func.value
     return _is_self_attr(node, attr, self_name)
 
 
-def _reads_arguments(events, init: ast.FunctionDef | None, self_name: str | None) -> bool:
+def _reads_arguments(events, init: ast.FunctionDef | None, self_name: str | None, cache: dict | None = None) -> bool:
     """Whether a value assigned in __init__ reads a constructor argument, directly or through
     locals computed from one (or reads another attribute of self)."""
     if init is None:
         return False
+    cached = cache.get("argument_names") if cache is not None else None
+    tainted = cached if cached is not None else _argument_names(init, self_name)
+    if cache is not None:
+        cache["argument_names"] = tainted
+    return any(
+        e.kind in ("assign", "mutate") and e.value_node is not None and e.value is not None and e.value.is_tensor
+        and _reads_any(e.value_node, tainted, self_name)
+        for e in events
+    )
+
+
+def _reads_any(node: ast.AST, tainted: set[str], self_name: str | None) -> bool:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in tainted:
+            return True
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == self_name and isinstance(n.ctx, ast.Load):
+            return True
+    return False
+
+
+def _argument_names(init: ast.FunctionDef, self_name: str | None) -> set[str]:
+    """The constructor's arguments and the locals computed from them (or from self)."""
     args = init.args
     tainted = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs] if a.arg != self_name}
     if args.vararg:
@@ -187,12 +217,7 @@ def _reads_arguments(events, init: ast.FunctionDef | None, self_name: str | None
         tainted.add(args.kwarg.arg)
 
     def reads(node: ast.AST) -> bool:
-        for n in ast.walk(node):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in tainted:
-                return True
-            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == self_name and isinstance(n.ctx, ast.Load):
-                return True
-        return False
+        return _reads_any(node, tainted, self_name)
 
     changed = True
     while changed:  # locals computed from arguments carry them along
@@ -213,7 +238,4 @@ def _reads_arguments(events, init: ast.FunctionDef | None, self_name: str | None
                     if isinstance(n, ast.Name) and n.id not in tainted:
                         tainted.add(n.id)
                         changed = True
-    return any(
-        e.kind in ("assign", "mutate") and e.value_node is not None and e.value is not None and e.value.is_tensor and reads(e.value_node)
-        for e in events
-    )
+    return tainted

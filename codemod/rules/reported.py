@@ -58,5 +58,5 @@ def outside_suggestion(attr: str, class_text: str, overrides_base_method: bool) 
     ):
         return "; built lazily behind a hasattr/getattr check", "build it in __init__ and drop the lazy check, or leave it as it is"
     if overrides_base_method:
-        return "; set by an override of a base-class method, which the base constructor may call", None
+        return "; set by an override of a base-class method (or a method it calls), which the base constructor may run first", None
     return "", f'declare it in __init__ with self.register_buffer("{attr}", None, persistent=False)'
