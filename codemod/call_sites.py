@@ -185,7 +185,7 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init) 
     if not calls:
         return {}
     plural = "call" if calls == 1 else f"{calls} calls"
-    state = f"{ARGUMENT_STATE[:-1]}; a tensor at its {plural} in the repository)"
+    state = f"{ARGUMENT_STATE[:-1]}; typed from its {plural} in the repository)"
     return {name: _combine(values, state) for name, values in seen.items()}
 
 

@@ -235,7 +235,7 @@ def test_argument_typed_from_a_call_in_another_file(tmp_path, prefilter):
     found = run_project(tmp_path, prefilter)
     adj = found["GraphConv.adj"]
     assert (adj.action, adj.persistent) == (Action.BUFFER, False)
-    assert "a tensor at its call in the repository" in adj.reason
+    assert "a tensor handed to the constructor (typed from its call in the repository)" in adj.reason
     assert "GraphConv.dim" not in found
 
 

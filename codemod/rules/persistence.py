@@ -74,8 +74,10 @@ def decide(attr: str, events, outside, init: ast.FunctionDef | None, self_name: 
             return False, f"persistent=False: data passed in, or a size {what}; rebuilt on each construction"
         if state.startswith("data passed in"):
             what = state[len("data passed in") :].strip()
-            if what == "(constructor argument)":
-                return False, "persistent=False: a tensor handed to the constructor, which its caller builds again on each construction"
+            if what.startswith("(constructor argument"):
+                how = what[len("(constructor argument") : -1].lstrip("; ")  # how it was typed (call_sites)
+                how = f" ({how})" if how else ""
+                return False, f"persistent=False: a tensor handed to the constructor{how}, which its caller builds again on each construction"
             if "load" in what:
                 return False, f"persistent=False: loaded from a file in __init__ {what}; rebuilt on each construction"
             return False, f"persistent=False: derived from constructor arguments or data {what}; rebuilt on each construction"
