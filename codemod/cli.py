@@ -66,6 +66,14 @@ def main() -> None:
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if any rewrite is pending.")
 @click.option("--validate/--no-validate", default=True, help="Run the original and rewritten models before writing (default: on).")
 @click.option("--require-validated", is_flag=True, help="Write only rewrites whose validation passed.")
+@click.option("--unsafe-fixes", is_flag=True,
+              help="Also write rewrites that failed validation, errored, timed out, or could not be proven and "
+                   "are not statically safe (by default they are held back).")
+@click.option("--allow-new-keys", is_flag=True,
+              help="Accept rewrites that add state_dict keys (new persistent buffers or parameters), so that "
+                   "checkpoints saved before the rewrite no longer load with strict=True; failed otherwise.")
+@click.option("--report", "report_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              metavar="FILE.md", help="Also write a Markdown summary of the run and its verdicts (for a pull request).")
 @click.option("--persistent", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="auto: persistent=False for constants fully determined by the constructor, persistent otherwise.")
 @click.option("--exclude", "excludes", multiple=True, metavar="GLOB", help="Skip matching files or directories (repeatable).")
@@ -98,6 +106,8 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         write=write,
         validate=settings["validate"],
         require_validated=settings["require_validated"],
+        unsafe_fixes=settings["unsafe_fixes"],
+        allow_new_keys=settings["allow_new_keys"],
         excludes=tuple(config.get("exclude", ())) + tuple(flags["excludes"]),
         jobs=settings["jobs"],
         use_cache=settings["use_cache"],
@@ -112,6 +122,14 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
     if progress is not None:
         progress(None, None)
     _print(report, settings)
+    if settings["report_path"] is not None:
+        from codemod.report import markdown_report
+
+        try:
+            settings["report_path"].write_text(markdown_report(report.files, report.errors, report.summary), "utf-8")
+        except OSError as exc:
+            click.echo(f"{settings['report_path']}: error: cannot write the report: {exc}", err=True)
+            ctx.exit(EXIT_ERROR)
     if report.has_errors:
         ctx.exit(EXIT_ERROR)
     if settings["check"] and report.changed_files:
@@ -146,6 +164,8 @@ _FLAG_TO_CONFIG = {
     "output_format": "format",
     "validate": "validate",
     "require_validated": "require_validated",
+    "unsafe_fixes": "unsafe_fixes",
+    "allow_new_keys": "allow_new_keys",
     "jobs": "jobs",
     "use_cache": "cache",
     "device": "device",
@@ -207,7 +227,8 @@ def _print(report, settings) -> None:
             key = (finding.path, finding.class_name)
             if finding.validation is not None and key not in shown:
                 shown.add(key)
-                for line in fmt.validation_lines(finding.path, finding.class_name, finding.validation):
+                held = [f for f in report.findings if (f.path, f.class_name) == key and f.held_back]
+                for line in fmt.validation_lines(finding.path, finding.class_name, finding.validation, held):
                     click.echo(line)
     click.echo(report.summary.line())
 
