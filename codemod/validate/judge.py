@@ -494,10 +494,12 @@ def _casts(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[An
                 j.fail("casts", f"model.{label} raises on the rewritten model and not on the original: {re_['error']}")
             continue
         ran = True
-        for attr, *_ in findings:
+        for attr, _action, _persistent, *rest in findings:
             oa, ra = oe["attrs"].get(attr), re_["attrs"].get(attr)
             if not oa or not ra or oa.get("tensor") is None or ra.get("tensor") is None:
                 continue
+            if rest and not rest[0]:
+                continue  # uninitialised memory: its values mean nothing
             ot, rt = oa["tensor"], ra["tensor"]
             if ot.is_complex() and not rt.is_complex():
                 j.fail("casts", f"after model.{label} {attr} is {ra['dtype']}: its imaginary part is discarded "
@@ -591,17 +593,15 @@ def _meta(j: _Judgement, o: dict | None, r: dict | None) -> None:
     for attr, state in r["attrs"].items():
         if state not in ("uninitialised", "meta"):
             continue
-        original = {
-            "ok": "the original's plain attribute keeps its value there",
-            "meta": "the original's plain attribute stays on the meta device there",
-            "uninitialised": "the original's comes back uninitialised too",
-        }.get(o_attrs.get(attr, ""), "")
-        j.notes.append(
-            f"meta init: {attr} comes back uninitialised when the model is built on the meta device, "
-            "materialised with to_empty() and re-initialised as large-model loaders do"
-            + (f" ({original})" if original else "")
-            + "; re-create it in reset_parameters() or _init_weights() if such loaders are used"
-        )
+        text = (f"{attr} comes back uninitialised when the model is built on the meta device, materialised "
+                "with to_empty() and re-initialised as large-model loaders do")
+        if o_attrs.get(attr) == "ok":
+            # the original's plain attribute keeps its value on that path: a user relying on it must know
+            j.notes.append(f"meta init: {text}, where the original's plain attribute keeps its value; "
+                           "re-create it in reset_parameters() or _init_weights() if such loaders are used")
+        else:
+            j.details.append(f"meta init: {text}; the original's plain attribute is no better there "
+                             f"({o_attrs.get(attr, 'not checked')})")
     if not any(state in ("uninitialised", "meta") for state in r["attrs"].values()):
         j.details.append("meta init: after building on meta, to_empty() and re-initialisation, the rewritten tensors hold their values")
 
@@ -621,12 +621,12 @@ def _pretrained(j: _Judgement, o: dict | None, r: dict | None) -> None:
     for attr, state in r["attrs"].items():
         if state == "ok":
             continue
-        if o_attrs.get(attr) == "ok":
-            j.fail("from_pretrained", f"after save_pretrained/from_pretrained {attr} holds uninitialised memory "
-                   "(the original's attribute keeps its value); re-create it in _init_weights", attr)
-        else:
-            j.notes.append(f"from_pretrained: {attr} comes back uninitialised after save_pretrained/from_pretrained, "
-                           "as the original's does")
+        # Even where the original's plain attribute is left on the meta device (a loud error in
+        # forward), silent uninitialised memory is worse: the rewrite is not proven.
+        original = {"ok": "keeps its value", "meta": "is left on the meta device (forward fails loudly)"}.get(
+            o_attrs.get(attr, ""), "is not right either")
+        j.fail("from_pretrained", f"after save_pretrained/from_pretrained {attr} holds uninitialised memory "
+               f"(the original's plain attribute {original}); re-create it in the model's _init_weights", attr)
     if o and o.get("outputs") is not None and r.get("outputs") is not None:
         problems, worst = compare_leaves(o["outputs"], r["outputs"], "cpu")
         j.diff(worst)
