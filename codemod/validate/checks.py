@@ -168,12 +168,10 @@ def casts(model: torch.nn.Module, attrs: list[str], make: Callable[[], Inputs] |
 
 def training(model: torch.nn.Module, attrs: list[str], make: Callable[[], Inputs] | None) -> dict[str, Any]:
     """One backward pass in train() mode: gradients, and what an optimizer would be given."""
+    # What `torch.optim.X(model.parameters())` receives: the deduplicated parameters, in
+    # order (building a real optimizer costs seconds of one-time imports per worker).
     names = {id(p): n for n, p in model.named_parameters()}
-    try:
-        optimizer = torch.optim.SGD(model.parameters(), lr=0.0)
-        given = [names.get(id(p), "?") for group in optimizer.param_groups for p in group["params"]]
-    except ValueError:  # "optimizer got an empty parameter list"
-        given = []
+    given = [names.get(id(p), "?") for p in model.parameters()]
     result: dict[str, Any] = {
         "status": "ok",
         "error": None,
