@@ -394,6 +394,20 @@ def test_a_rewrite_in_a_branch_not_taken_is_not_validated_and_the_other_passes(c
     assert "1 of 2 rewrites not validated (table)" in v.message
 
 
+def test_line_coverage_records_the_branch_taken(tmp_path):
+    from codemod.validate.checks import LineCoverage, not_run
+
+    target = tmp_path / "branchy_target.py"
+    target.write_text("def build(flag):\n    if flag:\n        y = 2\n    else:\n        y = 3\n    return y\n")
+    namespace: dict = {}
+    exec(compile(target.read_text(), str(target), "exec"), namespace)
+    for flag, unrun in ((True, [5]), (False, [3])):
+        with LineCoverage(str(target)) as coverage:
+            namespace["build"](flag)
+        assert not_run(coverage.lines, [[3, 3], [5, 5]]) == unrun
+    assert sys.gettrace() is None or "LineCoverage" not in repr(sys.gettrace())
+
+
 # -- meta-device materialisation -------------------------------------------------------------
 
 

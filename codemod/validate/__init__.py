@@ -4,9 +4,12 @@ For every rewritten class, two worker subprocesses build it (the original
 source in one, the rewritten source in the other, both under the
 repository's real package names) after the same ``torch.manual_seed(0)``,
 and compare attributes, state_dict, checkpoint loading, parameters, device
-movement and, when inputs are known, forward outputs.  Without a GPU, device
-movement is shown on the meta device with a dispatch-mode checker; with one,
-on the GPU itself.
+movement and, when inputs are known, forward outputs; then what breaks in real
+use (``checks.py``): a checkpoint round trip, dtype casts, one training step,
+meta-device materialisation, ``from_pretrained``, and whether each rewritten
+statement ran at all.  Each rewrite gets its own verdict (``Validation.rewrites``).
+Without a GPU, device movement is shown on the meta device with a dispatch-mode
+checker; with one, on the GPU itself.
 
 **Validation executes the repository's code** (module imports, constructors,
 forward, the examples file, recorded arguments, which are pickles).  Only run

@@ -83,9 +83,16 @@ def main(config_path: str) -> None:
 
     if config.get("threads"):
         torch.set_num_threads(int(config["threads"]))
+    # One-time imports that torch does lazily and slowly (seconds): meta kernels import sympy,
+    # and the dispatch-mode device checker imports torch._dynamo.  Paid at startup, they do
+    # not count against the first class's timeout.
+    import torch.fx.experimental.symbolic_shapes  # noqa: F401
+
     from codemod.validate import side
 
     state = side.WorkerState(config)
+    if state.device is not None and state.device.type == "meta":
+        import torch._dynamo  # noqa: F401
     send({"type": "hello", "torch": torch.__version__, "cuda": torch.cuda.is_available(),
           "device": state.device_label, "device_error": state.device_error,
           "startup_s": round(time.perf_counter() - started, 3)})
