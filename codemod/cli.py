@@ -194,9 +194,10 @@ def _run_stdin(ctx: click.Context, path: Path, shown: str, options, settings: di
     from codemod.fileio import SourceError, decode_source, encode_check
     from codemod.runner import run_source
 
-    raw = click.get_binary_stream("stdin").read()
+    raw = sys.stdin.buffer.read()
     fixing = not (settings["dry_run"] or settings["check"])
-    out = click.get_binary_stream("stdout")
+    sys.stdout.flush()
+    out = sys.stdout.buffer
     try:
         source = decode_source(raw, path)
     except SourceError as exc:
