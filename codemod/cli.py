@@ -21,7 +21,9 @@ RUN_HELP = """Rewrite raw tensor attributes of nn.Module constructors into
 register_buffer(...) or nn.Parameter(...), in place.
 
 PATHS are files or directories (walked recursively; .gitignore, virtual
-environments, build and cache folders are skipped).
+environments, build and cache folders are skipped), or '-' to read the
+source from standard input and write the rewritten source to standard
+output (with --stdin-filename naming the file it stands for).
 
 Every rewrite is validated before it is written, by importing and running
 the original and the rewritten classes in subprocesses: validation EXECUTES
@@ -33,7 +35,7 @@ command-line flags win.
 \b
 Exit codes:
   0  success, or nothing pending
-  1  rewrites pending (with --check)
+  1  rewrites pending (with --check, unless --exit-zero)
   2  usage error, or a file that could not be processed (the rest of the run completes)
 """
 
