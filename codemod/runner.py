@@ -52,7 +52,7 @@ class RunOptions:
     timeout: float = 60.0
     root: Path | None = None
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
-    selection: RuleSelection = RuleSelection()  # --select / --ignore
+    selection: RuleSelection = field(default_factory=RuleSelection)  # --select / --ignore
 
     def analysis_options(self) -> AnalysisOptions:
         return AnalysisOptions(persistent=self.persistent, selection=self.selection)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_support import ENCODER, ENCODER_REWRITTEN, NOISY, invoke, make_project, python_files, subprocess_run
+from cli_support import ENCODER, ENCODER_REWRITTEN, invoke, make_project, python_files, subprocess_run
 from codemod import __version__
 
 ANSI = re.compile(rb"\x1b\[[0-9;]*m")

@@ -188,8 +188,10 @@ def test_unknown_code_in_a_comment_is_an_error_for_that_file(project: Path):
     result = invoke("--no-validate", ".")
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        "models/encoder.py: error: line 9: unknown rule code 'BUF1O1' (codes are BUF101..BUF304; see README, "
-        "Rules and codes) in '# codemod: ignore[...]'"
+        (
+            "models/encoder.py: error: line 9: unknown rule code 'BUF1O1' (codes are BUF101..BUF304; see README, "
+            "Rules and codes) in '# codemod: ignore[...]'"
+        )
     ]
     assert (project / "models" / "encoder.py").read_text() == marked, "a mistyped suppression stops the rewrite"
     assert (project / "models" / "noisy.py").read_text() == NOISY_REWRITTEN, "the rest of the run goes on"
