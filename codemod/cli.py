@@ -405,7 +405,7 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
     from codemod import report as fmt
 
     output_format = settings["output_format"]
-    pending = not report_writes(settings)
+    pending = settings["dry_run"] or settings["check"]  # the summary says "would change"
     echo = functools.partial(click.echo, err=to_stderr)
     if settings["statistics"]:
         rows = fmt.statistics(report.findings)
@@ -456,10 +456,6 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
             for result in report.changed_files:
                 echo(f"would rewrite {result.display_path}")
     echo(report.summary.line(pending))
-
-
-def report_writes(settings: dict) -> bool:
-    return not (settings["dry_run"] or settings["check"])
 
 
 def _print_errors(report) -> None:
