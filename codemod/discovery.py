@@ -108,6 +108,37 @@ def module_name_for(path: Path) -> tuple[Path, str]:
 module_name_for.cache_clear = _package_of.cache_clear  # type: ignore[attr-defined]
 
 
+def module_spellings(path: Path, name: str, root: Path | None) -> list[str]:
+    """The module names a file answers to: its package name and, relative to `root`, its path.
+
+    Script-style repositories import by path from their root ("from models.layers import X")
+    even without __init__.py files: that spelling is registered too.
+    """
+    spellings = [name]
+    if root is not None:
+        try:
+            rel = path.relative_to(root).with_suffix("")
+        except ValueError:
+            return spellings
+        parts = list(rel.parts)
+        if parts and parts[-1] == "__init__":
+            parts.pop()
+        alt = ".".join(parts)
+        if alt and alt != name:
+            spellings.append(alt)
+    return spellings
+
+
+def module_map(files: Sequence[Path], root: Path | None) -> dict[str, tuple[str, ...]]:
+    """Module name -> the files it denotes, as the analysis's index registers them."""
+    paths: dict[str, list[str]] = {}
+    for path in files:
+        name = module_name_for(path)[1] if path.suffix == ".py" else path.stem
+        for spelling in module_spellings(path, name, root):
+            paths.setdefault(spelling, []).append(str(path))
+    return {name: tuple(found) for name, found in paths.items()}
+
+
 # --- ignore rules -----------------------------------------------------------
 
 

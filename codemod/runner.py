@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codemod.discovery import discover, display_path
-from codemod.cache import Entry, ResultCache, file_digest, repository_digest
+from codemod.discovery import discover, display_path, module_map
+from codemod.cache import Entry, ResultCache, cache_base, file_digest, repository_digest
 from codemod.fileio import SourceError, read_source, write_source_atomic
 from codemod.ftypes import (
     Action,
@@ -51,6 +51,7 @@ class RunOptions:
     timeout: float = 60.0
     root: Path | None = None
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
+    cache_dir: Path | None = None  # default: $CODEMOD_CACHE_DIR, else the user's cache directory (cache.py)
 
     def analysis_options(self) -> AnalysisOptions:
         return AnalysisOptions(persistent=self.persistent)
@@ -106,14 +107,20 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
     started_ns = time.time_ns()  # digests are taken after this moment
     repo_digest = ""
     if options.use_cache and files:
-        cache = ResultCache(root, options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}", [str(f) for f in files])
+        key = options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}"
+        cache = ResultCache(root, key, cache_base(options.cache_dir))
         cache.load()
         digests = _digests(files, cache, stats)
         repo_digest = repository_digest(digests)
+        modules: list[dict[str, tuple[str, ...]]] = []  # built on first use
+
+        def module_paths(name: str) -> tuple[str, ...]:
+            if not modules:
+                modules.append(module_map(files, root))
+            return modules[0].get(name, ())
+
         for i, path in enumerate(files):
-            hit = cache.get(str(path), digests, repo_digest)
-            if hit is not None:
-                analyses[i] = _relabel(hit, shown[i])  # type: ignore[arg-type]
+            analyses[i] = cache.get(str(path), digests, repo_digest, module_paths, shown[i])
 
     todo = [i for i, a in enumerate(analyses) if a is None]
     done = len(files) - len(todo)
@@ -123,11 +130,13 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
         if progress is not None:
             progress(done, len(files))
         if cache is not None and digests is not None and str(files[i]) in digests:
+            files_read, lookups = dependencies
             cache.put(
                 str(files[i]),
                 Entry(
                     digests[str(files[i])],
-                    tuple((d, digests.get(d, "")) for d in sorted(dependencies) if d != str(files[i])),
+                    tuple((d, digests.get(d, "")) for d in sorted(files_read) if d != str(files[i])),
+                    tuple(sorted(lookups)),
                     repo_digest if scanned else None,
                     analysis,
                     stats.get(str(files[i]), (-1, -1)),
@@ -155,14 +164,6 @@ def _digests(files: list[Path], cache: ResultCache, stats: dict[str, tuple[int, 
         except OSError:
             pass  # reported when the file is read for analysis
     return digests
-
-
-def _relabel(analysis: FileAnalysis, shown: str) -> FileAnalysis:
-    """A cached analysis shown relative to today's working directory."""
-    analysis.result.display_path = shown
-    for finding in analysis.result.findings:
-        finding.path = shown
-    return analysis
 
 
 # -- analysis, in this process or in a pool of workers ---------------------------------------
@@ -235,7 +236,9 @@ def _analyse_batch(batch: list[int]) -> list[tuple]:
     return [(i, *_analyse_one(i)) for i in batch]
 
 
-def _analyse_one(i: int) -> tuple[FileAnalysis, set[str], bool]:
+def _analyse_one(i: int) -> tuple[FileAnalysis, tuple[set[str], set[tuple]], bool]:
+    from codemod.repo_index import MODULE_LOOKUP
+
     index: RepoIndex = _worker["index"]
     path = _worker["files"][i]
     index.begin_tracking()
@@ -248,7 +251,9 @@ def _analyse_one(i: int) -> tuple[FileAnalysis, set[str], bool]:
         # validation); the rest stay small in the cache.
         analysis.result.original = None
         analysis.plan = None
-    return analysis, {str(d) for d in dependencies}, index.scanned_repository
+    files_read = {str(d) for d in dependencies if not isinstance(d, tuple)}
+    lookups = {(d[1], d[2]) for d in dependencies if isinstance(d, tuple) and d[0] == MODULE_LOOKUP}
+    return analysis, (files_read, lookups), index.scanned_repository
 
 
 def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions) -> FileAnalysis:
