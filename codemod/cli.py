@@ -47,6 +47,7 @@ def main() -> None:
 
     \b
     codemod run PATHS...        rewrite (see `codemod run --help`)
+    codemod clean               remove this project's result cache
     codemod record -- COMMAND   record constructor arguments and inputs for validation
 
     Validation runs the original and rewritten models, so it EXECUTES THE
@@ -73,6 +74,9 @@ def main() -> None:
 @click.option("--color/--no-color", default=None, help="Colour the diff (default: when printing to a terminal).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Parallel jobs (default: the number of CPUs).")
 @click.option("--cache/--no-cache", "use_cache", default=True, help="Reuse results for unchanged files (default: on).")
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Where the result cache lives (default: $CODEMOD_CACHE_DIR, else the user's cache directory; "
+                   "never inside the repository unless asked).")
 @click.option("--quiet", "-q", is_flag=True, help="Print the summary line only.")
 @click.option("--device", default="auto", show_default=True, help="Validation device: auto, cpu, meta, cuda or cuda:N.")
 @click.option("--examples", type=click.Path(path_type=Path, dir_okay=False), default=None,
@@ -106,6 +110,7 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         timeout=settings["timeout"],
         root=root,
         prefilter=not settings["parse_all"],
+        cache_dir=flags["cache_dir"],
     )
     progress = _progress_bar() if not settings["quiet"] and sys.stderr.isatty() else None
     report = run(paths, options, progress=progress)
@@ -117,6 +122,27 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
     if settings["check"] and report.changed_files:
         ctx.exit(EXIT_PENDING)
     ctx.exit(EXIT_OK)
+
+
+@main.command("clean")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="The cache directory to clean (default: as for `codemod run`).")
+@click.option("--all", "everything", is_flag=True, help="Remove the cache of every project, not only this one.")
+def clean_command(paths: tuple[Path, ...], cache_dir: Path | None, everything: bool) -> None:
+    """Remove the result cache of the project holding PATHS (default: the current directory).
+
+    Only files this tool created are removed, from directories it marked as its own.
+    """
+    from codemod.cache import cache_base, clean
+
+    base = cache_base(cache_dir)
+    root = None if everything else find_project_root(list(paths) or [Path.cwd()])
+    removed = list(clean(base, root))
+    for directory in removed:
+        click.echo(f"removed {directory}")
+    if not removed:
+        click.echo(f"no cache to remove under {base}")
 
 
 @main.command("record", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})

@@ -156,7 +156,10 @@ class FileResult:
 @dataclass
 class Summary:
     files_scanned: int = 0
-    files_changed: int = 0
+    files_changed: int = 0  # written, or in a run that writes nothing (--dry-run, --check), proposed
+    files_proposed: int = 0  # rewrites the run proposes (after validation)
+    files_written: int = 0  # files actually written
+    writing: bool = False  # whether the run writes
     buffers: int = 0
     parameters: int = 0
     skipped: int = 0
@@ -168,6 +171,8 @@ class Summary:
             f"{self.files_scanned} files scanned, {self.files_changed} changed, "
             f"{self.buffers} buffers, {self.parameters} parameters, {self.skipped} skipped"
         )
+        if self.writing and self.files_proposed > self.files_written:
+            text += f", {self.files_proposed - self.files_written} not written"
         if self.errors:
             text += f", {self.errors} errors"
         if self.verdicts:

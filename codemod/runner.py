@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from codemod.discovery import discover, display_path, module_map
 from codemod.cache import Entry, ResultCache, cache_base, file_digest, repository_digest
-from codemod.fileio import SourceError, read_source, write_source_atomic
+from codemod.fileio import SourceError, read_source, remove_stale_temp_file, write_source_atomic
 from codemod.ftypes import (
     Action,
     AnalysisOptions,
@@ -148,7 +148,12 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
     results = [a for a in analyses if a is not None]
     if options.validate:
         _validate(root, results, options)
-    _finalise(report, results, options)
+    if options.write:
+        for stale in found.stale_temp_files:
+            remove_stale_temp_file(stale)  # left by a run that was killed mid-write
+    # Files are written only inside what the user asked for (resolved: no symlink leads out).
+    roots = [os.path.realpath(p) for p in paths]
+    _finalise(report, results, options, roots)
     return report
 
 
@@ -307,17 +312,22 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
             analysis.result.classes = [c for c in analysis.result.classes if c.class_name not in rejected]
 
 
-def _finalise(report: RunReport, analyses: list[FileAnalysis], options: RunOptions) -> None:
+def _finalise(report: RunReport, analyses: list[FileAnalysis], options: RunOptions, roots: list[str]) -> None:
     summary = report.summary
+    summary.writing = options.write
     verdicts: dict[tuple[Path, str], str] = {}
     for analysis in analyses:
         result = analysis.result
-        if result.changed and options.write:
-            _write(result)
+        proposed = result.changed and result.error is None
+        written = proposed and options.write and _write(result, roots)
         report.files.append(result)
         summary.files_scanned += 1
-        summary.files_changed += int(result.changed and result.error is None)
-        written_classes = {c.class_name for c in result.classes} if result.changed else set()
+        summary.files_proposed += int(proposed)
+        summary.files_written += int(written)
+        # Counted as changed: what was written, or in a run that writes nothing, what it proposes.
+        counted = written if options.write else proposed
+        summary.files_changed += int(counted)
+        written_classes = {c.class_name for c in result.classes} if counted else set()
         for finding in result.findings:
             if finding.action is Action.SKIP:
                 summary.skipped += 1
@@ -335,14 +345,16 @@ def _finalise(report: RunReport, analyses: list[FileAnalysis], options: RunOptio
     summary.errors += len(report.errors)
 
 
-def _write(result: FileResult) -> None:
+def _write(result: FileResult, roots: list[str]) -> bool:
     try:
         source = read_source(result.path)
         if source.text != result.original:
             raise SourceError("changed on disk since it was read")
-        write_source_atomic(source, result.rewritten)  # type: ignore[arg-type]
+        write_source_atomic(source, result.rewritten, roots)  # type: ignore[arg-type]
     except SourceError as exc:
         result.error = f"not written: {exc}"
+        return False
+    return True
 
 
 def _common_root(files: list[Path]) -> Path | None:
