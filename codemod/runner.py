@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -104,13 +105,16 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
 
     cache = digests = None
     stats: dict[str, tuple[int, int]] = {}
+    # Which file each path is (device, inode), taken before anything is read: a write goes
+    # only to that very file, never to one (or a symlink) swapped in during the run.
+    identities: dict[str, tuple[int, int]] = {}
     started_ns = time.time_ns()  # digests are taken after this moment
     repo_digest = ""
     if options.use_cache and files:
         key = options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}"
         cache = ResultCache(root, key, cache_base(options.cache_dir))
         cache.load()
-        digests = _digests(files, cache, stats)
+        digests = _digests(files, cache, stats, identities)
         repo_digest = repository_digest(digests)
         modules: list[dict[str, tuple[str, ...]]] = []  # built on first use
 
@@ -122,6 +126,9 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
         for i, path in enumerate(files):
             analyses[i] = cache.get(str(path), digests, repo_digest, module_paths, shown[i])
 
+    elif options.write:
+        for path in files:
+            _identify(str(path), identities)
     todo = [i for i, a in enumerate(analyses) if a is None]
     done = len(files) - len(todo)
     for i, analysis, dependencies, scanned in _analyse_all(files, shown, todo, root, options):
@@ -153,16 +160,29 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
             remove_stale_temp_file(stale)  # left by a run that was killed mid-write
     # Files are written only inside what the user asked for (resolved: no symlink leads out).
     roots = [os.path.realpath(p) for p in paths]
-    _finalise(report, results, options, roots)
+    _finalise(report, results, options, roots, identities)
     return report
 
 
-def _digests(files: list[Path], cache: ResultCache, stats: dict[str, tuple[int, int]]) -> dict[str, str]:
+def _identify(key: str, identities: dict[str, tuple[int, int]]) -> os.stat_result | None:
+    try:
+        info = os.lstat(key)
+    except OSError:
+        return None
+    identities[key] = (info.st_dev, info.st_ino)
+    return info
+
+
+def _digests(
+    files: list[Path], cache: ResultCache, stats: dict[str, tuple[int, int]], identities: dict[str, tuple[int, int]]
+) -> dict[str, str]:
     digests: dict[str, str] = {}
     for path in files:
         key = str(path)
         try:
-            info = os.stat(key)
+            info = _identify(key, identities)
+            if info is None:
+                continue
             stats[key] = (info.st_size, info.st_mtime_ns)
             digest = cache.known_digest(key, stats[key])
             digests[key] = digest if digest is not None else file_digest(path.read_bytes())
@@ -312,14 +332,20 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
             analysis.result.classes = [c for c in analysis.result.classes if c.class_name not in rejected]
 
 
-def _finalise(report: RunReport, analyses: list[FileAnalysis], options: RunOptions, roots: list[str]) -> None:
+def _finalise(
+    report: RunReport,
+    analyses: list[FileAnalysis],
+    options: RunOptions,
+    roots: list[str],
+    identities: dict[str, tuple[int, int]],
+) -> None:
     summary = report.summary
     summary.writing = options.write
     verdicts: dict[tuple[Path, str], str] = {}
     for analysis in analyses:
         result = analysis.result
         proposed = result.changed and result.error is None
-        written = proposed and options.write and _write(result, roots)
+        written = proposed and options.write and _write(result, roots, identities.get(str(result.path)))
         report.files.append(result)
         summary.files_scanned += 1
         summary.files_proposed += int(proposed)
@@ -345,8 +371,16 @@ def _finalise(report: RunReport, analyses: list[FileAnalysis], options: RunOptio
     summary.errors += len(report.errors)
 
 
-def _write(result: FileResult, roots: list[str]) -> bool:
+def _write(result: FileResult, roots: list[str], identity: tuple[int, int] | None) -> bool:
     try:
+        try:
+            now = os.lstat(result.path)
+        except OSError:
+            raise SourceError("deleted since it was read") from None
+        if stat.S_ISLNK(now.st_mode):
+            raise SourceError("replaced by a symlink since it was read")
+        if identity is None or (now.st_dev, now.st_ino) != identity:
+            raise SourceError("replaced by another file since it was read")
         source = read_source(result.path)
         if source.text != result.original:
             raise SourceError("changed on disk since it was read")
