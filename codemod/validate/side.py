@@ -22,7 +22,7 @@ from codemod.validate.build import (
     seed_all,
 )
 from codemod.validate.judge import judge
-from codemod.validate.worker import phase
+from codemod.validate.worker import phase, warm_import
 
 
 
@@ -324,6 +324,7 @@ class WorkerState:
             del fresh
         reference = {attr: state.get("tensor") for attr, state in data["attrs"].items()}
         checkpoint = {k: v for k, v in data["state_dict"] if isinstance(v, torch.Tensor)}
+        warm_import("torch.fx.experimental.symbolic_shapes")
         guarded("meta", lambda: checks.meta_init(lambda: build(cls, source), attrs, reference, checkpoint))
         if checks.is_pretrained_model(cls):
             guarded("pretrained", lambda: checks.pretrained_round_trip(build(cls, source), attrs, reference, make))
@@ -347,6 +348,7 @@ class WorkerState:
             args, kwargs = devices.move(make_inputs(source), device)
             seed_all(FORWARD_SEED)
             if device.type == "meta":
+                warm_import("torch._dynamo")
                 with devices.raw_tensor_checker(model):
                     output = model(*args, **kwargs)
             else:

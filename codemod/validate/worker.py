@@ -35,6 +35,22 @@ def phase(name: str) -> None:
     send({"type": "phase", "phase": name})
 
 
+def warm_import(name: str) -> None:
+    """Import a module torch would import lazily on first use, and tell the parent how long
+    it took, so that the class's timeout does not pay for it.
+
+    Meta kernels import sympy, the dispatch-mode device checker torch._dynamo: seconds each,
+    once per worker, and only when a class needs them.
+    """
+    if name in sys.modules:
+        return
+    started = time.perf_counter()
+    import importlib
+
+    importlib.import_module(name)
+    send({"type": "extend", "seconds": round(time.perf_counter() - started, 3)})
+
+
 def _take_stdio() -> tuple[TextIO, TextIO]:
     """Keep private copies of stdin/stdout for the protocol; give user code stderr."""
     proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
@@ -108,16 +124,9 @@ def main(config_path: str, watch_fd: int | None = None) -> None:
 
     if config.get("threads"):
         torch.set_num_threads(int(config["threads"]))
-    # One-time imports that torch does lazily and slowly (seconds): meta kernels import sympy,
-    # and the dispatch-mode device checker imports torch._dynamo.  Paid at startup, they do
-    # not count against the first class's timeout.
-    import torch.fx.experimental.symbolic_shapes  # noqa: F401
-
     from codemod.validate import side
 
     state = side.WorkerState(config)
-    if state.device is not None and state.device.type == "meta":
-        import torch._dynamo  # noqa: F401
     send({"type": "hello", "torch": torch.__version__, "cuda": torch.cuda.is_available(),
           "device": state.device_label, "device_error": state.device_error,
           "startup_s": round(time.perf_counter() - started, 3)})
