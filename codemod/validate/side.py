@@ -310,6 +310,10 @@ class WorkerState:
             except BaseException as exc:  # the validator's own failure must not cost the other checks
                 evidence[name] = {"status": "unchecked", "error": f"validator error: {format_exception(exc)}"}
 
+        # Lazily imported by torch on first use, seconds each: sympy by meta kernels, torch._dynamo
+        # by meta random initialisation, train-mode kernels and the dispatch-mode checker.
+        warm_import("torch.fx.experimental.symbolic_shapes")
+        warm_import("torch._dynamo")
         guarded("round_trip", lambda: checks.round_trip(model, lambda: build(cls, source), make))
         try:
             fresh: torch.nn.Module | None = build(cls, source)
@@ -324,7 +328,6 @@ class WorkerState:
             del fresh
         reference = {attr: state.get("tensor") for attr, state in data["attrs"].items()}
         checkpoint = {k: v for k, v in data["state_dict"] if isinstance(v, torch.Tensor)}
-        warm_import("torch.fx.experimental.symbolic_shapes")
         guarded("meta", lambda: checks.meta_init(lambda: build(cls, source), attrs, reference, checkpoint))
         if checks.is_pretrained_model(cls):
             guarded("pretrained", lambda: checks.pretrained_round_trip(build(cls, source), attrs, reference, make))

@@ -39,8 +39,8 @@ def warm_import(name: str) -> None:
     """Import a module torch would import lazily on first use, and tell the parent how long
     it took, so that the class's timeout does not pay for it.
 
-    Meta kernels import sympy, the dispatch-mode device checker torch._dynamo: seconds each,
-    once per worker, and only when a class needs them.
+    Meta kernels import sympy; meta random initialisation and the dispatch-mode device
+    checker import torch._dynamo: seconds each, once per worker.
     """
     if name in sys.modules:
         return
