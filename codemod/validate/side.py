@@ -158,6 +158,11 @@ class WorkerState:
     # -- one class -------------------------------------------------------------------------
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        # Imported by torch on first use, seconds each (sympy by meta kernels, torch._dynamo by
+        # meta random initialisation, train-mode kernels and the dispatch-mode checker), which
+        # the checks of every class reach: imported first, their time is not the class's.
+        warm_import("torch.fx.experimental.symbolic_shapes")
+        warm_import("torch._dynamo")
         try:
             result = self._original(request) if self.side == "original" else self._rewritten(request)
         finally:
@@ -310,10 +315,6 @@ class WorkerState:
             except BaseException as exc:  # the validator's own failure must not cost the other checks
                 evidence[name] = {"status": "unchecked", "error": f"validator error: {format_exception(exc)}"}
 
-        # Lazily imported by torch on first use, seconds each: sympy by meta kernels, torch._dynamo
-        # by meta random initialisation, train-mode kernels and the dispatch-mode checker.
-        warm_import("torch.fx.experimental.symbolic_shapes")
-        warm_import("torch._dynamo")
         guarded("round_trip", lambda: checks.round_trip(model, lambda: build(cls, source), make))
         try:
             fresh: torch.nn.Module | None = build(cls, source)
