@@ -287,7 +287,7 @@ def checked(tmp_path_factory):
         root, [r for r in rewrites if r.class_name in allowed_names], overlay,
         ValidationOptions(jobs=1, timeout=120, allow_new_keys=True),
     )
-    pick = lambda results: {cls: v for (_, cls), v in results.items()}  # noqa: E731
+    pick = lambda results: {cls: v for (_, cls), v in results.items()}
     return pick(default), pick(allowed)
 
 
@@ -595,7 +595,7 @@ def cli_runs(tmp_path_factory):
 
 
 def test_json_has_a_verdict_and_checks_per_rewrite(cli_runs):
-    root, completed, _ = cli_runs
+    _, completed, _ = cli_runs
     assert completed.returncode == 0, completed.stderr[-3000:]
     document = json.loads(completed.stdout)
     rewrites = {f["class"]: f for f in document["findings"] if f["action"] != "skip"}

@@ -26,7 +26,8 @@ import os
 import sys
 import tempfile
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
@@ -356,7 +357,7 @@ class LineCoverage:
             known = self._known[filename] = os.path.normcase(os.path.realpath(filename)) == self.filename
         return known
 
-    def __enter__(self) -> "LineCoverage":
+    def __enter__(self) -> LineCoverage:
         monitoring = getattr(sys, "monitoring", None)
         if monitoring is not None:
             for tool in (monitoring.COVERAGE_ID, 4, 3, 2):
@@ -394,7 +395,7 @@ class LineCoverage:
         sys.settrace(global_trace)
         return self
 
-    def __exit__(self, *exc_info: Any) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         if self._tool is not None:
             monitoring = sys.monitoring  # type: ignore[attr-defined]
             monitoring.set_events(self._tool, 0)

@@ -14,7 +14,13 @@ from typing import Any
 import torch
 
 from codemod.validate.checks import CASTS
-from codemod.validate.compare import compare_cast, compare_leaves, compare_specs, describe, exact_difference
+from codemod.validate.compare import (
+    compare_cast,
+    compare_leaves,
+    compare_specs,
+    describe,
+    exact_difference,
+)
 
 Index = dict[str, dict[str, tuple[str, "bool | None"]]]
 
