@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from codemod.wrap import Style
+
 if TYPE_CHECKING:
     from codemod.plans import FilePlan
 
@@ -183,9 +185,10 @@ class AnalysisOptions:
     """Options that change what the static pass produces (and so are part of cache keys)."""
 
     persistent: PersistentPolicy = "auto"
+    style: Style = Style()  # how rewritten statements are laid out
 
     def fingerprint(self) -> str:
-        return f"persistent={self.persistent}"
+        return f"persistent={self.persistent}|{self.style.fingerprint()}"
 
 
 @dataclass

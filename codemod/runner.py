@@ -23,6 +23,7 @@ from codemod.ftypes import (
     FileResult,
     PersistentPolicy,
     RewriteError,
+    Style,
     Summary,
     Validation,
     Verdict,
@@ -51,9 +52,10 @@ class RunOptions:
     timeout: float = 60.0
     root: Path | None = None
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
+    style: Style = Style()  # how rewritten statements are laid out (see wrap.py)
 
     def analysis_options(self) -> AnalysisOptions:
-        return AnalysisOptions(persistent=self.persistent)
+        return AnalysisOptions(persistent=self.persistent, style=self.style)
 
 
 @dataclass
@@ -295,7 +297,7 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
             try:
                 from codemod.api import rewrite_without
 
-                analysis.result.rewritten = rewrite_without(analysis, rejected)
+                analysis.result.rewritten = rewrite_without(analysis, rejected, options.style)
             except RewriteError as exc:
                 analysis.result.rewritten = None
                 analysis.result.error = str(exc)
