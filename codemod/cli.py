@@ -10,7 +10,7 @@ import click
 from click.core import ParameterSource
 
 from codemod import __version__
-from codemod.config import ConfigError, find_project_root, load_config
+from codemod.config import ConfigError, find_project_root, load_config, load_style
 
 EXIT_OK, EXIT_PENDING, EXIT_ERROR = 0, 1, 2
 
@@ -79,6 +79,9 @@ def main() -> None:
               help="Examples file declaring how to build classes (default: codemod_examples.py at the root).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Seconds allowed to validate one class.")
+@click.option("--formatter", type=click.Choice(["black", "ruff", "none"]), default=None,
+              help="Run the project's formatter over the files that change (default: none; the rewritten "
+                   "statements are always wrapped to the project's line length).")
 @click.option("--parse-all", is_flag=True,
               help="Parse every file in full (slower): also reports syntax errors in files that cannot hold "
                    "a rewrite, which are otherwise never parsed.")
@@ -92,6 +95,18 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     settings = _merge(ctx, flags, config)
+    formatter = settings["formatter"] if settings["formatter"] not in (None, "none") else None
+    try:
+        style = load_style(root, formatter)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    if formatter is not None:
+        from codemod.formatter import FormatterError, formatter_command
+
+        try:
+            formatter_command(formatter)
+        except FormatterError as exc:
+            raise click.UsageError(str(exc)) from None
     write = not (settings["dry_run"] or settings["check"])
     options = RunOptions(
         persistent=settings["persistent"],
@@ -106,6 +121,8 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         timeout=settings["timeout"],
         root=root,
         prefilter=not settings["parse_all"],
+        style=style,
+        formatter=formatter,
     )
     progress = _progress_bar() if not settings["quiet"] and sys.stderr.isatty() else None
     report = run(paths, options, progress=progress)
@@ -152,6 +169,7 @@ _FLAG_TO_CONFIG = {
     "examples": "examples",
     "timeout": "timeout",
     "color": "color",
+    "formatter": "formatter",
 }
 
 

@@ -53,6 +53,7 @@ class RunOptions:
     root: Path | None = None
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
     style: Style = Style()  # how rewritten statements are laid out (see wrap.py)
+    formatter: str | None = None  # "black" or "ruff": run over the changed files (see formatter.py)
 
     def analysis_options(self) -> AnalysisOptions:
         return AnalysisOptions(persistent=self.persistent, style=self.style)
@@ -62,7 +63,7 @@ class RunOptions:
 class RunReport:
     root: Path
     files: list[FileResult] = field(default_factory=list)
-    errors: list[tuple[str, str]] = field(default_factory=list)  # (display path, message) for paths never read
+    errors: list[tuple[str, str]] = field(default_factory=list)  # (display path, message): paths never read, formatter failures
     summary: Summary = field(default_factory=Summary)
 
     @property
@@ -307,8 +308,15 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
 def _finalise(report: RunReport, analyses: list[FileAnalysis], options: RunOptions) -> None:
     summary = report.summary
     verdicts: dict[tuple[Path, str], str] = {}
+    command = None
+    if options.formatter and any(a.result.changed for a in analyses):
+        from codemod.formatter import formatter_command
+
+        command = formatter_command(options.formatter)
     for analysis in analyses:
         result = analysis.result
+        if result.changed and command is not None:
+            _format(result, command, options, report)
         if result.changed and options.write:
             _write(result)
         report.files.append(result)
@@ -330,6 +338,17 @@ def _finalise(report: RunReport, analyses: list[FileAnalysis], options: RunOptio
     for verdict in verdicts.values():  # counted per class, not per attribute
         summary.verdicts[verdict] = summary.verdicts.get(verdict, 0) + 1
     summary.errors += len(report.errors)
+
+
+def _format(result: FileResult, command: list[str], options: RunOptions, report: RunReport) -> None:
+    """Pass the rewritten text through the project's formatter; on failure, keep it as it is."""
+    from codemod.formatter import FormatterError, format_text
+
+    try:
+        source = read_source(result.path)
+        result.rewritten = format_text(command, options.formatter, source, result.rewritten, report.root)  # type: ignore[arg-type]
+    except (FormatterError, SourceError) as exc:
+        report.errors.append((result.display_path, f"{exc}; the rewrite is kept as codemod wrote it"))
 
 
 def _write(result: FileResult) -> None:

@@ -1,4 +1,4 @@
-"""A multi-line value keeps the comments inside it; the new call is laid out as black lays it out."""
+"""A multi-line value keeps its comments; the new call is laid out as black would."""
 
 import torch
 import torch.nn as nn
