@@ -20,6 +20,7 @@ from codemod.call_sites import argument_values, kept_arguments, used_as_tensor
 from codemod.ftypes import Action, Finding, PersistentPolicy
 from codemod.plans import ClassPlan, FilePlan, SpineEdit, StmtEdit
 from codemod.repo_index import RepoIndex
+from codemod.selection import RuleSelection, covers, suppressed
 from codemod.segments import Hints, import_bindings, may_hold_finding, mentions, split, tensor_used_attributes
 from codemod.symbols import ModuleSymbols, resolve_relative
 from codemod.tensors import (
@@ -33,7 +34,6 @@ from codemod.tensors import (
 )
 from codemod.walker import AttrEvent, BodyWalker
 
-IGNORE_MARKER = "codemod: ignore"
 
 # Names a buffer can never take: nn.Module's own attributes.
 RESERVED_NAMES = frozenset(
@@ -60,6 +60,7 @@ def plan_module(
     display_path: str,
     persistent_policy: PersistentPolicy = "auto",
     holders: set[int] | None = None,
+    selection: RuleSelection = RuleSelection(),
 ) -> FilePlan:
     plan = FilePlan()
     spelling = parameter_spelling(symbols)
@@ -68,14 +69,103 @@ def plan_module(
     lines = symbols.source_lines
     file_facts: dict[str, str | None] = {}  # what the safety rules learn once per file
     for cls in symbols.classes_to_analyse(holders):
-        if _line_has_marker(lines, cls.lineno) or not index.is_module_class(symbols, cls):
+        marked, class_codes = suppressed(lines, cls.lineno)
+        if (marked and class_codes is None) or not index.is_module_class(symbols, cls):
+            continue
+        oversized = _oversized_statements(cls, lines, display_path)
+        if oversized:
+            # Not analysed at all: the rules walk expressions, so their cost follows the size.
+            plan.classes.append(ClassPlan(cls.name, cls.lineno, findings=oversized))
             continue
         analyser = _ClassAnalyser(index, symbols, cls, display_path, persistent_policy, spelling is not None)
         analyser.file_facts = file_facts
+        analyser.selection = selection
+        analyser.class_codes = class_codes or frozenset()
         class_plan = analyser.run()
+        _bound_statement_size(class_plan, lines)
         if class_plan.findings:
             plan.classes.append(class_plan)
     return plan
+
+
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
+if hasattr(ast, "TryStar"):
+    _COMPOUND += (ast.TryStar,)
+
+
+def _statement_chars(lines: list[str], first: int, last: int) -> int:
+    last = min(max(first, last), len(lines))
+    return sum(len(lines[number - 1]) + 1 for number in range(first, last + 1)) - 1
+
+
+def _oversized_statements(cls: ast.ClassDef, lines: list[str], display_path: str) -> list[Finding]:
+    """A finding for each simple statement in the class's methods over the size limit.
+
+    Only statements are visited, never the expressions inside them, so this costs the
+    same on a class holding a 300,000-element literal as on any other.
+    """
+    limit = R.size_limits.MAX_STATEMENT_CHARS
+    found: list[Finding] = []
+    pending: list[ast.stmt] = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    while pending:
+        stmt = pending.pop()
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) or isinstance(stmt, _COMPOUND):
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                for child in getattr(stmt, field, ()) or ():
+                    if isinstance(child, ast.stmt):
+                        pending.append(child)
+                    else:  # an except handler or a match case holds statements in its body
+                        pending.extend(c for c in getattr(child, "body", ()) if isinstance(c, ast.stmt))
+            continue
+        if isinstance(stmt, ast.ClassDef):
+            continue
+        end = getattr(stmt, "end_lineno", None) or stmt.lineno
+        size = _statement_chars(lines, stmt.lineno, end)
+        if size <= limit:
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+        target = next((t for t in targets if t is not None), None)
+        if isinstance(target, ast.Attribute):
+            attribute = target.attr
+        elif isinstance(target, ast.Name):
+            attribute = target.id
+        else:
+            attribute = "<statement>"
+        found.append(
+            Finding(
+                path=display_path,
+                line=stmt.lineno,
+                column=_char_col(lines, stmt.lineno, stmt.col_offset) + 1,
+                class_name=cls.name,
+                attribute=attribute,
+                action=Action.SKIP,
+                persistent=None,
+                reason=R.size_limits.REASON.format(line=stmt.lineno, size=size, limit=limit),
+                code=R.TOO_LARGE.code,
+            )
+        )
+    found.sort(key=lambda f: (f.line, f.column))
+    return found
+
+
+def _bound_statement_size(class_plan: ClassPlan, lines: list[str]) -> None:
+    """A class with an edit in an oversized statement is reported, not rewritten (size_limits.py)."""
+    limit = R.size_limits.MAX_STATEMENT_CHARS
+    for edit in class_plan.edits:
+        size = _statement_chars(lines, edit.line, edit.end[0])
+        if size <= limit:
+            continue
+        reason = R.size_limits.REASON.format(line=edit.line, size=size, limit=limit)
+        for finding in class_plan.findings:
+            if finding.action is not Action.SKIP:
+                finding.action = Action.SKIP
+                finding.persistent = None
+                finding.reason = reason
+                finding.suggestion = None
+                finding.code = R.TOO_LARGE.code
+        class_plan.edits = []
+        class_plan.annotations = []
+        return
 
 
 def parameter_spelling(symbols: ModuleSymbols) -> tuple[str, bool] | None:
@@ -167,10 +257,13 @@ def scan_text(index: RepoIndex, path, text: str) -> TextScan:
 
 
 def _line_has_marker(lines: list[str], lineno: int, end: int | None = None) -> bool:
-    for number in range(lineno, (end or lineno) + 1):
-        if 0 < number <= len(lines) and IGNORE_MARKER in lines[number - 1] and "#" in lines[number - 1]:
-            return True
-    return False
+    """A bare `# codemod: ignore` on the statement (or alone on the line above it)."""
+    marked, codes = suppressed(lines, lineno, end)
+    return marked and codes is None
+
+
+def covers_any(codes: frozenset[str], code: str) -> bool:
+    return bool(codes) and covers(codes, code)
 
 
 def _char_col(lines: list[str], lineno: int, byte_col: int) -> int:
@@ -202,6 +295,8 @@ class _ClassAnalyser:
         self._constructor_helpers: set[str] = set()
         self._overrides: set[str] | None = None
         self._rule_cache: dict = {}  # what the rules compute once per class
+        self.selection = RuleSelection()
+        self.class_codes: frozenset[str] = frozenset()  # `# codemod: ignore[...]` on the class line
 
     # lookups -----------------------------------------------------------------------------------
 
@@ -297,6 +392,8 @@ class _ClassAnalyser:
             if decision_and_edits is None:
                 continue
             anchor, decision, edits = decision_and_edits
+            if not self._reported(decision.code, init_attrs[attr]):
+                continue  # neither reported nor rewritten
             self.plan.findings.append(self.finding(anchor, attr, decision))
             self.plan.edits.extend(edits)
         self._report_outside_only(init_attrs, outside)
@@ -455,7 +552,19 @@ class _ClassAnalyser:
                 suggestion=suggestion,
                 code=R.OUTSIDE_CONSTRUCTOR.code,
             )
-            self.plan.findings.append(self.finding(event.stmt, attr, decision))
+            if self._reported(decision.code, [event]):
+                self.plan.findings.append(self.finding(event.stmt, attr, decision))
+
+    def _reported(self, code: str, events) -> bool:
+        """Whether a decision stands: its code is selected and no `# codemod: ignore[CODE]`
+        on the class line or on a statement binding the attribute names it."""
+        if not self.selection.enabled(code) or covers_any(self.class_codes, code):
+            return False
+        for event in events:
+            _, codes = suppressed(self.lines, event.stmt.lineno, event.stmt.end_lineno)
+            if codes and covers(codes, code):
+                return False
+        return True
 
     # the decision for one attribute ------------------------------------------------------------
 
