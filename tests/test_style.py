@@ -476,3 +476,15 @@ def test_formatter_reads_and_writes_the_files_encoding(tmp_path):
     source = read_source(tmp_path / "m.py")
     assert source.encoding == "iso-8859-1"
     assert 'self.register_buffer("\xe9chelle", torch.zeros(n), persistent=False)  # \xe9' in source.text
+
+
+def test_formatter_on_standard_input(tmp_path, monkeypatch):
+    _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(
+        main, ["run", "--no-validate", "--no-cache", "--formatter", "black", "--stdin-filename", "m.py", "-"], input=_UNFORMATTED
+    )
+    assert result.exit_code == 0, result.output
+    assert 'x = {"a": 1}\n' in result.stdout
+    assert 'self.register_buffer("table", torch.zeros(n), persistent=False)\n' in result.stdout
+    assert (tmp_path / "m.py").read_text() == _UNFORMATTED
