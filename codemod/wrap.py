@@ -216,7 +216,28 @@ def layout_statement(code: str, column: int, trailing_comment: str | None, style
             raise CannotLayOut("the statement's comment would move")
         lines[-1].leaves.remove(marker)
         del lines[-1].comments[id(marker)]
-    return "\n".join(INDENT * line.depth + line.text() for line in lines)
+    text = "\n".join(INDENT * line.depth + line.text() for line in lines)
+    if _essence(text) != _essence(code):
+        raise CannotLayOut("the layout would change the code")  # a safeguard: never expected
+    return text
+
+
+def _essence(code: str) -> tuple[list[str], list[str]]:
+    """The tokens of `code` but for layout, trailing commas and parentheses, and its comments
+    (a comment that swallowed code, or code lost, shows here)."""
+    tokens, comments = [], []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code, newline="").readline):
+            if token.type == tokenize.COMMENT:
+                comments.append(token.string)
+            elif token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
+                if token.string in _PAIRS and tokens and tokens[-1] == ",":
+                    tokens.pop()
+                if token.string not in ("(", ")"):  # a split conditional expression gains some
+                    tokens.append(token.string)
+    except (tokenize.TokenError, SyntaxError):
+        return ["<unreadable>"], []
+    return tokens, sorted(comments)
 
 
 def _statement_line(code: str, style: Style) -> _Line:
