@@ -248,7 +248,10 @@ def test_cli_run_writes_the_validated_rewrites(cli_json_run):
     assert after["codemod_examples.py"] == before["codemod_examples.py"]
     models = after["pkg/models.py"]
     assert models != before["pkg/models.py"]
-    assert 'self.register_buffer("type_indices", torch.arange(0, config.type_num, 1).long(), persistent=False)' in models
+    assert (
+        'self.register_buffer(\n            "type_indices", torch.arange(0, config.type_num, 1).long(), persistent=False\n        )'
+        in models
+    )
     assert 'self.register_buffer("pe", pe, persistent=False)' in models
     assert "self.scale = nn.Parameter(torch.ones(config.hidden_size))" in models
     compile(models, "models.py", "exec")
@@ -290,8 +293,8 @@ def mixed_run(tmp_path_factory):
     original_apply = codemod.rewrite.apply_plan
     corrupted: list[str] = []
 
-    def corrupting_apply(source, plan, only_classes=None):
-        text = original_apply(source, plan, only_classes)
+    def corrupting_apply(source, plan, only_classes=None, style=None):
+        text = original_apply(source, plan, only_classes, style)
         bad = text.replace('register_buffer("idx", torch.arange(5)', 'register_buffer("idx", torch.arange(6)')
         if bad != text:
             corrupted.append(str(only_classes))
@@ -362,7 +365,7 @@ def test_passed_classes_are_written_with_the_verdict_and_device(mixed_run):
         assert validation.device == "cpu+meta"
         assert "device_movement" in validation.compared
     models = (root / "pkg" / "models.py").read_text("utf-8")
-    assert 'register_buffer("type_indices"' in models and 'register_buffer("pe"' in models
+    assert 'register_buffer(\n            "type_indices", ' in models and 'register_buffer("pe"' in models
 
 
 def test_constructor_failures_cost_only_their_class(mixed_run):
@@ -549,7 +552,7 @@ def test_dry_run_validates_forward_from_the_records(recorded_run):
     assert "positions" in validation["original_failure"]
     # a dry run writes nothing and shows the diff
     assert snapshot(root) == before
-    assert len(document["diffs"]) == 1 and 'register_buffer("positions"' in document["diffs"][0]["diff"]
+    assert len(document["diffs"]) == 1 and '"positions", ' in document["diffs"][0]["diff"]
 
 
 @pytest.mark.cuda
