@@ -112,6 +112,7 @@ def finding_hints(
     # set some other way is not): both count where they are not bound.
     torch: dict[str, set[str]] = {"torch": {"torch"}, "Tensor": {"Tensor"}}
     calls: set[str] = set()
+    modules: set[str] = set()  # the calls bound to repository modules
     for local, source, level, name in bindings:
         absolute = resolve_relative(package, source or None, level) if level else source
         if absolute is None:
@@ -126,16 +127,18 @@ def finding_hints(
             torch.setdefault(local, set()).add(f"{absolute}.{name}" if name else absolute)
         elif repository:
             calls.add(local)
+            if not name or index.is_module(f"{absolute}.{name}"):
+                modules.add(local)
     frozen_torch = {local: frozenset(targets) for local, targets in torch.items()}
     changed = True
     while changed:  # a helper calling a tensor helper is a tensor helper too
         changed = False
-        hints = Hints(frozenset(names), frozenset(calls), frozen_torch)
+        hints = Hints(frozenset(names), frozenset(calls), frozen_torch, frozenset(modules))
         for name, body in function_texts.items():
             if name not in names and (not body or mentions(body, hints)):
                 names.add(name)
                 changed = True
-    return Hints(frozenset(names), frozenset(calls), frozen_torch)
+    return Hints(frozenset(names), frozenset(calls), frozen_torch, frozenset(modules))
 
 
 @dataclass
