@@ -805,6 +805,18 @@ class _ClassAnalyser:
         for label, event in outside:
             if event.kind in ("assign", "setattr") and event.value is not None and event.value.kind not in (Kind.PARAMETER, Kind.NONE):
                 return skip(f"reassigned in {label} (line {event.stmt.lineno}) to something that is not an nn.Parameter; that would raise TypeError", code=R.REBOUND.code)
+        handed_out = R.captured_reference.read_between(
+            attr, [e.stmt for e in tensors if e.kind == "assign"], _init_function(self.cls), self.init_evaluator.self_name
+        )
+        if handed_out is not None:
+            # rules/captured_reference.py: each nn.Parameter(...) would be a new leaf
+            return anchor, _Decision(
+                Action.SKIP,
+                f"meant to be trained, but read at line {handed_out[0]} (e.g. handed to an optimizer) before it is bound "
+                f"again at line {handed_out[1]}; as nn.Parameter the holder would keep a leaf that forward never uses",
+                suggestion=R.captured_reference.SUGGESTION,
+                code=R.HANDED_OUT.code,
+            ), []
         edits: list[StmtEdit] = []
         for event in tensors:
             value = event.value

@@ -200,3 +200,21 @@ def test_collate_only_tensor_stays_with_the_data():
     moved = _module(old_rewrite, "old_rewrite").Tagger().to("meta")
     with pytest.raises((RuntimeError, NotImplementedError)):
         moved.collate(batch)
+
+
+def test_trained_tensor_handed_to_an_optimizer_before_rebinding_keeps_training():
+    original, rewritten = _case("safety_trained_tensor_handed_out_before_rebinding")
+    assert "self.log_alpha = torch.tensor([0.0], requires_grad=True)" in rewritten
+    old_rewrite = original.replace(
+        "self.log_alpha = torch.tensor([0.0], requires_grad=True)", "self.log_alpha = nn.Parameter(torch.tensor([0.0]))"
+    ).replace("self.log_alpha = self.log_alpha.to(device)", "self.log_alpha = nn.Parameter(self.log_alpha)")
+
+    def after_one_step(text: str, name: str) -> float:
+        model = _module(text, name).Temperature()
+        model(torch.ones(2)).sum().backward()
+        model.alpha_optim.step()
+        return float(model.log_alpha.detach())
+
+    assert after_one_step(rewritten, "rewritten") == pytest.approx(-0.1)
+    assert after_one_step(original, "original") == pytest.approx(-0.1)
+    assert after_one_step(old_rewrite, "old_rewrite") == 0.0  # the optimizer's leaf never got a gradient

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from codemod.rules import (
     branches,
+    captured_reference,
     collisions,
     complex_values,
     constructor_helpers,
@@ -38,6 +39,7 @@ _MODULES = (
     inplace_init,
     not_a_tensor,
     device_moves,
+    captured_reference,
     off_device,
     collisions,
     constructor_helpers,
@@ -67,6 +69,7 @@ TRANSFORMERS_MODEL = transformers_models.RULE
 INIT_RETURNS_PARAMETER = inplace_init.RULE
 NOT_A_TENSOR = not_a_tensor.RULE
 DEVICE_MOVE_MATTERS = device_moves.RULE
+HANDED_OUT = captured_reference.RULE
 OFF_DEVICE = off_device.RULE
 COLLISION = collisions.RULE
 CONSTRUCTOR_HELPER = constructor_helpers.RULE
