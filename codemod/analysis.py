@@ -651,6 +651,15 @@ class _ClassAnalyser:
         if readers is not None:
             names = ", ".join(f"{self.cls.name}.{r}" for r in readers)
             return _Decision(Action.SKIP, R.off_device.REASON.format(methods=names), suggestion=R.off_device.SUGGESTION, code=R.OFF_DEVICE.code)
+        if not any(e.value.integer for e in tensors):
+            moved = R.placed_where_read.device_moving_readers(attr, self.cls)
+            if moved is not None:
+                return _Decision(
+                    Action.SKIP,
+                    R.placed_where_read.REASON.format(where="; ".join(moved)),
+                    suggestion=R.placed_where_read.SUGGESTION,
+                    code=R.PLACED_WHERE_READ.code,
+                )
         model = self._transformers_reason()
         if model is not None:
             return _Decision(

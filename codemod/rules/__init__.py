@@ -20,6 +20,7 @@ from codemod.rules import (
     not_a_tensor,
     off_device,
     parameter_limits,
+    placed_where_read,
     parameters,
     persistence,
     rebinding,
@@ -41,6 +42,7 @@ _MODULES = (
     device_moves,
     captured_reference,
     off_device,
+    placed_where_read,
     collisions,
     constructor_helpers,
     super_order,
@@ -71,6 +73,7 @@ NOT_A_TENSOR = not_a_tensor.RULE
 DEVICE_MOVE_MATTERS = device_moves.RULE
 HANDED_OUT = captured_reference.RULE
 OFF_DEVICE = off_device.RULE
+PLACED_WHERE_READ = placed_where_read.RULE
 COLLISION = collisions.RULE
 CONSTRUCTOR_HELPER = constructor_helpers.RULE
 BEFORE_SUPER = super_order.RULE
