@@ -453,3 +453,21 @@ def test_method_of_a_capitalised_class_stays_untyped(tmp_path):
         "import torch\n\n\nclass Maker:\n    @staticmethod\n    def make(n):\n        return torch.ones(n)\n"
     )
     assert "Net.a" not in run_project(tmp_path, False)
+
+
+def test_loss_classes_deriving_from_torchs_private_loss_base_are_modules():
+    result = rewrite(
+        """
+        import torch
+        from torch.nn.modules.loss import _Loss
+
+        class WeightedLoss(_Loss):
+            def __init__(self, weights=(1.0, 0.5)):
+                super().__init__()
+                self.weights = torch.tensor(weights)
+
+            def forward(self, losses):
+                return (self.weights * losses).sum()
+        """
+    )
+    assert 'self.register_buffer("weights", torch.tensor(weights), persistent=False)' in result.code
