@@ -471,3 +471,46 @@ def test_loss_classes_deriving_from_torchs_private_loss_base_are_modules():
         """
     )
     assert 'self.register_buffer("weights", torch.tensor(weights), persistent=False)' in result.code
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+def test_argument_handed_on_by_a_parent_constructor_is_typed_from_the_parents_calls(tmp_path, prefilter):
+    write_project(
+        tmp_path,
+        """
+        import torch
+        import torch.nn as nn
+        from pkg.layers import GraphConv
+
+        class Block(nn.Module):
+            def __init__(self, adj, n=3):
+                super().__init__()
+                self.conv = GraphConv(adj, n)
+
+        def build(n=3):
+            return Block(torch.eye(n), n)
+        """,
+    )
+    adj = run_project(tmp_path, prefilter)["GraphConv.adj"]
+    assert (adj.action, adj.persistent) == (Action.BUFFER, False)
+
+
+def test_argument_handed_on_is_left_alone_when_a_parents_call_passes_a_non_tensor(tmp_path):
+    write_project(
+        tmp_path,
+        """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        from pkg.layers import GraphConv
+
+        class Block(nn.Module):
+            def __init__(self, adj, n=3):
+                super().__init__()
+                self.conv = GraphConv(adj, n)
+
+        def build(n=3):
+            return Block(torch.eye(n), n), Block(np.eye(n), n)
+        """,
+    )
+    assert "GraphConv.adj" not in run_project(tmp_path, True)
