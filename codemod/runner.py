@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codemod.discovery import discover, display_path
+from codemod.discovery import Discovery, discover, display_path
 from codemod.cache import Entry, ResultCache, file_digest, repository_digest
 from codemod.fileio import SourceError, read_source, write_source_atomic
 from codemod.ftypes import (
@@ -27,6 +27,7 @@ from codemod.ftypes import (
     Validation,
     Verdict,
 )
+from codemod.selection import RuleSelection
 
 if TYPE_CHECKING:
     from codemod.repo_index import RepoIndex
@@ -51,9 +52,10 @@ class RunOptions:
     timeout: float = 60.0
     root: Path | None = None
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
+    selection: RuleSelection = field(default_factory=RuleSelection)  # --select / --ignore
 
     def analysis_options(self) -> AnalysisOptions:
-        return AnalysisOptions(persistent=self.persistent)
+        return AnalysisOptions(persistent=self.persistent, selection=self.selection)
 
 
 @dataclass
@@ -79,6 +81,30 @@ class RunReport:
 Progress = Callable[[int, int], None]
 
 
+def files_to_analyse(paths: Sequence[Path | str], options: RunOptions) -> Discovery:
+    """The files a run over `paths` covers (and the paths that could not be read)."""
+    return discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=options.root)
+
+
+def run_source(text: str, path: Path, shown: str, options: RunOptions) -> RunReport:
+    """Analyse `text` as if it were the file `path` (source read from standard input).
+
+    The rest of the project is read from disk as in any run; nothing is written, cached
+    or validated (validation imports the project's files from disk, which do not hold
+    this text).
+    """
+    from dataclasses import replace
+
+    options = replace(options, write=False, validate=False, use_cache=False)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _run([path], options, None, stdin=(Path(path), shown, text))
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
 def run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | None = None) -> RunReport:
     # Syntax trees hold millions of objects but no reference cycles (the analysis is
     # written not to create any), so reference counting frees them; the cyclic collector
@@ -92,13 +118,20 @@ def run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | N
             gc.enable()
 
 
-def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | None) -> RunReport:
+def _run(
+    paths: Sequence[Path | str], options: RunOptions, progress: Progress | None, stdin: tuple[Path, str, str] | None = None
+) -> RunReport:
     cwd = Path.cwd()
-    found = discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=options.root)
+    texts: dict[Path, str] = {}
+    if stdin is not None:
+        found = Discovery(files=[stdin[0]])
+        texts[stdin[0]] = stdin[2]
+    else:
+        found = files_to_analyse(paths, options)
     root = options.root or _common_root(found.files) or cwd
     report = RunReport(root=root, errors=list(found.errors))
     files = found.files
-    shown = [display_path(path, cwd) for path in files]
+    shown = [stdin[1]] if stdin is not None else [display_path(path, cwd) for path in files]
     analyses: list[FileAnalysis | None] = [None] * len(files)
 
     cache = digests = None
@@ -117,7 +150,7 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
 
     todo = [i for i, a in enumerate(analyses) if a is None]
     done = len(files) - len(todo)
-    for i, analysis, dependencies, scanned in _analyse_all(files, shown, todo, root, options):
+    for i, analysis, dependencies, scanned in _analyse_all(files, shown, todo, root, options, texts):
         analyses[i] = analysis
         done += 1
         if progress is not None:
@@ -172,13 +205,13 @@ _BATCH = 24
 _worker: dict = {}
 
 
-def _analyse_all(files, shown, todo, root, options):
+def _analyse_all(files, shown, todo, root, options, texts):
     """Yield (index, analysis, dependencies, scanned_repository) for each file in `todo`, in order."""
     if not todo:
         return
     jobs = max(1, min(options.jobs or os.cpu_count() or 1, len(todo) // _MIN_FILES_PER_WORKER))
     if jobs == 1:
-        _init_worker(files, shown, root, options)
+        _init_worker(files, shown, root, options, texts)
         try:
             for i in todo:
                 yield (i, *_analyse_one(i))
@@ -200,7 +233,7 @@ def _analyse_all(files, shown, todo, root, options):
     batches.sort(key=lambda batch: -sum(sizes[i] for i in batch))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending: dict[int, tuple] = {}
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, shown, root, options)) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, shown, root, options, texts)) as pool:
         futures = [pool.submit(_analyse_batch, batch) for batch in batches]
         # Results are yielded in file order, whatever order the workers finish in.
         position = 0
@@ -219,7 +252,7 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _init_worker(files, shown, root, options) -> None:
+def _init_worker(files, shown, root, options, texts) -> None:
     from codemod.repo_index import RepoIndex
 
     gc.disable()  # see run()
@@ -227,7 +260,8 @@ def _init_worker(files, shown, root, options) -> None:
         files=files,
         shown=shown,
         options=options,
-        index=RepoIndex(files, root=root, lazy=options.prefilter),
+        texts=texts,  # source given as text (standard input) instead of read from disk
+        index=RepoIndex(files, root=root, texts=texts, lazy=options.prefilter),
     )
 
 
@@ -240,7 +274,7 @@ def _analyse_one(i: int) -> tuple[FileAnalysis, set[str], bool]:
     path = _worker["files"][i]
     index.begin_tracking()
     try:
-        analysis = _analyse_path(index, path, _worker["shown"][i], _worker["options"])
+        analysis = _analyse_path(index, path, _worker["shown"][i], _worker["options"], _worker["texts"].get(path))
     finally:
         dependencies = index.end_tracking()
     if not analysis.result.changed:
@@ -251,20 +285,21 @@ def _analyse_one(i: int) -> tuple[FileAnalysis, set[str], bool]:
     return analysis, {str(d) for d in dependencies}, index.scanned_repository
 
 
-def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions) -> FileAnalysis:
-    try:
-        source = read_source(path)
-    except SourceError as exc:
-        return FileAnalysis(FileResult(path=path, display_path=shown, error=str(exc)))
+def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions, text: str | None = None) -> FileAnalysis:
+    if text is None:
+        try:
+            text = read_source(path).text
+        except SourceError as exc:
+            return FileAnalysis(FileResult(path=path, display_path=shown, error=str(exc)))
     from codemod.api import analyse_text
 
     try:
-        return analyse_text(index, path, source.text, shown, options.analysis_options())
+        return analyse_text(index, path, text, shown, options.analysis_options())
     except SyntaxError as exc:
         message = f"syntax error: {exc.msg} (line {exc.lineno})"
     except (ValueError, RecursionError) as exc:
         message = f"cannot parse: {exc}"
-    return FileAnalysis(FileResult(path=path, display_path=shown, original=source.text, error=message))
+    return FileAnalysis(FileResult(path=path, display_path=shown, original=text, error=message))
 
 
 def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> None:
