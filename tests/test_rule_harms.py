@@ -243,3 +243,19 @@ def test_float_table_moved_where_read_keeps_its_precision_under_bfloat16():
     # the embedding the trained layers expect is gone.
     assert (cast_args - original_args).abs().max() > 1.0
     assert (torch.cos(cast_args) - torch.cos(original_args)).abs().max() > 0.5
+
+
+def test_tensor_starting_empty_and_replaced_keeps_state_dicts_loading():
+    _, rewritten = _case("persistent_starts_empty_replaced_later")
+    assert 'self.register_buffer("overlap", torch.empty(0), persistent=False)' in rewritten
+    old_rewrite = rewritten.replace(", persistent=False", "")  # the persistent key of a running update
+    for text, name in ((rewritten, "rewritten"), (old_rewrite, "old_rewrite")):
+        module = _module(text, name)
+        used = module.DiverseSearch()
+        used(torch.ones(2, 3))
+        used(torch.ones(2, 3))
+        if text is rewritten:
+            assert module.DiverseSearch().load_state_dict(used.state_dict(), strict=True) is not None
+        else:
+            with pytest.raises(RuntimeError, match="size mismatch"):
+                module.DiverseSearch().load_state_dict(used.state_dict(), strict=True)
