@@ -79,6 +79,9 @@ def main() -> None:
               help="Examples file declaring how to build classes (default: codemod_examples.py at the root).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Seconds allowed to validate one class.")
+@click.option("--python", "python", default=None, metavar="PATH",
+              help="Interpreter (or virtual environment) the validation workers run under "
+                   "(default: the active virtual environment, else .venv in the project, else this one).")
 @click.option("--parse-all", is_flag=True,
               help="Parse every file in full (slower): also reports syntax errors in files that cannot hold "
                    "a rewrite, which are otherwise never parsed.")
@@ -106,11 +109,16 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         timeout=settings["timeout"],
         root=root,
         prefilter=not settings["parse_all"],
+        python=str(settings["python"]) if settings["python"] else None,
     )
-    progress = _progress_bar() if not settings["quiet"] and sys.stderr.isatty() else None
+    on_terminal = not settings["quiet"] and sys.stderr.isatty()
+    progress = _progress_bar() if on_terminal else None
+    if on_terminal:
+        options.validation_progress = _progress_bar(unit="classes validated", minimum=1, every=1)
     report = run(paths, options, progress=progress)
-    if progress is not None:
-        progress(None, None)
+    for bar in (progress, options.validation_progress):
+        if bar is not None:
+            bar(None, None)
     _print(report, settings)
     if report.has_errors:
         ctx.exit(EXIT_ERROR)
@@ -152,6 +160,7 @@ _FLAG_TO_CONFIG = {
     "examples": "examples",
     "timeout": "timeout",
     "color": "color",
+    "python": "python",
 }
 
 
@@ -166,20 +175,26 @@ def _merge(ctx: click.Context, flags: dict, config: dict) -> dict:
     return settings
 
 
-def _progress_bar():
+def _progress_bar(unit: str = "files", minimum: int = 50, every: int = 25):
+    """A one-line bar on stderr; ``show(None, None)`` erases it."""
+    import threading
+
     state = {"shown": False}
+    lock = threading.Lock()  # validation reports from worker threads
 
     def show(done, total):
-        if done is None:
-            if state["shown"]:
-                click.echo("\r\033[K", nl=False, err=True)
-            return
-        if total < 50 or (done % 25 and done != total):
-            return
-        width = 30
-        filled = int(width * done / total)
-        click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} files", nl=False, err=True)
-        state["shown"] = True
+        with lock:
+            if done is None:
+                if state["shown"]:
+                    click.echo("\r\033[K", nl=False, err=True)
+                    state["shown"] = False
+                return
+            if total < minimum or (done % every and done != total):
+                return
+            width = 30
+            filled = int(width * done / total)
+            click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {unit}", nl=False, err=True)
+            state["shown"] = True
 
     return show
 
@@ -209,6 +224,8 @@ def _print(report, settings) -> None:
                 shown.add(key)
                 for line in fmt.validation_lines(finding.path, finding.class_name, finding.validation):
                     click.echo(line)
+        for hint in report.hints:
+            click.echo(f"hint: {hint}")
     click.echo(report.summary.line())
 
 

@@ -105,6 +105,7 @@ KNOWN_KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "require_validated": ("boolean", _boolean),
     "cache": ("boolean", _boolean),
     "color": ("boolean", _boolean),
+    "python": ("path of the interpreter for validation, relative to the project root", _string),
 }
 
 
@@ -167,7 +168,7 @@ def load_config(root: Path) -> dict[str, Any]:
             checked = check(value)
         except ValueError as exc:
             raise ConfigError(f"{shown}: [tool.codemod] {key} {exc} (got {value!r})") from None
-        if name == "examples":
+        if name == "examples" or (name == "python" and ("/" in checked or os.sep in checked)):
             checked = Path(root, checked).absolute()
         config[name] = checked
     return config

@@ -51,6 +51,9 @@ class RunOptions:
     timeout: float = 60.0
     root: Path | None = None
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
+    python: str | None = None  # interpreter for the validation workers (default: the project's venv)
+    # called with (classes done, classes to validate) as validation proceeds
+    validation_progress: Callable[[int, int], None] | None = None
 
     def analysis_options(self) -> AnalysisOptions:
         return AnalysisOptions(persistent=self.persistent)
@@ -62,6 +65,7 @@ class RunReport:
     files: list[FileResult] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (display path, message) for paths never read
     summary: Summary = field(default_factory=Summary)
+    hints: list[str] = field(default_factory=list)  # what would let validation prove more
 
     @property
     def findings(self):
@@ -140,6 +144,12 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
     if options.validate:
         _validate(root, results, options)
     _finalise(report, results, options)
+    if options.validate:
+        from codemod.validate.coverage_hint import record_hint
+
+        hint = record_hint(root, results)
+        if hint:
+            report.hints.append(hint)
     return report
 
 
@@ -274,11 +284,20 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
     from codemod.validate import ValidationOptions, validate_rewrites  # imports torch only in workers
 
     overlay = {a.result.path: a.result.rewritten for a in analyses if a.result.rewritten is not None}
+    total = len({(r.path, r.class_name) for r in rewrites})
+    done = [0]
+
+    def progress(_rewrite, _validation) -> None:
+        done[0] += 1
+        if options.validation_progress is not None:
+            options.validation_progress(done[0], total)
+
     verdicts = validate_rewrites(
         root,
         rewrites,
         overlay,  # type: ignore[arg-type]
-        ValidationOptions(device=options.device, jobs=options.jobs or 1, timeout=options.timeout, examples=options.examples),
+        ValidationOptions(device=options.device, jobs=options.jobs or 1, timeout=options.timeout, examples=options.examples,
+                          python=options.python, cache=options.use_cache, progress=progress),
     )
     for analysis in analyses:
         rejected: set[str] = set()

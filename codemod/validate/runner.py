@@ -77,8 +77,10 @@ def _describe_exit(returncode: int | None) -> str:
 class Worker:
     """One worker subprocess for one side, restarted on demand."""
 
-    def __init__(self, side: str, config_path: Path, root: Path, env: dict[str, str], logs: Path, label: str) -> None:
+    def __init__(self, side: str, config_path: Path, root: Path, env: dict[str, str], logs: Path, label: str,
+                 python: str = sys.executable) -> None:
         self.side = side
+        self.python = python  # the project's interpreter (imports.project_python)
         self.config_path = config_path
         self.root = root
         self.env = env
@@ -100,7 +102,7 @@ class Worker:
         log = open(self.log_path, "wb")
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", _BOOT, str(self.config_path), str(PACKAGE_DIR)],
+                [self.python, "-c", _BOOT, str(self.config_path), str(PACKAGE_DIR)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=log,
@@ -280,14 +282,17 @@ class Pool:
         env: dict[str, str],
         workdir: Path,
         timeout: float,
+        python: str = sys.executable,
     ) -> None:
         self.timeout = timeout
+        self.hellos: list[dict[str, Any]] = []
+        self.on_hello: Callable[[dict[str, Any]], None] | None = None
         self.workdir = workdir
         self.stopped = threading.Event()
         self.pairs = [
             (
-                Worker("original", configs["original"], root, env, workdir, f"w{i}"),
-                Worker("rewritten", configs["rewritten"], root, env, workdir, f"w{i}"),
+                Worker("original", configs["original"], root, env, workdir, f"w{i}", python),
+                Worker("rewritten", configs["rewritten"], root, env, workdir, f"w{i}", python),
             )
             for i in range(jobs)
         ]
@@ -330,7 +335,13 @@ class Pool:
         try:
             hello = worker.ready()
         except WorkerStartError as exc:
-            return {"status": "worker_error", "message": str(exc)}
+            from codemod.validate.imports import explain_start_failure
+
+            return {"status": "worker_error", "message": explain_start_failure(worker.python, str(exc))}
+        if not any(h is hello for h in self.hellos):
+            self.hellos.append(hello)
+            if self.on_hello is not None:
+                self.on_hello(hello)
         if hello.get("device_error"):
             return {"status": "device_error", "message": hello["device_error"], "device": hello.get("device")}
         reply = worker.call(request, self.timeout)
@@ -388,6 +399,7 @@ class Pool:
             try:
                 outcome = self._serve(worker, task.request)
                 outcome.setdefault("source", original.get("source"))
+                outcome["imported_original"] = original.get("imported") or []
                 finish(task.key, "rewritten", outcome)
             except Exception as exc:
                 _finish(finish, task.key, "rewritten", _internal_error(exc))

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import copy
 import gc
 import importlib
+import importlib.util
+import os
+import sys
+import sysconfig
 from collections import OrderedDict
 from typing import Any, Callable
 
 import torch
 
-from codemod.validate import compare, devices
+from codemod.validate import compare, devices, stubs, synth
 from codemod.validate.build import (
+    Context,
     ExamplesFile,
     NotBuildable,
     Source,
@@ -21,6 +27,7 @@ from codemod.validate.build import (
     seed_all,
 )
 from codemod.validate.judge import judge
+from codemod.validate.parents import Parents
 from codemod.validate.worker import phase
 
 FORWARD_SEED = 2
@@ -40,11 +47,61 @@ def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
-def import_class(module_name: str, qualname: str) -> Any:
-    obj: Any = importlib.import_module(module_name)
+def import_class(module_name: str, qualname: str, root: str | None = None) -> Any:
+    """The class; missing third-party modules are stubbed when ``root`` is given (stubs.py)."""
+    obj: Any = stubs.import_with_stubs(module_name, root) if root else importlib.import_module(module_name)
     for part in qualname.split("."):
         obj = getattr(obj, part)
     return obj
+
+
+def import_dotted(target: str, root: str) -> Any:
+    """``"pkg.mod.Class"`` (or ``"pkg.mod.Outer.Inner"``): the longest importable module prefix."""
+    parts = target.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module = ".".join(parts[:cut])
+        try:
+            found = module in sys.modules or importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if found:
+            return import_class(module, ".".join(parts[cut:]), root)
+    raise ImportError(f"cannot import {target}")
+
+
+def imported_files(roots: list[str]) -> list[str]:
+    """Source files of the loaded modules that are not part of the interpreter's installation.
+
+    Installed packages are covered by the listing of the site directories (see
+    hello); these are the repository's files and anything else on the path.
+    """
+    skip = tuple({os.path.realpath(p) + os.sep for p in _installation_dirs()})
+    out = set()
+    for module in list(sys.modules.values()):
+        filename = getattr(module, "__file__", None)
+        if not filename or not filename.endswith(".py"):
+            continue
+        path = os.path.realpath(filename)
+        if not path.startswith(skip):
+            out.add(path)
+    return sorted(out)
+
+
+def _installation_dirs() -> list[str]:
+    paths = sysconfig.get_paths()
+    return [paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths] + site_dirs()
+
+
+def site_dirs() -> list[str]:
+    import site
+
+    dirs = list(getattr(site, "getsitepackages", lambda: [])())
+    user = getattr(site, "getusersitepackages", lambda: None)()
+    if user:
+        dirs.append(user)
+    paths = sysconfig.get_paths()
+    dirs += [paths[k] for k in ("purelib", "platlib") if k in paths]
+    return sorted({os.path.realpath(d) for d in dirs if os.path.isdir(d)})
 
 
 def attribute_state(model: torch.nn.Module, attr: str) -> dict[str, Any]:
@@ -118,7 +175,13 @@ def checkpoint_check(model: torch.nn.Module, original_state: list[tuple[str, Any
 class WorkerState:
     def __init__(self, config: dict[str, Any]) -> None:
         self.side = config["side"]
+        self.root = config["root"]
+        self.roots = list(config.get("roots") or [self.root])
         self.examples = ExamplesFile(config.get("examples"))
+        self.context = Context(lambda target: import_dotted(target, self.root), self.roots)
+        if self.side == "original" and config.get("zero_setup", True):
+            budget = float(config.get("parent_budget_s", 20.0))
+            self.context.parents = Parents(self.examples, self.context, budget)
         self.index: dict[str, dict[str, tuple[str, bool | None]]] = {}
         for item in config.get("rewrites", []):
             entry = self.index.setdefault(f"{item['module']}.{item['class_name']}", {})
@@ -161,6 +224,9 @@ class WorkerState:
             result = self._original(request) if self.side == "original" else self._rewritten(request)
         finally:
             self._reset()
+        result["imported"] = imported_files(self.roots)
+        if stubs.stubbed():
+            result["stubbed"] = stubs.stubbed()
         if self.device is not None and self.device.type == "cuda" and not _cuda_usable():
             result["restart"] = True
         return result
@@ -177,24 +243,43 @@ class WorkerState:
         target = f"{request['module']}.{request['class_name']}"
         phase("import")
         try:
-            cls = import_class(request["module"], request["class_name"])
+            cls = import_class(request["module"], request["class_name"], self.root)
         except BaseException as exc:
+            used = stubs.stub_used(exc)
+            if used is not None:
+                return {"status": "not_validated", "message": f"importing {request['module']}: {used}"}
             return {"status": "error", "message": f"importing {request['module']} raised {format_exception(exc)}"}
         if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module)):
             return {"status": "not_validated", "message": f"{target} is not an nn.Module subclass"}
         phase("examples")
         try:
-            source = resolve_source(cls, target, self.examples, request.get("record"))
+            source = resolve_source(cls, target, self.examples, request.get("record"), context=self.context)
         except NotBuildable as exc:
             return {"status": "not_validated", "message": exc.message, "snippet": exc.snippet}
+        except BaseException as exc:
+            used = stubs.stub_used(exc)
+            if used is None:
+                raise
+            return {"status": "not_validated", "message": f"building {target}: {used}"}
         try:
             data = self._gather(cls, source, request["findings"])
         except NotBuildable as exc:
             return {"status": "not_validated", "message": exc.message, "snippet": exc.snippet}
         except StageError as exc:
+            used = stubs.stub_used(exc.exc)
+            if used is not None:
+                return {"status": "not_validated", "message": f"building {target}: {used}"}
+            if source.kind in ("synth", "parent") and exc.stage == "build":
+                # made-up or borrowed arguments that do not build prove nothing either way
+                return {"status": "not_validated", "message": f"{source.detail}: the constructor raised {exc.text}",
+                        "snippet": None}
             where = "the constructor" if exc.stage == "build" else "the example inputs"
             return {"status": "error", "message": f"{where} raised {exc.text}"}
         phase("save")
+        data["source_spec"] = {"kind": source.kind, "spec": source.spec, "inputs": source.inputs_spec}
+        if stubs.stubbed():
+            data["notes"].append("imported with stand-ins for modules that are not installed: "
+                                 + ", ".join(stubs.stubbed()) + " (not used while building and running)")
         data["outputs"] = compare.portable(data["outputs"]) if data["outputs"] is not None else None
         if data.get("device"):
             data["device"].pop("outputs", None)
@@ -206,15 +291,19 @@ class WorkerState:
         original = torch.load(request["data"], weights_only=True)
         phase("import")
         try:
-            cls = import_class(request["module"], request["class_name"])
+            cls = import_class(request["module"], request["class_name"], self.root)
         except BaseException as exc:
             return {"status": "failed", "message": f"the rewritten {request['module']} fails to import: "
                     f"{format_exception(exc)}"}
         phase("examples")
+        chosen = original.get("source_spec") or {"kind": original["source"], "spec": {}, "inputs": None}
         try:
-            source = resolve_source(cls, target, self.examples, request.get("record"), kind=original["source"])
+            source = resolve_source(cls, target, self.examples, request.get("record"), kind=chosen["kind"],
+                                    spec=chosen.get("spec"), context=self.context)
         except NotBuildable as exc:
             return {"status": "failed", "message": exc.message}
+        if chosen.get("inputs") is not None and source.make_inputs is None:
+            use_inputs(source, chosen["inputs"])
 
         def after_cpu(model: torch.nn.Module, data: dict[str, Any]) -> None:
             phase("checkpoint")
@@ -249,6 +338,8 @@ class WorkerState:
         except BaseException as exc:
             raise StageError("build", exc) from None
         data.update(snapshot(model, findings))
+        if source.make_inputs is None and self.side == "original":
+            self._probe_inputs(cls, model, source, data)
         data["outputs"] = None
         data["forward_error"] = None
         data["has_inputs"] = source.make_inputs is not None
@@ -271,6 +362,37 @@ class WorkerState:
             data["device"] = self._device_stage(model, source, data["forward_error"] is None)
         del model
         return data
+
+    def _probe_inputs(self, cls: type, model: torch.nn.Module, source: Source, data: dict[str, Any]) -> None:
+        """Made-up forward inputs: the first candidate a copy of the model runs."""
+        candidates = synth.input_candidates(model)
+        if not candidates:
+            return
+        phase("inputs:probe")
+        try:
+            trial_model = copy.deepcopy(model)
+        except Exception:
+            try:
+                trial_model = build(cls, source)
+            except BaseException:
+                return
+        errors = []
+        for candidate in candidates:
+            try:
+                seed_all(1)
+                args, kwargs = synth.make_inputs(candidate)
+                seed_all(FORWARD_SEED)
+                with torch.no_grad():
+                    trial_model(*args, **kwargs)
+            except Exception as exc:
+                errors.append(f"({synth.describe(candidate)}) raised {format_exception(exc)}")
+                continue
+            use_inputs(source, candidate)
+            data["notes"].append(f"forward inputs made up from the model's layers: {synth.describe(candidate)}")
+            break
+        else:
+            data["notes"].append("forward not compared: made-up inputs did not run: " + errors[0])
+        del trial_model
 
     def _device_stage(self, model: torch.nn.Module, source: Source, forward_ok: bool) -> dict[str, Any]:
         device = self.device
@@ -305,6 +427,11 @@ class WorkerState:
                 result["status"] = devices.classify_device_error(exc)
             result["error"] = _first_line(exc)
         return result
+
+
+def use_inputs(source: Source, spec: dict[str, Any]) -> None:
+    source.inputs_spec = spec
+    source.make_inputs = lambda: synth.make_inputs(spec)
 
 
 def _cuda_usable() -> bool:
