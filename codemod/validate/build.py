@@ -66,7 +66,8 @@ class Context:
     def __init__(self, importer: Callable[[str], Any], roots: list[str], parents: Any = None) -> None:
         self.importer = importer  # dotted "module.QualName" -> class
         self.roots = roots
-        self.parents = parents  # side.Parents, or None (no parent search)
+        self.parents = parents  # parents.Parents, or None (no parent search)
+        self.synthesize = True  # try made-up arguments (synth.py)
 
 
 class ExamplesFile:
@@ -175,7 +176,7 @@ def resolve_source(
         if kind == "parent":
             raise NotBuildable("no parent spec", None)
     synth_notes: list[str] = []
-    if kind in (None, "synth"):
+    if kind == "synth" or (kind is None and (context is None or context.synthesize)):
         from codemod.validate import synth
 
         candidates = synth.argument_candidates(cls)

@@ -79,10 +79,10 @@ def imported_files(roots: list[str]) -> list[str]:
     out = set()
     for module in list(sys.modules.values()):
         filename = getattr(module, "__file__", None)
-        if not filename or not filename.endswith(".py"):
-            continue
+        if not filename or not filename.endswith(".py") or not os.path.isabs(filename):
+            continue  # some extension modules name a relative, made-up file
         path = os.path.realpath(filename)
-        if not path.startswith(skip):
+        if not path.startswith(skip) and os.path.isfile(path):
             out.add(path)
     return sorted(out)
 
@@ -179,6 +179,7 @@ class WorkerState:
         self.roots = list(config.get("roots") or [self.root])
         self.examples = ExamplesFile(config.get("examples"))
         self.context = Context(lambda target: import_dotted(target, self.root), self.roots)
+        self.context.synthesize = bool(config.get("zero_setup", True))
         if self.side == "original" and config.get("zero_setup", True):
             budget = float(config.get("parent_budget_s", 20.0))
             self.context.parents = Parents(self.examples, self.context, budget)

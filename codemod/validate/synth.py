@@ -217,7 +217,7 @@ def _string_value(name: str) -> str | None:
 def _config_values(config_cls: type) -> list[tuple[Any, str]]:
     """A repository config class (or PretrainedConfig subclass), built small, then as is."""
     out: list[tuple[Any, str]] = []
-    name = config_cls.__qualname__
+    name = config_cls.__name__
     if _is_pretrained_config(config_cls):
         try:
             plain = config_cls()
@@ -239,7 +239,7 @@ def _config_values(config_cls: type) -> list[tuple[Any, str]]:
 
 
 def _is_pretrained_config(cls: type) -> bool:
-    return any(base.__name__ == "PretrainedConfig" and base.__module__.startswith("transformers")
+    return any(base.__name__.lower() == "pretrainedconfig" and base.__module__.startswith("transformers")
                for base in getattr(cls, "__mro__", ()))
 
 
