@@ -169,6 +169,10 @@ def validate_rewrites(
             pool = Pool(jobs, root, configs, env, workdir, float(options.timeout), python)
             pool.on_hello = lambda hello: site_dirs.__setitem__(slice(None), list(hello.get("site_dirs") or []))
             try:
+                if options.zero_setup:
+                    parents = _harvest(pool, tasks, options)
+                    for task in tasks:
+                        task.request["parents"] = parents
                 pool.run(tasks, finish)
             finally:
                 pool.close()
@@ -179,6 +183,19 @@ def validate_rewrites(
     for key in unique:
         results.setdefault(key, Validation(Verdict.ERROR, message="validation did not produce a verdict"))
     return results
+
+
+def _harvest(pool: Pool, tasks: list[Task], options: ValidationOptions) -> dict:
+    """Which parent builds each class nothing else builds; {} when the search fails."""
+    request = {
+        "op": "harvest",
+        "id": -1,
+        "classes": [{"module": t.request["module"], "class_name": t.request["class_name"],
+                     "record": t.request["record"]} for t in tasks],
+    }
+    outcome = pool.prepare(request, options.parent_budget_s + max(10.0, float(options.timeout)))
+    found = outcome.get("parents") if outcome.get("status") == "ok" else None
+    return found if isinstance(found, dict) else {}
 
 
 def _cache_key(rewrite: ClassRewrite, overlay: dict[Path, str], examples: Path | None, record: Path | None,

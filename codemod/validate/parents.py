@@ -1,19 +1,25 @@
-"""Find a parent that builds a class nobody wrote an example for (original side).
+"""Find a parent that builds a class nobody wrote an example for.
 
-The first time a class cannot be built from an example, a record or its
-defaults, the worker builds candidate parents once each, under
+Before the classes are validated, one original-side worker gets a
+``harvest`` request naming the classes that no example, record or default
+constructor builds.  It builds candidate parents once each, under
 :class:`hooks.Capture`: every example, then every module class of the
 repository that builds with no arguments or with made-up ones (and runs its
 forward when inputs are known or can be made up).  Each repository class
 built inside one of them remembers the first parent that built it, and a
-parent that also ran its forward is preferred.  The result is a JSON spec
-that the rewritten side follows to rebuild the same parent.
+parent that also ran its forward is preferred.  The answer maps each class to
+a JSON spec that both sides follow to rebuild the same parent.
 
-A time budget bounds the search; it is spent at most once per worker.
+The harvest is a request of its own, so a candidate parent that hangs, exits
+or crashes the worker costs the harvest, never another class's verdict; each
+candidate gets a few seconds at most (an interval timer) and the whole search
+a budget.
 """
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from typing import Any, Iterator
 
@@ -23,6 +29,28 @@ from codemod.validate import hooks, synth
 from codemod.validate.build import Context, ExamplesFile, NotBuildable, build, make_inputs, resolve_source, seed_all
 
 MAX_PARENTS = 40
+PER_PARENT_S = 5.0
+
+
+class ParentTooSlow(BaseException):
+    """Raised by the interval timer inside a candidate parent that takes too long."""
+
+
+class Known:
+    """The harvest's answer, as the class requests receive it."""
+
+    def __init__(self, found: dict[str, dict[str, Any]] | None) -> None:
+        self.found = dict(found or {})
+
+    def find(self, target: str) -> dict[str, Any] | None:
+        return self.found.get(target)
+
+
+def needs_parent(cls: Any, target: str, examples: ExamplesFile, has_record: bool) -> bool:
+    from codemod.validate.build import required_parameters
+
+    examples.load()
+    return target not in examples.entries and not has_record and bool(required_parameters(cls))
 
 
 class Parents:
@@ -56,12 +84,22 @@ class Parents:
                   if n not in names]
         return names[:MAX_PARENTS]
 
+    def harvest(self, targets: list[str]) -> dict[str, dict[str, Any]]:
+        for target in targets:
+            self.find(target)
+        return {t: self.found[t] for t in targets if t in self.found}
+
     def _harvest(self) -> Iterator[None]:
         for parent in self._candidates():
+            limit = PER_PARENT_S
+            if self._deadline is not None:
+                limit = max(0.1, min(limit, self._deadline - time.monotonic()))
             try:
-                self._try_parent(parent)
-            except Exception:
-                pass  # a parent that does not build simply teaches nothing
+                with _time_limit(limit):
+                    self._try_parent(parent)
+            except BaseException as exc:  # noqa: BLE001 - SystemExit and hangs included: a parent teaches nothing
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
             yield None
 
     def _try_parent(self, parent: str) -> None:
@@ -100,3 +138,24 @@ class Parents:
             known = self.found.get(key)
             if known is None or (has_inputs and not known.get("inputs")):
                 self.found[key] = dict(spec, inputs=has_inputs)
+
+
+class _time_limit:
+    """Interrupt the block after ``seconds`` (main thread, POSIX); otherwise no limit."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.active = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+    def __enter__(self) -> None:
+        if self.active:
+            def expire(_signum: int, _frame: Any) -> None:
+                raise ParentTooSlow()
+
+            self.previous = signal.signal(signal.SIGALRM, expire)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.active:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)

@@ -303,8 +303,9 @@ class Pool:
         for task in tasks:
             pending.put(task)
         for original, rewritten in self.pairs:
-            original.start()
-            rewritten.start()
+            for worker in (original, rewritten):
+                if not worker.alive():  # the first original may be running since the parent harvest
+                    worker.start()
         threads = []
         for original, rewritten in self.pairs:
             handoff: queue.Queue[Any] = queue.Queue(maxsize=2)
@@ -328,7 +329,11 @@ class Pool:
             original.close()
             rewritten.close()
 
-    def _serve(self, worker: Worker, request: dict[str, Any]) -> dict[str, Any]:
+    def prepare(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """One request to the first original-side worker before the classes (the parent harvest)."""
+        return self._serve(self.pairs[0][0], request, timeout)
+
+    def _serve(self, worker: Worker, request: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
         """One request with restart-on-death; never raises."""
         if self.stopped.is_set():
             return {"status": "error", "message": "validation was interrupted"}
@@ -344,7 +349,7 @@ class Pool:
                 self.on_hello(hello)
         if hello.get("device_error"):
             return {"status": "device_error", "message": hello["device_error"], "device": hello.get("device")}
-        reply = worker.call(request, self.timeout)
+        reply = worker.call(request, self.timeout if timeout is None else timeout)
         if reply.kind == "result":
             outcome = dict(reply.result)
             if outcome.pop("restart", False):

@@ -27,7 +27,7 @@ from codemod.validate.build import (
     seed_all,
 )
 from codemod.validate.judge import judge
-from codemod.validate.parents import Parents
+from codemod.validate.parents import Known, Parents, needs_parent
 from codemod.validate.worker import phase
 
 FORWARD_SEED = 2
@@ -179,10 +179,9 @@ class WorkerState:
         self.roots = list(config.get("roots") or [self.root])
         self.examples = ExamplesFile(config.get("examples"))
         self.context = Context(lambda target: import_dotted(target, self.root), self.roots)
-        self.context.synthesize = bool(config.get("zero_setup", True))
-        if self.side == "original" and config.get("zero_setup", True):
-            budget = float(config.get("parent_budget_s", 20.0))
-            self.context.parents = Parents(self.examples, self.context, budget)
+        self.zero_setup = bool(config.get("zero_setup", True))
+        self.context.synthesize = self.zero_setup
+        self.parent_budget_s = float(config.get("parent_budget_s", 20.0))
         self.index: dict[str, dict[str, tuple[str, bool | None]]] = {}
         for item in config.get("rewrites", []):
             entry = self.index.setdefault(f"{item['module']}.{item['class_name']}", {})
@@ -221,6 +220,10 @@ class WorkerState:
     # -- one class -------------------------------------------------------------------------
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        if request.get("op") == "harvest":
+            return self._harvest(request)
+        if self.zero_setup:
+            self.context.parents = Known(request.get("parents"))
         try:
             result = self._original(request) if self.side == "original" else self._rewritten(request)
         finally:
@@ -239,6 +242,27 @@ class WorkerState:
         gc.collect()
         if self.device is not None and self.device.type == "cuda":
             torch.cuda.empty_cache()
+
+    def _harvest(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Which parent builds each class that nothing else builds (parents.py)."""
+        phase("harvest")
+        targets = []
+        for item in request["classes"]:
+            target = f"{item['module']}.{item['class_name']}"
+            try:
+                cls = import_class(item["module"], item["class_name"], self.root)
+            except BaseException:
+                continue  # reported by the class's own request
+            if needs_parent(cls, target, self.examples, bool(item.get("record"))):
+                targets.append(target)
+        if not targets:
+            return {"status": "ok", "parents": {}}
+        parents = Parents(self.examples, self.context, self.parent_budget_s)
+        try:
+            found = parents.harvest(targets)
+        finally:
+            self._reset()
+        return {"status": "ok", "parents": found}
 
     def _original(self, request: dict[str, Any]) -> dict[str, Any]:
         target = f"{request['module']}.{request['class_name']}"
