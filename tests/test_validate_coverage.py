@@ -488,3 +488,64 @@ def test_record_reports_the_real_cause_when_the_command_fails_before_building(tm
     assert "ModuleNotFoundError: No module named 'a_module_nobody_installed_xyz'" in last
     missing = record(tmp_path, ["a-command-that-does-not-exist-xyz"])
     assert missing.exit_code == 127 and "cannot run 'a-command-that-does-not-exist-xyz'" in missing.summary_lines()[-1]
+
+
+# -- the command line: --python, [tool.codemod] python, the progress bar -----------------------
+
+
+def _cli(args: list[str], cwd: Path, stderr=None):
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]), PYTHONDONTWRITEBYTECODE="1")
+    return subprocess.run([sys.executable, "-m", "codemod", *args], cwd=str(cwd), env=env,
+                          stdout=subprocess.PIPE, stderr=stderr if stderr is not None else subprocess.PIPE)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the fake interpreter is a shell script")
+def test_python_from_the_command_line_and_from_pyproject(tmp_path):
+    _repo(tmp_path, {"pkg/__init__.py": "", "pkg/s.py": SIMPLE, "pyproject.toml": "[project]\nname = 'pkg'\n"})
+    log = tmp_path / "started.log"
+    _fake_interpreter(tmp_path / "env" / "bin", log)
+    result = _cli(["run", "--check", "--no-cache", "--python", str(tmp_path / "env"), "-j1", str(tmp_path)], tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert b"validation: 1 passed" in result.stdout and log.read_text().count("started") == 2
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\n\n[tool.codemod]\npython = 'env/bin/python'\n")
+    result = _cli(["run", "--check", "--no-cache", "-j1", str(tmp_path)], tmp_path)
+    assert b"validation: 1 passed" in result.stdout and log.read_text().count("started") == 4
+    result = _cli(["run", "--check", "--no-cache", "--python", "nowhere/python", str(tmp_path)], tmp_path)
+    assert b"no executable interpreter" in result.stdout and b"1 not validated" in result.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_the_validation_progress_bar_shows_on_a_terminal_only(tmp_path):
+    _repo(tmp_path, {"pkg/__init__.py": "", "pkg/s.py": SIMPLE})
+    controller, terminal = os.openpty()
+    try:
+        _cli(["run", "--check", "--no-cache", "-j1", str(tmp_path)], tmp_path, stderr=terminal)
+        os.close(terminal)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(controller)
+    assert b"1/1 classes validated" in shown
+    piped = _cli(["run", "--check", "--no-cache", "-j1", str(tmp_path)], tmp_path)
+    assert b"classes validated" not in piped.stderr
+    quiet_controller, quiet_terminal = os.openpty()
+    try:
+        _cli(["run", "--check", "--no-cache", "-q", "-j1", str(tmp_path)], tmp_path, stderr=quiet_terminal)
+        os.close(quiet_terminal)
+        os.set_blocking(quiet_controller, False)
+        try:
+            quiet = os.read(quiet_controller, 4096)
+        except OSError:
+            quiet = b""
+    finally:
+        os.close(quiet_controller)
+    assert b"classes validated" not in quiet
