@@ -549,3 +549,22 @@ def test_the_validation_progress_bar_shows_on_a_terminal_only(tmp_path):
     finally:
         os.close(quiet_controller)
     assert b"classes validated" not in quiet
+
+
+def test_workers_cannot_install_packages(tmp_path):
+    """Some repositories run `pip install` for what they miss at import: never during validation."""
+    probe = tmp_path / "env.json"
+    _repo(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/s.py": SIMPLE.replace("import torch\n", "import json, os\nimport torch\n"
+                                   f"json.dump({{k: os.environ.get(k) for k in ('PIP_NO_INDEX', 'PIP_CONFIG_FILE', "
+                                   f"'PIP_FIND_LINKS', 'UV_OFFLINE')}}, open({str(probe)!r}, 'w'))\n", 1),
+    })
+    os.environ["PIP_FIND_LINKS"] = "/somewhere/wheels"
+    try:
+        v = _validate(tmp_path, "pkg/s.py", "pkg.s", SIMPLE_REWRITE, [("Simple", [_finding("Simple", "table")])])["Simple"]
+    finally:
+        del os.environ["PIP_FIND_LINKS"]
+    assert v.verdict is Verdict.PASSED, _detail(v)
+    assert json.loads(probe.read_text()) == {"PIP_NO_INDEX": "1", "PIP_CONFIG_FILE": os.devnull,
+                                             "PIP_FIND_LINKS": None, "UV_OFFLINE": "1"}

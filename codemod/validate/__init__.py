@@ -164,8 +164,7 @@ def validate_rewrites(
                         },
                     )
                 )
-            env = dict(os.environ)
-            env["PYTHONDONTWRITEBYTECODE"] = "1"  # leave no __pycache__ behind in the working tree
+            env = worker_environment(os.environ)
             pool = Pool(jobs, root, configs, env, workdir, float(options.timeout), python)
             pool.on_hello = lambda hello: site_dirs.__setitem__(slice(None), list(hello.get("site_dirs") or []))
             try:
@@ -183,6 +182,23 @@ def validate_rewrites(
     for key in unique:
         results.setdefault(key, Validation(Verdict.ERROR, message="validation did not produce a verdict"))
     return results
+
+
+# Package installers read these; a repository that installs what it misses on import
+# (``os.system("pip install ...")``) must not change the project's environment during validation.
+_INSTALLER_SETTINGS = ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "UV_INDEX_URL", "UV_EXTRA_INDEX_URL",
+                       "UV_FIND_LINKS", "UV_INDEX")
+
+
+def worker_environment(environ: dict[str, str] | os._Environ) -> dict[str, str]:
+    """The workers' environment: no bytecode in the working tree, no package installation."""
+    env = {k: v for k, v in environ.items() if k not in _INSTALLER_SETTINGS}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  # leave no __pycache__ behind in the working tree
+    env["PIP_NO_INDEX"] = "1"
+    env["PIP_CONFIG_FILE"] = os.devnull  # no index or find-links from pip's configuration files
+    env["UV_OFFLINE"] = "1"
+    env["UV_NO_INDEX"] = "1"
+    return env
 
 
 def _harvest(pool: Pool, tasks: list[Task], options: ValidationOptions) -> dict:
