@@ -568,3 +568,31 @@ def test_workers_cannot_install_packages(tmp_path):
     assert v.verdict is Verdict.PASSED, _detail(v)
     assert json.loads(probe.read_text()) == {"PIP_NO_INDEX": "1", "PIP_CONFIG_FILE": os.devnull,
                                              "PIP_FIND_LINKS": None, "UV_OFFLINE": "1"}
+
+
+def test_a_stand_in_fails_only_when_used(tmp_path, monkeypatch):
+    from codemod.validate import stubs
+
+    _repo(tmp_path, {"standin_pkg/__init__.py": "",
+                     "standin_pkg/m.py": "import missing_dep_for_codemod_stub_test as dep\n"
+                                         "from missing_dep_for_codemod_stub_test.sub import Base\n"
+                                         "class Derived(Base):\n    pass\n"
+                                         "def use():\n    return dep.helper(1)\n"
+                                         "def version():\n    return dep.__version__\n"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    finder_names = list(stubs._finder.names)
+    try:
+        module = stubs.import_with_stubs("standin_pkg.m", str(tmp_path))
+        assert "missing_dep_for_codemod_stub_test" in stubs.stubbed()
+        module.Derived()  # subclassing a stand-in and instantiating the subclass works
+        assert not hasattr(module.dep, "__version__")
+        with pytest.raises(stubs.StubUsed) as used:
+            module.use()
+        assert "needs the module 'missing_dep_for_codemod_stub_test'" in str(used.value)
+        with pytest.raises(AttributeError) as missing:
+            module.version()
+        assert stubs.stub_used(missing.value) is not None
+    finally:
+        stubs._finder.names[:] = finder_names
+        for name in [n for n in sys.modules if n.startswith(("standin_pkg", "missing_dep_for_codemod_stub_test"))]:
+            del sys.modules[name]

@@ -36,6 +36,19 @@ class StubUsed(ImportError):
         self.what = what
 
 
+class StubAttributeMissing(AttributeError):
+    """A special attribute (``__version__``) read from a stand-in: plain AttributeError semantics
+    for ``hasattr``/``getattr(..., default)``, and a way for the verdict to name the module."""
+
+    def __init__(self, module: str, name: str) -> None:
+        super().__init__(name)
+        self.module = module
+        self.what = f"{module}.{name}"
+
+    def __str__(self) -> str:
+        return f"{self.what} needs the module {self.module!r}, which is not installed in the project's interpreter"
+
+
 class _StubMeta(type):
     """Classes standing for any attribute of a missing module: subclassable, unusable."""
 
@@ -80,7 +93,7 @@ class StubModule(types.ModuleType):
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") and name.endswith("__"):
-            raise AttributeError(name)
+            raise StubAttributeMissing(self.__name__.split(".")[0], name)
         value = _make(f"{self.__name__}.{name}", self.__name__.split(".")[0])
         setattr(self, name, value)
         return value
@@ -151,11 +164,11 @@ def import_with_stubs(module_name: str, root: str) -> Any:
             importlib.invalidate_caches()
 
 
-def stub_used(exc: BaseException) -> StubUsed | None:
-    """The StubUsed behind ``exc`` (raised directly or as its cause), if any."""
+def stub_used(exc: BaseException) -> StubUsed | StubAttributeMissing | None:
+    """The use of a stand-in behind ``exc`` (raised directly or as its cause), if any."""
     seen = 0
     while exc is not None and seen < 10:
-        if isinstance(exc, StubUsed):
+        if isinstance(exc, (StubUsed, StubAttributeMissing)):
             return exc
         exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
         seen += 1
