@@ -20,6 +20,7 @@ from codemod.call_sites import argument_values, kept_arguments, used_as_tensor
 from codemod.ftypes import Action, Finding, PersistentPolicy
 from codemod.plans import ClassPlan, FilePlan, SpineEdit, StmtEdit
 from codemod.repo_index import RepoIndex
+from codemod.selection import RuleSelection, covers, suppressed
 from codemod.segments import Hints, import_bindings, may_hold_finding, mentions, split, tensor_used_attributes
 from codemod.symbols import ModuleSymbols, resolve_relative
 from codemod.tensors import (
@@ -33,7 +34,6 @@ from codemod.tensors import (
 )
 from codemod.walker import AttrEvent, BodyWalker
 
-IGNORE_MARKER = "codemod: ignore"
 
 # Names a buffer can never take: nn.Module's own attributes.
 RESERVED_NAMES = frozenset(
@@ -60,6 +60,7 @@ def plan_module(
     display_path: str,
     persistent_policy: PersistentPolicy = "auto",
     holders: set[int] | None = None,
+    selection: RuleSelection = RuleSelection(),
 ) -> FilePlan:
     plan = FilePlan()
     spelling = parameter_spelling(symbols)
@@ -68,14 +69,103 @@ def plan_module(
     lines = symbols.source_lines
     file_facts: dict[str, str | None] = {}  # what the safety rules learn once per file
     for cls in symbols.classes_to_analyse(holders):
-        if _line_has_marker(lines, cls.lineno) or not index.is_module_class(symbols, cls):
+        marked, class_codes = suppressed(lines, cls.lineno)
+        if (marked and class_codes is None) or not index.is_module_class(symbols, cls):
+            continue
+        oversized = _oversized_statements(cls, lines, display_path)
+        if oversized:
+            # Not analysed at all: the rules walk expressions, so their cost follows the size.
+            plan.classes.append(ClassPlan(cls.name, cls.lineno, findings=oversized))
             continue
         analyser = _ClassAnalyser(index, symbols, cls, display_path, persistent_policy, spelling is not None)
         analyser.file_facts = file_facts
+        analyser.selection = selection
+        analyser.class_codes = class_codes or frozenset()
         class_plan = analyser.run()
+        _bound_statement_size(class_plan, lines)
         if class_plan.findings:
             plan.classes.append(class_plan)
     return plan
+
+
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
+if hasattr(ast, "TryStar"):
+    _COMPOUND += (ast.TryStar,)
+
+
+def _statement_chars(lines: list[str], first: int, last: int) -> int:
+    last = min(max(first, last), len(lines))
+    return sum(len(lines[number - 1]) + 1 for number in range(first, last + 1)) - 1
+
+
+def _oversized_statements(cls: ast.ClassDef, lines: list[str], display_path: str) -> list[Finding]:
+    """A finding for each simple statement in the class's methods over the size limit.
+
+    Only statements are visited, never the expressions inside them, so this costs the
+    same on a class holding a 300,000-element literal as on any other.
+    """
+    limit = R.size_limits.MAX_STATEMENT_CHARS
+    found: list[Finding] = []
+    pending: list[ast.stmt] = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    while pending:
+        stmt = pending.pop()
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) or isinstance(stmt, _COMPOUND):
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                for child in getattr(stmt, field, ()) or ():
+                    if isinstance(child, ast.stmt):
+                        pending.append(child)
+                    else:  # an except handler or a match case holds statements in its body
+                        pending.extend(c for c in getattr(child, "body", ()) if isinstance(c, ast.stmt))
+            continue
+        if isinstance(stmt, ast.ClassDef):
+            continue
+        end = getattr(stmt, "end_lineno", None) or stmt.lineno
+        size = _statement_chars(lines, stmt.lineno, end)
+        if size <= limit:
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+        target = next((t for t in targets if t is not None), None)
+        if isinstance(target, ast.Attribute):
+            attribute = target.attr
+        elif isinstance(target, ast.Name):
+            attribute = target.id
+        else:
+            attribute = "<statement>"
+        found.append(
+            Finding(
+                path=display_path,
+                line=stmt.lineno,
+                column=_char_col(lines, stmt.lineno, stmt.col_offset) + 1,
+                class_name=cls.name,
+                attribute=attribute,
+                action=Action.SKIP,
+                persistent=None,
+                reason=R.size_limits.REASON.format(line=stmt.lineno, size=size, limit=limit),
+                code=R.TOO_LARGE.code,
+            )
+        )
+    found.sort(key=lambda f: (f.line, f.column))
+    return found
+
+
+def _bound_statement_size(class_plan: ClassPlan, lines: list[str]) -> None:
+    """A class with an edit in an oversized statement is reported, not rewritten (size_limits.py)."""
+    limit = R.size_limits.MAX_STATEMENT_CHARS
+    for edit in class_plan.edits:
+        size = _statement_chars(lines, edit.line, edit.end[0])
+        if size <= limit:
+            continue
+        reason = R.size_limits.REASON.format(line=edit.line, size=size, limit=limit)
+        for finding in class_plan.findings:
+            if finding.action is not Action.SKIP:
+                finding.action = Action.SKIP
+                finding.persistent = None
+                finding.reason = reason
+                finding.suggestion = None
+                finding.code = R.TOO_LARGE.code
+        class_plan.edits = []
+        class_plan.annotations = []
+        return
 
 
 def parameter_spelling(symbols: ModuleSymbols) -> tuple[str, bool] | None:
@@ -112,6 +202,7 @@ def finding_hints(
     # set some other way is not): both count where they are not bound.
     torch: dict[str, set[str]] = {"torch": {"torch"}, "Tensor": {"Tensor"}}
     calls: set[str] = set()
+    modules: set[str] = set()  # the calls bound to repository modules
     for local, source, level, name in bindings:
         absolute = resolve_relative(package, source or None, level) if level else source
         if absolute is None:
@@ -126,16 +217,18 @@ def finding_hints(
             torch.setdefault(local, set()).add(f"{absolute}.{name}" if name else absolute)
         elif repository:
             calls.add(local)
+            if not name or index.is_module(f"{absolute}.{name}"):
+                modules.add(local)
     frozen_torch = {local: frozenset(targets) for local, targets in torch.items()}
     changed = True
     while changed:  # a helper calling a tensor helper is a tensor helper too
         changed = False
-        hints = Hints(frozenset(names), frozenset(calls), frozen_torch)
+        hints = Hints(frozenset(names), frozenset(calls), frozen_torch, frozenset(modules))
         for name, body in function_texts.items():
             if name not in names and (not body or mentions(body, hints)):
                 names.add(name)
                 changed = True
-    return Hints(frozenset(names), frozenset(calls), frozen_torch)
+    return Hints(frozenset(names), frozenset(calls), frozen_torch, frozenset(modules))
 
 
 @dataclass
@@ -167,10 +260,13 @@ def scan_text(index: RepoIndex, path, text: str) -> TextScan:
 
 
 def _line_has_marker(lines: list[str], lineno: int, end: int | None = None) -> bool:
-    for number in range(lineno, (end or lineno) + 1):
-        if 0 < number <= len(lines) and IGNORE_MARKER in lines[number - 1] and "#" in lines[number - 1]:
-            return True
-    return False
+    """A bare `# codemod: ignore` on the statement (or alone on the line above it)."""
+    marked, codes = suppressed(lines, lineno, end)
+    return marked and codes is None
+
+
+def covers_any(codes: frozenset[str], code: str) -> bool:
+    return bool(codes) and covers(codes, code)
 
 
 def _char_col(lines: list[str], lineno: int, byte_col: int) -> int:
@@ -202,6 +298,8 @@ class _ClassAnalyser:
         self._constructor_helpers: set[str] = set()
         self._overrides: set[str] | None = None
         self._rule_cache: dict = {}  # what the rules compute once per class
+        self.selection = RuleSelection()
+        self.class_codes: frozenset[str] = frozenset()  # `# codemod: ignore[...]` on the class line
 
     # lookups -----------------------------------------------------------------------------------
 
@@ -297,6 +395,8 @@ class _ClassAnalyser:
             if decision_and_edits is None:
                 continue
             anchor, decision, edits = decision_and_edits
+            if not self._reported(decision.code, init_attrs[attr]):
+                continue  # neither reported nor rewritten
             self.plan.findings.append(self.finding(anchor, attr, decision))
             self.plan.edits.extend(edits)
         self._report_outside_only(init_attrs, outside)
@@ -455,7 +555,19 @@ class _ClassAnalyser:
                 suggestion=suggestion,
                 code=R.OUTSIDE_CONSTRUCTOR.code,
             )
-            self.plan.findings.append(self.finding(event.stmt, attr, decision))
+            if self._reported(decision.code, [event]):
+                self.plan.findings.append(self.finding(event.stmt, attr, decision))
+
+    def _reported(self, code: str, events) -> bool:
+        """Whether a decision stands: its code is selected and no `# codemod: ignore[CODE]`
+        on the class line or on a statement binding the attribute names it."""
+        if not self.selection.enabled(code) or covers_any(self.class_codes, code):
+            return False
+        for event in events:
+            _, codes = suppressed(self.lines, event.stmt.lineno, event.stmt.end_lineno)
+            if codes and covers(codes, code):
+                return False
+        return True
 
     # the decision for one attribute ------------------------------------------------------------
 
@@ -648,6 +760,15 @@ class _ClassAnalyser:
         if readers is not None:
             names = ", ".join(f"{self.cls.name}.{r}" for r in readers)
             return _Decision(Action.SKIP, R.off_device.REASON.format(methods=names), suggestion=R.off_device.SUGGESTION, code=R.OFF_DEVICE.code)
+        if not any(e.value.integer for e in tensors):
+            moved = R.placed_where_read.device_moving_readers(attr, self.cls)
+            if moved is not None:
+                return _Decision(
+                    Action.SKIP,
+                    R.placed_where_read.REASON.format(where="; ".join(moved)),
+                    suggestion=R.placed_where_read.SUGGESTION,
+                    code=R.PLACED_WHERE_READ.code,
+                )
         model = self._transformers_reason()
         if model is not None:
             return _Decision(
@@ -802,6 +923,18 @@ class _ClassAnalyser:
         for label, event in outside:
             if event.kind in ("assign", "setattr") and event.value is not None and event.value.kind not in (Kind.PARAMETER, Kind.NONE):
                 return skip(f"reassigned in {label} (line {event.stmt.lineno}) to something that is not an nn.Parameter; that would raise TypeError", code=R.REBOUND.code)
+        handed_out = R.captured_reference.read_between(
+            attr, [e.stmt for e in tensors if e.kind == "assign"], _init_function(self.cls), self.init_evaluator.self_name
+        )
+        if handed_out is not None:
+            # rules/captured_reference.py: each nn.Parameter(...) would be a new leaf
+            return anchor, _Decision(
+                Action.SKIP,
+                f"meant to be trained, but read at line {handed_out[0]} (e.g. handed to an optimizer) before it is bound "
+                f"again at line {handed_out[1]}; as nn.Parameter the holder would keep a leaf that forward never uses",
+                suggestion=R.captured_reference.SUGGESTION,
+                code=R.HANDED_OUT.code,
+            ), []
         edits: list[StmtEdit] = []
         for event in tensors:
             value = event.value

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codemod.discovery import discover, display_path
-from codemod.cache import Entry, ResultCache, file_digest, repository_digest
-from codemod.fileio import SourceError, read_source, write_source_atomic
+from codemod.discovery import Discovery, discover, display_path, module_map
+from codemod.cache import Entry, ResultCache, cache_base, file_digest, repository_digest
+from codemod.fileio import SourceError, read_source, remove_stale_temp_file, write_source_atomic
 from codemod.ftypes import (
     Action,
     AnalysisOptions,
@@ -27,6 +28,7 @@ from codemod.ftypes import (
     Validation,
     Verdict,
 )
+from codemod.selection import RuleSelection
 
 if TYPE_CHECKING:
     from codemod.repo_index import RepoIndex
@@ -51,12 +53,14 @@ class RunOptions:
     timeout: float = 60.0
     root: Path | None = None
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
+    selection: RuleSelection = field(default_factory=RuleSelection)  # --select / --ignore
+    cache_dir: Path | None = None  # default: $CODEMOD_CACHE_DIR, else the user's cache directory (cache.py)
     python: str | None = None  # interpreter for the validation workers (default: the project's venv)
     # called with (classes done, classes to validate) as validation proceeds
     validation_progress: Callable[[int, int], None] | None = None
 
     def analysis_options(self) -> AnalysisOptions:
-        return AnalysisOptions(persistent=self.persistent)
+        return AnalysisOptions(persistent=self.persistent, selection=self.selection)
 
 
 @dataclass
@@ -83,6 +87,30 @@ class RunReport:
 Progress = Callable[[int, int], None]
 
 
+def files_to_analyse(paths: Sequence[Path | str], options: RunOptions) -> Discovery:
+    """The files a run over `paths` covers (and the paths that could not be read)."""
+    return discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=options.root)
+
+
+def run_source(text: str, path: Path, shown: str, options: RunOptions) -> RunReport:
+    """Analyse `text` as if it were the file `path` (source read from standard input).
+
+    The rest of the project is read from disk as in any run; nothing is written, cached
+    or validated (validation imports the project's files from disk, which do not hold
+    this text).
+    """
+    from dataclasses import replace
+
+    options = replace(options, write=False, validate=False, use_cache=False)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _run([path], options, None, stdin=(Path(path), shown, text))
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
 def run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | None = None) -> RunReport:
     # Syntax trees hold millions of objects but no reference cycles (the analysis is
     # written not to create any), so reference counting frees them; the cyclic collector
@@ -96,42 +124,63 @@ def run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | N
             gc.enable()
 
 
-def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | None) -> RunReport:
+def _run(
+    paths: Sequence[Path | str], options: RunOptions, progress: Progress | None, stdin: tuple[Path, str, str] | None = None
+) -> RunReport:
     cwd = Path.cwd()
-    found = discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=options.root)
+    texts: dict[Path, str] = {}
+    if stdin is not None:
+        found = Discovery(files=[stdin[0]])
+        texts[stdin[0]] = stdin[2]
+    else:
+        found = files_to_analyse(paths, options)
     root = options.root or _common_root(found.files) or cwd
     report = RunReport(root=root, errors=list(found.errors))
     files = found.files
-    shown = [display_path(path, cwd) for path in files]
+    shown = [stdin[1]] if stdin is not None else [display_path(path, cwd) for path in files]
     analyses: list[FileAnalysis | None] = [None] * len(files)
 
     cache = digests = None
     stats: dict[str, tuple[int, int]] = {}
+    # Which file each path is (device, inode), taken before anything is read: a write goes
+    # only to that very file, never to one (or a symlink) swapped in during the run.
+    identities: dict[str, tuple[int, int]] = {}
     started_ns = time.time_ns()  # digests are taken after this moment
     repo_digest = ""
     if options.use_cache and files:
-        cache = ResultCache(root, options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}", [str(f) for f in files])
+        key = options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}"
+        cache = ResultCache(root, key, cache_base(options.cache_dir))
         cache.load()
-        digests = _digests(files, cache, stats)
+        digests = _digests(files, cache, stats, identities)
         repo_digest = repository_digest(digests)
-        for i, path in enumerate(files):
-            hit = cache.get(str(path), digests, repo_digest)
-            if hit is not None:
-                analyses[i] = _relabel(hit, shown[i])  # type: ignore[arg-type]
+        modules: list[dict[str, tuple[str, ...]]] = []  # built on first use
 
+        def module_paths(name: str) -> tuple[str, ...]:
+            if not modules:
+                modules.append(module_map(files, root))
+            return modules[0].get(name, ())
+
+        for i, path in enumerate(files):
+            analyses[i] = cache.get(str(path), digests, repo_digest, module_paths, shown[i])
+
+    elif options.write:
+        for path in files:
+            _identify(str(path), identities)
     todo = [i for i, a in enumerate(analyses) if a is None]
     done = len(files) - len(todo)
-    for i, analysis, dependencies, scanned in _analyse_all(files, shown, todo, root, options):
+    for i, analysis, dependencies, scanned in _analyse_all(files, shown, todo, root, options, texts):
         analyses[i] = analysis
         done += 1
         if progress is not None:
             progress(done, len(files))
         if cache is not None and digests is not None and str(files[i]) in digests:
+            files_read, lookups = dependencies
             cache.put(
                 str(files[i]),
                 Entry(
                     digests[str(files[i])],
-                    tuple((d, digests.get(d, "")) for d in sorted(dependencies) if d != str(files[i])),
+                    tuple((d, digests.get(d, "")) for d in sorted(files_read) if d != str(files[i])),
+                    tuple(sorted(lookups)),
                     repo_digest if scanned else None,
                     analysis,
                     stats.get(str(files[i]), (-1, -1)),
@@ -143,7 +192,12 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
     results = [a for a in analyses if a is not None]
     if options.validate:
         _validate(root, results, options)
-    _finalise(report, results, options)
+    if options.write:
+        for stale in found.stale_temp_files:
+            remove_stale_temp_file(stale)  # left by a run that was killed mid-write
+    # Files are written only inside what the user asked for (resolved: no symlink leads out).
+    roots = [os.path.realpath(p) for p in paths]
+    _finalise(report, results, options, roots, identities)
     if options.validate:
         from codemod.validate.coverage_hint import record_hint
 
@@ -153,26 +207,31 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
     return report
 
 
-def _digests(files: list[Path], cache: ResultCache, stats: dict[str, tuple[int, int]]) -> dict[str, str]:
+def _identify(key: str, identities: dict[str, tuple[int, int]]) -> os.stat_result | None:
+    try:
+        info = os.lstat(key)
+    except OSError:
+        return None
+    identities[key] = (info.st_dev, info.st_ino)
+    return info
+
+
+def _digests(
+    files: list[Path], cache: ResultCache, stats: dict[str, tuple[int, int]], identities: dict[str, tuple[int, int]]
+) -> dict[str, str]:
     digests: dict[str, str] = {}
     for path in files:
         key = str(path)
         try:
-            info = os.stat(key)
+            info = _identify(key, identities)
+            if info is None:
+                continue
             stats[key] = (info.st_size, info.st_mtime_ns)
             digest = cache.known_digest(key, stats[key])
             digests[key] = digest if digest is not None else file_digest(path.read_bytes())
         except OSError:
             pass  # reported when the file is read for analysis
     return digests
-
-
-def _relabel(analysis: FileAnalysis, shown: str) -> FileAnalysis:
-    """A cached analysis shown relative to today's working directory."""
-    analysis.result.display_path = shown
-    for finding in analysis.result.findings:
-        finding.path = shown
-    return analysis
 
 
 # -- analysis, in this process or in a pool of workers ---------------------------------------
@@ -182,13 +241,13 @@ _BATCH = 24
 _worker: dict = {}
 
 
-def _analyse_all(files, shown, todo, root, options):
+def _analyse_all(files, shown, todo, root, options, texts):
     """Yield (index, analysis, dependencies, scanned_repository) for each file in `todo`, in order."""
     if not todo:
         return
     jobs = max(1, min(options.jobs or os.cpu_count() or 1, len(todo) // _MIN_FILES_PER_WORKER))
     if jobs == 1:
-        _init_worker(files, shown, root, options)
+        _init_worker(files, shown, root, options, texts)
         try:
             for i in todo:
                 yield (i, *_analyse_one(i))
@@ -210,7 +269,7 @@ def _analyse_all(files, shown, todo, root, options):
     batches.sort(key=lambda batch: -sum(sizes[i] for i in batch))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending: dict[int, tuple] = {}
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, shown, root, options)) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, shown, root, options, texts)) as pool:
         futures = [pool.submit(_analyse_batch, batch) for batch in batches]
         # Results are yielded in file order, whatever order the workers finish in.
         position = 0
@@ -229,7 +288,7 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _init_worker(files, shown, root, options) -> None:
+def _init_worker(files, shown, root, options, texts) -> None:
     from codemod.repo_index import RepoIndex
 
     gc.disable()  # see run()
@@ -237,7 +296,8 @@ def _init_worker(files, shown, root, options) -> None:
         files=files,
         shown=shown,
         options=options,
-        index=RepoIndex(files, root=root, lazy=options.prefilter),
+        texts=texts,  # source given as text (standard input) instead of read from disk
+        index=RepoIndex(files, root=root, texts=texts, lazy=options.prefilter),
     )
 
 
@@ -245,12 +305,14 @@ def _analyse_batch(batch: list[int]) -> list[tuple]:
     return [(i, *_analyse_one(i)) for i in batch]
 
 
-def _analyse_one(i: int) -> tuple[FileAnalysis, set[str], bool]:
+def _analyse_one(i: int) -> tuple[FileAnalysis, tuple[set[str], set[tuple]], bool]:
+    from codemod.repo_index import MODULE_LOOKUP
+
     index: RepoIndex = _worker["index"]
     path = _worker["files"][i]
     index.begin_tracking()
     try:
-        analysis = _analyse_path(index, path, _worker["shown"][i], _worker["options"])
+        analysis = _analyse_path(index, path, _worker["shown"][i], _worker["options"], _worker["texts"].get(path))
     finally:
         dependencies = index.end_tracking()
     if not analysis.result.changed:
@@ -258,23 +320,26 @@ def _analyse_one(i: int) -> tuple[FileAnalysis, set[str], bool]:
         # validation); the rest stay small in the cache.
         analysis.result.original = None
         analysis.plan = None
-    return analysis, {str(d) for d in dependencies}, index.scanned_repository
+    files_read = {str(d) for d in dependencies if not isinstance(d, tuple)}
+    lookups = {(d[1], d[2]) for d in dependencies if isinstance(d, tuple) and d[0] == MODULE_LOOKUP}
+    return analysis, (files_read, lookups), index.scanned_repository
 
 
-def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions) -> FileAnalysis:
-    try:
-        source = read_source(path)
-    except SourceError as exc:
-        return FileAnalysis(FileResult(path=path, display_path=shown, error=str(exc)))
+def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions, text: str | None = None) -> FileAnalysis:
+    if text is None:
+        try:
+            text = read_source(path).text
+        except SourceError as exc:
+            return FileAnalysis(FileResult(path=path, display_path=shown, error=str(exc)))
     from codemod.api import analyse_text
 
     try:
-        return analyse_text(index, path, source.text, shown, options.analysis_options())
+        return analyse_text(index, path, text, shown, options.analysis_options())
     except SyntaxError as exc:
         message = f"syntax error: {exc.msg} (line {exc.lineno})"
     except (ValueError, RecursionError) as exc:
         message = f"cannot parse: {exc}"
-    return FileAnalysis(FileResult(path=path, display_path=shown, original=source.text, error=message))
+    return FileAnalysis(FileResult(path=path, display_path=shown, original=text, error=message))
 
 
 def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> None:
@@ -297,7 +362,8 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
         rewrites,
         overlay,  # type: ignore[arg-type]
         ValidationOptions(device=options.device, jobs=options.jobs or 1, timeout=options.timeout, examples=options.examples,
-                          python=options.python, cache=options.use_cache, progress=progress),
+                          python=options.python, cache=options.use_cache, cache_dir=options.cache_dir,
+                          progress=progress),
     )
     for analysis in analyses:
         rejected: set[str] = set()
@@ -321,17 +387,28 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
             analysis.result.classes = [c for c in analysis.result.classes if c.class_name not in rejected]
 
 
-def _finalise(report: RunReport, analyses: list[FileAnalysis], options: RunOptions) -> None:
+def _finalise(
+    report: RunReport,
+    analyses: list[FileAnalysis],
+    options: RunOptions,
+    roots: list[str],
+    identities: dict[str, tuple[int, int]],
+) -> None:
     summary = report.summary
+    summary.writing = options.write
     verdicts: dict[tuple[Path, str], str] = {}
     for analysis in analyses:
         result = analysis.result
-        if result.changed and options.write:
-            _write(result)
+        proposed = result.changed and result.error is None
+        written = proposed and options.write and _write(result, roots, identities.get(str(result.path)))
         report.files.append(result)
         summary.files_scanned += 1
-        summary.files_changed += int(result.changed and result.error is None)
-        written_classes = {c.class_name for c in result.classes} if result.changed else set()
+        summary.files_proposed += int(proposed)
+        summary.files_written += int(written)
+        # Counted as changed: what was written, or in a run that writes nothing, what it proposes.
+        counted = written if options.write else proposed
+        summary.files_changed += int(counted)
+        written_classes = {c.class_name for c in result.classes} if counted else set()
         for finding in result.findings:
             if finding.action is Action.SKIP:
                 summary.skipped += 1
@@ -349,14 +426,24 @@ def _finalise(report: RunReport, analyses: list[FileAnalysis], options: RunOptio
     summary.errors += len(report.errors)
 
 
-def _write(result: FileResult) -> None:
+def _write(result: FileResult, roots: list[str], identity: tuple[int, int] | None) -> bool:
     try:
+        try:
+            now = os.lstat(result.path)
+        except OSError:
+            raise SourceError("deleted since it was read") from None
+        if stat.S_ISLNK(now.st_mode):
+            raise SourceError("replaced by a symlink since it was read")
+        if identity is None or (now.st_dev, now.st_ino) != identity:
+            raise SourceError("replaced by another file since it was read")
         source = read_source(result.path)
         if source.text != result.original:
             raise SourceError("changed on disk since it was read")
-        write_source_atomic(source, result.rewritten)  # type: ignore[arg-type]
+        write_source_atomic(source, result.rewritten, roots)  # type: ignore[arg-type]
     except SourceError as exc:
         result.error = f"not written: {exc}"
+        return False
+    return True
 
 
 def _common_root(files: list[Path]) -> Path | None:

@@ -431,7 +431,7 @@ def test_verdicts_are_reused_until_an_imported_file_changes(tmp_path, monkeypatc
     args = (tmp_path, "pkg/s.py", "pkg.s", SIMPLE_REWRITE, [("Simple", [_finding("Simple", "table")])])
     first = _validate(*args, cache=True, cache_dir=cache_dir)["Simple"]
     assert first.verdict is Verdict.PASSED
-    files = list(cache_dir.iterdir())
+    files = list((cache_dir / "verdicts").iterdir())  # a folder of its own in the cache directory
     assert len(files) == 1 and files[0].suffix == ".json"
     stored = json.loads(files[0].read_text())  # data only
     entry = next(iter(stored["entries"].values()))
@@ -455,6 +455,12 @@ def test_verdicts_are_reused_until_an_imported_file_changes(tmp_path, monkeypatc
         patch.setattr(runner.Pool, "run", lambda self, *a: (calls.append(1), original_run(self, *a))[1])
         third = _validate(*args, cache=True, cache_dir=cache_dir)["Simple"]
     assert calls and third.verdict is Verdict.PASSED
+
+    # `codemod clean` removes the stored verdicts with the analysis cache
+    from codemod.validate import verdict_cache
+
+    assert list(verdict_cache.clean(cache_dir, tmp_path)) == files
+    assert not (cache_dir / "verdicts").exists()
 
 
 # -- the summary's advice, and `record` telling why it failed ----------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from codemod.rules import (
     branches,
+    captured_reference,
     collisions,
     complex_values,
     constructor_helpers,
@@ -19,10 +20,12 @@ from codemod.rules import (
     not_a_tensor,
     off_device,
     parameter_limits,
+    placed_where_read,
     parameters,
     persistence,
     rebinding,
     reported,
+    size_limits,
     super_order,
     transformers_models,
 )
@@ -38,13 +41,16 @@ _MODULES = (
     inplace_init,
     not_a_tensor,
     device_moves,
+    captured_reference,
     off_device,
+    placed_where_read,
     collisions,
     constructor_helpers,
     super_order,
     parameter_limits,
     rebinding,
     reported,
+    size_limits,
 )
 
 REGISTRY: dict[str, Rule] = {}
@@ -67,7 +73,9 @@ TRANSFORMERS_MODEL = transformers_models.RULE
 INIT_RETURNS_PARAMETER = inplace_init.RULE
 NOT_A_TENSOR = not_a_tensor.RULE
 DEVICE_MOVE_MATTERS = device_moves.RULE
+HANDED_OUT = captured_reference.RULE
 OFF_DEVICE = off_device.RULE
+PLACED_WHERE_READ = placed_where_read.RULE
 COLLISION = collisions.RULE
 CONSTRUCTOR_HELPER = constructor_helpers.RULE
 BEFORE_SUPER = super_order.RULE
@@ -80,6 +88,7 @@ CONTAINER = reported.CONTAINER
 SETATTR = reported.SETATTR
 OUTSIDE_CONSTRUCTOR = reported.OUTSIDE_CONSTRUCTOR
 UNPACKED = reported.UNPACKED
+TOO_LARGE = size_limits.RULE
 
 
 def rule(code: str) -> Rule:

@@ -12,9 +12,12 @@ A stored verdict is used only when all of them still match.
 Only verdicts that say something about the code are kept (passed, failed,
 not validated); an error or a timeout is tried again next time.
 
-Data only: JSON, never pickle.  It lives in the user's cache directory, in a
-folder of its own (``verdicts``), one file per repository, outside the
-scanned tree.
+Data only: JSON, never pickle, read with a size limit and checked entry by
+entry.  It lives in the same cache directory as the analysis cache (see
+cache.py: ``--cache-dir``, ``$CODEMOD_CACHE_DIR`` or the user's cache
+directory), in a folder of its own, ``verdicts/``, one file per project named
+like the project's analysis directory, outside the scanned tree.  ``codemod
+clean`` removes it (:func:`clean`).
 """
 
 from __future__ import annotations
@@ -23,10 +26,10 @@ import dataclasses
 import hashlib
 import json
 import os
-import sys
+import re
 import tempfile
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from codemod.ftypes import Validation, Verdict
 
@@ -35,23 +38,44 @@ DIRECTORY_NAME = "verdicts"
 CACHED_VERDICTS = {Verdict.PASSED, Verdict.FAILED, Verdict.NOT_VALIDATED}
 
 
-def user_cache_root() -> Path:
-    """``$CODEMOD_CACHE_DIR``, else the platform's user cache folder, ``/codemod``."""
-    explicit = os.environ.get("CODEMOD_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "codemod"
+MAX_BYTES = 64 << 20  # a larger file is not one this tool wrote
+_FILE = re.compile(r"[A-Za-z0-9_.-]{0,40}-[0-9a-f]{16}\.json\Z")
+_TEMP = re.compile(r"\.tmp-[A-Za-z0-9_]+\.json\Z")
 
 
-def directory() -> Path:
-    """Where verdicts are kept (what a cache cleaner removes)."""
-    return user_cache_root() / DIRECTORY_NAME
+def directory(base: Path | None = None) -> Path:
+    """Where verdicts are kept: ``verdicts/`` in the cache directory."""
+    from codemod.cache import cache_base
+
+    return (base if base is not None else cache_base()) / DIRECTORY_NAME
+
+
+def verdict_file(base: Path | None, root: Path) -> Path:
+    from codemod.cache import project_directory
+
+    folder = directory(base)
+    return folder / (project_directory(folder, root).name + ".json")
+
+
+def clean(base: Path, root: Path | None) -> Iterator[Path]:
+    """Remove the stored verdicts of project ``root`` (of every project when None); yield what
+    was removed.  Only files named as this module names them; a symlink is never followed."""
+    folder = directory(base)
+    if folder.is_symlink() or not folder.is_dir():
+        return
+    names = [verdict_file(base, root).name] if root is not None else sorted(os.listdir(folder))
+    for name in names:
+        path = folder / name
+        if (_FILE.match(name) or _TEMP.match(name)) and path.is_file() and not path.is_symlink():
+            try:
+                path.unlink()
+            except OSError:
+                continue
+            yield path
+    try:
+        folder.rmdir()  # only when nothing else is left
+    except OSError:
+        pass
 
 
 def digest_bytes(data: bytes) -> str:
@@ -107,17 +131,18 @@ def validation_from_json(data: dict[str, Any]) -> Validation:
 class VerdictCache:
     """One repository's stored verdicts; ``load``, ``get``/``put``, then ``save``."""
 
-    def __init__(self, root: Path, location: Path | None = None) -> None:
-        name = digest_bytes(str(Path(root).resolve()).encode("utf-8", "surrogateescape"))
-        self.path = (location or directory()) / f"{name}.json"
+    def __init__(self, root: Path, base: Path | None = None) -> None:
+        self.path = verdict_file(base, Path(root))
         self.entries: dict[str, dict[str, Any]] = {}
         self.digests = Digests()
         self.dirty = False
 
     def load(self) -> None:
         try:
+            if self.path.is_symlink() or self.path.stat().st_size > MAX_BYTES:
+                return
             data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, UnicodeDecodeError):
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
             return
         if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("entries"), dict):
             self.entries = {k: v for k, v in data["entries"].items() if isinstance(v, dict)}
@@ -158,7 +183,9 @@ class VerdictCache:
         if not self.dirty:
             return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if self.path.parent.is_symlink():
+                return
             fd, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-", suffix=".json")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
