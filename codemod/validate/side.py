@@ -69,22 +69,40 @@ def import_dotted(target: str, root: str) -> Any:
     raise ImportError(f"cannot import {target}")
 
 
+_SOURCE_OF: dict[str, str | None] = {}  # module name -> its file when it counts, decided once per worker
+_SKIP_PREFIXES: tuple[str, ...] | None = None
+
+
 def imported_files(roots: list[str]) -> list[str]:
     """Source files of the loaded modules that are not part of the interpreter's installation.
 
     Installed packages are covered by the listing of the site directories (see
     hello); these are the repository's files and anything else on the path.
+    Each module is looked at once per worker: a worker reports after every class.
     """
-    skip = tuple({os.path.realpath(p) + os.sep for p in _installation_dirs()})
+    global _SKIP_PREFIXES
+    if _SKIP_PREFIXES is None:
+        _SKIP_PREFIXES = tuple({os.path.realpath(p) + os.sep for p in _installation_dirs()})
     out = set()
-    for module in list(sys.modules.values()):
-        filename = getattr(module, "__file__", None)
-        if not filename or not filename.endswith(".py") or not os.path.isabs(filename):
-            continue  # some extension modules name a relative, made-up file
-        path = os.path.realpath(filename)
-        if not path.startswith(skip) and os.path.isfile(path):
+    for name, module in list(sys.modules.items()):
+        if name not in _SOURCE_OF:
+            _SOURCE_OF[name] = _counted_file(module, _SKIP_PREFIXES)
+        path = _SOURCE_OF[name]
+        if path is not None:
             out.add(path)
     return sorted(out)
+
+
+def _counted_file(module: Any, skip: tuple[str, ...]) -> str | None:
+    filename = getattr(module, "__file__", None)
+    if not isinstance(filename, str) or not filename.endswith(".py") or not os.path.isabs(filename):
+        return None  # some extension modules name a relative, made-up file
+    if filename.startswith(skip):
+        return None  # the cheap test first: most modules are installed ones
+    path = os.path.realpath(filename)
+    if path.startswith(skip) or not os.path.isfile(path):
+        return None
+    return path
 
 
 def _installation_dirs() -> list[str]:
