@@ -120,9 +120,13 @@ def validate_rewrites(
     cache_keys: dict[tuple[Path, str], str] = {}
     todo: dict[tuple[Path, str], ClassRewrite] = {}
     if cache is not None:
+        from codemod.cache import tool_fingerprint
+
         cache.load()
+        tool = tool_fingerprint("validation")  # once: it reads the tool's own files
         for key, rewrite in unique.items():
-            cache_keys[key] = _cache_key(rewrite, overlay, examples, record_paths[key], options, python, roots, cache)
+            cache_keys[key] = _cache_key(rewrite, overlay, examples, record_paths[key], options, python, roots, cache,
+                                         tool)
             hit = cache.get(cache_keys[key])
             if hit is not None:
                 report(key, hit)
@@ -215,14 +219,12 @@ def _harvest(pool: Pool, tasks: list[Task], options: ValidationOptions) -> dict:
 
 
 def _cache_key(rewrite: ClassRewrite, overlay: dict[Path, str], examples: Path | None, record: Path | None,
-               options: ValidationOptions, python: str, roots: list[Path], cache: VerdictCache) -> str:
-    from codemod.cache import tool_fingerprint
-
+               options: ValidationOptions, python: str, roots: list[Path], cache: VerdictCache, tool: str) -> str:
     text = overlay.get(rewrite.path)
     if text is None:
         text = next((t for p, t in overlay.items() if Path(p).resolve() == Path(rewrite.path).resolve()), "")
     return class_key({
-        "tool": tool_fingerprint("validation"),
+        "tool": tool,
         "python": python,
         "roots": [str(r) for r in roots],
         "module": rewrite.module,
