@@ -11,7 +11,7 @@ import click
 from click.core import ParameterSource
 
 from codemod import __version__
-from codemod.config import OUTPUT_FORMATS, ConfigError, find_project_root, load_config
+from codemod.config import OUTPUT_FORMATS, ConfigError, find_project_root, load_config, load_style
 from codemod.discovery import display_path
 from codemod.ftypes import plural
 
@@ -101,6 +101,9 @@ def main() -> None:
               help="Examples file declaring how to build classes (default: codemod_examples.py at the root).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Seconds allowed to validate one class.")
+@click.option("--formatter", type=click.Choice(["black", "ruff", "none"]), default=None,
+              help="Run the project's formatter over the files that change (default: none; the rewritten "
+                   "statements are always wrapped to the project's line length).")
 @click.option("--python", "python", default=None, metavar="PATH",
               help="Interpreter (or virtual environment) the validation workers run under "
                    "(default: the active virtual environment, else .venv in the project, else this one).")
@@ -129,6 +132,18 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         raise click.UsageError(f"--statistics prints text or json, not {settings['output_format']}")
     if stdin and settings["require_validated"]:
         raise click.UsageError("--require-validated cannot be used with '-': validation does not run on standard input")
+    formatter = settings["formatter"] if settings["formatter"] not in (None, "none") else None
+    try:
+        style = load_style(root, formatter)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    if formatter is not None:
+        from codemod.formatter import FormatterError, formatter_command
+
+        try:
+            formatter_command(formatter)
+        except FormatterError as exc:
+            raise click.UsageError(str(exc)) from None
     write = not (settings["dry_run"] or settings["check"])
     options = RunOptions(
         persistent=settings["persistent"],
@@ -145,6 +160,8 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         prefilter=not settings["parse_all"],
         selection=settings["selection"],
         cache_dir=flags["cache_dir"],
+        style=style,
+        formatter=formatter,
         python=str(settings["python"]) if settings["python"] else None,
     )
     config_file = root / "pyproject.toml"
@@ -314,6 +331,7 @@ _FLAG_TO_CONFIG = {
     "device": "device",
     "examples": "examples",
     "timeout": "timeout",
+    "formatter": "formatter",
     "python": "python",
 }
 _CLI, _CONFIG, _DEFAULT = "command line", "pyproject.toml", "default"
@@ -393,6 +411,7 @@ _SHOWN_SETTINGS = (
     ("statistics", "statistics"),
     ("exit-zero", "exit_zero"),
     ("parse-all", "parse_all"),
+    ("formatter", "formatter"),
 )
 
 
@@ -410,7 +429,7 @@ def _settings_lines(root: Path, config_file: Path | None, settings: dict, source
         else:
             value, source = settings[flag], sources.get(flag, _DEFAULT)
         if value is None:
-            note = {"select": "every rule", "examples": "codemod_examples.py at the project root", "color": "on a terminal"}
+            note = {"select": "every rule", "examples": "codemod_examples.py at the project root", "color": "on a terminal", "formatter": "none"}
             lines.append(f"# {key} not set: {note.get(key, 'default')}")
             continue
         if isinstance(value, Path):
