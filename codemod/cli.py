@@ -112,6 +112,9 @@ def main() -> None:
 @click.option("--formatter", type=click.Choice(["black", "ruff", "none"]), default=None,
               help="Run the project's formatter over the files that change (default: none; the rewritten "
                    "statements are always wrapped to the project's line length).")
+@click.option("--python", "python", default=None, metavar="PATH",
+              help="Interpreter (or virtual environment) the validation workers run under "
+                   "(default: the active virtual environment, else .venv in the project, else this one).")
 @click.option("--parse-all", is_flag=True,
               help="Parse every file in full (slower): also reports syntax errors in files that cannot hold "
                    "a rewrite, which are otherwise never parsed.")
@@ -169,6 +172,7 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         cache_dir=flags["cache_dir"],
         style=style,
         formatter=formatter,
+        python=str(settings["python"]) if settings["python"] else None,
     )
     config_file = root / "pyproject.toml"
     if settings["show_settings"]:
@@ -203,10 +207,14 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
     if not settings["selection"].is_default:
         verbose(f"rules: select {', '.join(settings['selection'].select or ('all',))}; ignore {', '.join(settings['selection'].ignore) or 'none'}")
 
-    progress = _progress_bar() if not settings["quiet"] and sys.stderr.isatty() else None
+    on_terminal = not settings["quiet"] and sys.stderr.isatty()
+    progress = _progress_bar() if on_terminal else None
+    if on_terminal:
+        options.validation_progress = _progress_bar(unit="classes validated", minimum=1, every=1)
     report = run(paths, options, progress=progress)
-    if progress is not None:
-        progress(None, None)
+    for bar in (progress, options.validation_progress):
+        if bar is not None:
+            bar(None, None)
     verbose(f"{plural(report.summary.files_scanned, 'file')} analysed in {verbose.elapsed():.2f} s")
     if report.summary.files_scanned == 0:
         _warn_no_files(paths)
@@ -300,7 +308,9 @@ def clean_command(paths: tuple[Path, ...], cache_dir: Path | None, everything: b
 
     base = cache_base(cache_dir)
     root = None if everything else find_project_root(list(paths) or [Path.cwd()])
-    removed = list(clean(base, root))
+    from codemod.validate import verdict_cache
+
+    removed = list(clean(base, root)) + list(verdict_cache.clean(base, root))
     for directory in removed:
         click.echo(f"removed {directory}")
     if not removed:
@@ -342,6 +352,7 @@ _FLAG_TO_CONFIG = {
     "examples": "examples",
     "timeout": "timeout",
     "formatter": "formatter",
+    "python": "python",
 }
 _CLI, _CONFIG, _DEFAULT = "command line", "pyproject.toml", "default"
 
@@ -447,20 +458,26 @@ def _settings_lines(root: Path, config_file: Path | None, settings: dict, source
     return lines
 
 
-def _progress_bar():
+def _progress_bar(unit: str = "files", minimum: int = 50, every: int = 25):
+    """A one-line bar on stderr; ``show(None, None)`` erases it."""
+    import threading
+
     state = {"shown": False}
+    lock = threading.Lock()  # validation reports from worker threads
 
     def show(done, total):
-        if done is None:
-            if state["shown"]:
-                click.echo("\r\033[K", nl=False, err=True)
-            return
-        if total < 50 or (done % 25 and done != total):
-            return
-        width = 30
-        filled = int(width * done / total)
-        click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} files", nl=False, err=True)
-        state["shown"] = True
+        with lock:
+            if done is None:
+                if state["shown"]:
+                    click.echo("\r\033[K", nl=False, err=True)
+                    state["shown"] = False
+                return
+            if total < minimum or (done % every and done != total):
+                return
+            width = 30
+            filled = int(width * done / total)
+            click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {unit}", nl=False, err=True)
+            state["shown"] = True
 
     return show
 
@@ -521,6 +538,8 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
         if settings["check"]:
             for result in report.changed_files:
                 echo(f"would rewrite {result.display_path}")
+        for hint in report.hints:
+            echo(f"hint: {hint}")
     echo(report.summary.line(pending))
 
 

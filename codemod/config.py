@@ -123,6 +123,7 @@ KNOWN_KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "cache": ("boolean", _boolean),
     "color": ("boolean", _boolean),
     "formatter": ('"black", "ruff" or "none"', _choice("black", "ruff", "none")),
+    "python": ("path of the interpreter for validation, relative to the project root", _string),
 }
 
 
@@ -185,7 +186,7 @@ def load_config(root: Path) -> dict[str, Any]:
             checked = check(value)
         except ValueError as exc:
             raise ConfigError(f"{shown}: [tool.codemod] {key} {exc} (got {value!r})") from None
-        if name == "examples":
+        if name == "examples" or (name == "python" and ("/" in checked or os.sep in checked)):
             checked = Path(root, checked).absolute()
         config[name] = checked
     if "format" in config:  # the older spelling of output-format

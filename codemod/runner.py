@@ -61,6 +61,9 @@ class RunOptions:
     cache_dir: Path | None = None  # default: $CODEMOD_CACHE_DIR, else the user's cache directory (cache.py)
     style: Style = Style()  # how rewritten statements are laid out (see wrap.py)
     formatter: str | None = None  # "black" or "ruff": run over the changed files (see formatter.py)
+    python: str | None = None  # interpreter for the validation workers (default: the project's venv)
+    # called with (classes done, classes to validate) as validation proceeds
+    validation_progress: Callable[[int, int], None] | None = None
 
     def analysis_options(self) -> AnalysisOptions:
         return AnalysisOptions(persistent=self.persistent, selection=self.selection, style=self.style)
@@ -72,6 +75,7 @@ class RunReport:
     files: list[FileResult] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (display path, message): paths never read, formatter failures
     summary: Summary = field(default_factory=Summary)
+    hints: list[str] = field(default_factory=list)  # what would let validation prove more
 
     @property
     def findings(self):
@@ -200,6 +204,12 @@ def _run(
     # Files are written only inside what the user asked for (resolved: no symlink leads out).
     roots = [os.path.realpath(p) for p in paths]
     _finalise(report, results, options, roots, identities)
+    if options.validate:
+        from codemod.validate.coverage_hint import record_hint
+
+        hint = record_hint(root, results)
+        if hint:
+            report.hints.append(hint)
     return report
 
 
@@ -345,12 +355,21 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
     from codemod.validate import ValidationOptions, validate_rewrites  # imports torch only in workers
 
     overlay = {a.result.path: a.result.rewritten for a in analyses if a.result.rewritten is not None}
+    total = len({(r.path, r.class_name) for r in rewrites})
+    done = [0]
+
+    def progress(_rewrite, _validation) -> None:
+        done[0] += 1
+        if options.validation_progress is not None:
+            options.validation_progress(done[0], total)
+
     verdicts = validate_rewrites(
         root,
         rewrites,
         overlay,  # type: ignore[arg-type]
-        ValidationOptions(device=options.device, jobs=options.jobs or 1, timeout=options.timeout,
-                          examples=options.examples, allow_new_keys=options.allow_new_keys),
+        ValidationOptions(device=options.device, jobs=options.jobs or 1, timeout=options.timeout, examples=options.examples,
+                          allow_new_keys=options.allow_new_keys, python=options.python, cache=options.use_cache,
+                          cache_dir=options.cache_dir, progress=progress),
     )
     policy = WritePolicy(unsafe_fixes=options.unsafe_fixes, require_validated=options.require_validated)
     for analysis in analyses:

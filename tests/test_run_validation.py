@@ -114,7 +114,7 @@ import torch.nn as nn
 
 
 class Needy(nn.Module):
-    def __init__(self, dim, scale=2.0):
+    def __init__(self, dim, encoder: nn.Module, scale=2.0):  # no module can be made up for encoder
         super().__init__()
         self.lin = nn.Linear(dim, dim)
         self.offset = torch.linspace(0, 1, dim)
@@ -472,8 +472,8 @@ def test_require_validated_reports_a_snippet_for_the_unbuildable_class(strict_ru
     _, _, report = strict_run
     needy = verdict_of(report, "Needy")
     assert needy.verdict is Verdict.NOT_VALIDATED
-    assert "needs constructor arguments (dim)" in needy.message, needy.message
-    assert needy.snippet == "example('pkg.needy.Needy', dim=..., inputs=lambda: {'x': ...})"
+    assert "needs constructor arguments (dim, encoder)" in needy.message, needy.message
+    assert needy.snippet == "example('pkg.needy.Needy', dim=..., encoder=..., inputs=lambda: {'x': ...})"
     from codemod.report import finding_line
 
     lines = [finding_line(f) for f in report.findings if f.class_name == "Needy"]

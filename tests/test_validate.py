@@ -67,7 +67,7 @@ class TypeCls(nn.Module):
 
 
 class Needy(nn.Module):
-    def __init__(self, config, scale=2.0):
+    def __init__(self, config, encoder: nn.Module, scale=2.0):  # no module can be made up for encoder
         super().__init__()
         self.lin = nn.Linear(config.hidden_size, config.hidden_size)
         self.bias_vec = torch.full((config.hidden_size,), scale)
@@ -439,7 +439,7 @@ def test_constructor_args_without_example_is_not_validated_with_snippet(results,
     v = verdict_of(results, repo, "pkg/models.py", "Needy")
     assert v.verdict is Verdict.NOT_VALIDATED
     assert "config" in v.message
-    assert v.snippet == "example('pkg.models.Needy', config=..., inputs=lambda: {'x': ...})"
+    assert v.snippet == "example('pkg.models.Needy', config=..., encoder=..., inputs=lambda: {'x': ...})"
     assert missing_examples(results_without_elapsed(results)).startswith("from codemod.examples import example\n")
 
 
@@ -479,7 +479,9 @@ def test_persistent_buffer_breaks_strict_checkpoint_loading(results, repo):
     assert v.missing_keys == ["mask"]
     assert "lacks mask" in v.message and "--allow-new-keys" in v.message
     assert v.verdict_for("mask") is Verdict.FAILED
-    assert "forward" not in " ".join(v.compared)  # no inputs in the examples file
+    # no inputs in the examples file: made up from the first layer forward uses (Linear(4, 4))
+    assert "forward:cpu" in v.compared
+    assert any("inputs made up from the model's layers: randn(2x7x4)" in d for d in v.details)
 
 
 @pytest.fixture(scope="module")
@@ -501,7 +503,7 @@ def test_non_persistent_buffer_keeps_checkpoints_compatible(results, repo):
     assert v.verdict is Verdict.PASSED, v.message
     assert v.checkpoint_compatible is True
     assert v.missing_keys == []
-    assert "forward not compared" in v.message
+    assert "forward:cpu" in v.compared  # with made-up inputs
 
 
 def test_new_parameter_before_existing_ones_changes_the_order(results, new_keys_allowed, repo):

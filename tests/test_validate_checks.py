@@ -507,16 +507,17 @@ class Raises(nn.Module):
         raise ValueError("this model refuses to be built")
 
 
+# Built from another module: no argument can be made up for them, so they stay not validated.
 class NeedsDim(nn.Module):
-    def __init__(self, dim):
+    def __init__(self, encoder: nn.Module):
         super().__init__()
-        self.offset = torch.linspace(0, 1, dim)
+        self.offset = torch.linspace(0, 1, encoder.dim)
 
 
 class NeedsDimTrained(nn.Module):
-    def __init__(self, dim):
+    def __init__(self, encoder: nn.Module):
         super().__init__()
-        self.scale = torch.ones(dim, requires_grad=True)
+        self.scale = torch.ones(encoder.dim, requires_grad=True)
 """
 
 POLICY_EXAMPLES = """
@@ -560,9 +561,10 @@ def test_default_policy_writes_passed_and_statically_safe_rewrites_only(policy_r
     codes = {f.class_name: f.code for f in report.findings}
     assert codes["NeedsDim"] == "BUF101" and codes["NeedsDimTrained"] == "BUF103"
     assert 'register_buffer("weights"' in _class_text(text, "Good")
-    assert 'register_buffer("offset"' in _class_text(text, "NeedsDim")  # not validated, statically safe
+    # not validated, statically safe: written
+    assert '"offset", torch.linspace(0, 1, encoder.dim), persistent=False' in _class_text(text, "NeedsDim")
     assert "self.table = torch.zeros(3)" in _class_text(text, "Raises")  # error: held back
-    assert "self.scale = torch.ones(dim, requires_grad=True)" in _class_text(text, "NeedsDimTrained")
+    assert "self.scale = torch.ones(encoder.dim, requires_grad=True)" in _class_text(text, "NeedsDimTrained")
     held = {f.class_name: f.held_back for f in report.findings if f.held_back}
     assert set(held) == {"Raises", "NeedsDimTrained"}
     assert "error" in held["Raises"] and "--unsafe-fixes" in held["Raises"]
@@ -574,7 +576,7 @@ def test_default_policy_writes_passed_and_statically_safe_rewrites_only(policy_r
 def test_unsafe_fixes_writes_the_rest(policy_runs):
     _, report, text = policy_runs["unsafe"]
     assert 'register_buffer("table"' in _class_text(text, "Raises")
-    assert "self.scale = nn.Parameter(torch.ones(dim))" in _class_text(text, "NeedsDimTrained")
+    assert "self.scale = nn.Parameter(torch.ones(encoder.dim))" in _class_text(text, "NeedsDimTrained")
     assert 'register_buffer("weights"' in _class_text(text, "Good")
     assert not any(f.held_back for f in report.findings)
     compile(text, "policy.py", "exec")
@@ -616,7 +618,7 @@ def test_report_file_is_a_markdown_summary(cli_runs):
     assert "| `pkg/policy.py:" in report and "`Good.weights`" in report
     assert "## Failures" in report and "this model refuses to be built" in report
     assert "## Not validated" in report and "NeedsDimTrained.scale" in report
-    assert "example('pkg.policy.NeedsDim', dim=..." in report
+    assert "example('pkg.policy.NeedsDim', encoder=..." in report
 
 
 def test_text_output_is_one_line_per_passing_class(cli_runs):

@@ -157,7 +157,8 @@ def test_validation_uses_the_records(recorded):
     path = root / "pkg" / "model.py"
     text = overlay[path].replace("self.table = torch.ones(2)",
                                  'self.register_buffer("table", torch.ones(2), persistent=False)')
-    results = validate_rewrites(root, rewrites + unpicklable, {path: text}, ValidationOptions(timeout=60))
+    # zero_setup=False: Unpicklable(fn) would otherwise be built with a made-up `fn`
+    results = validate_rewrites(root, rewrites + unpicklable, {path: text}, ValidationOptions(timeout=60, zero_setup=False))
     tagger = results[(path, "Tagger")]
     assert tagger.verdict is Verdict.PASSED, tagger.message
     assert "forward:cpu" in tagger.compared and "forward:meta" in tagger.compared

@@ -29,8 +29,10 @@ from pathlib import Path
 from typing import Callable
 
 from codemod.ftypes import ClassRewrite, Validation, Verdict
+from codemod.validate import imports
 from codemod.validate.record import RecordedClass, RecordResult, default_records_dir, record, record_file
 from codemod.validate.runner import Pool, Task
+from codemod.validate.verdict_cache import VerdictCache, class_key
 
 __all__ = [
     "ValidationOptions",
@@ -40,6 +42,7 @@ __all__ = [
     "RecordedClass",
     "missing_examples",
     "EXAMPLES_FILE",
+    "worker_pairs",
 ]
 
 EXAMPLES_FILE = "codemod_examples.py"
@@ -58,6 +61,25 @@ class ValidationOptions:
     records_dir: Path | None = None  # default <root>/.codemod/records
     # called as each class finishes, from a worker thread
     progress: Callable[[ClassRewrite, Validation], None] | None = None
+    python: str | None = None  # the project's interpreter; default: see imports.project_python
+    zero_setup: bool = True  # build classes through their parents and with made-up arguments
+    cache: bool = False  # reuse verdicts while nothing they depended on changed (verdict_cache.py)
+    cache_dir: Path | None = None  # the cache directory (cache.py's base); default: as for the analysis cache
+    parent_budget_s: float = 20.0  # seconds a worker may spend building parents to learn arguments
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def worker_pairs(requested: int, classes: int, available: int | None = None) -> int:
+    """Pairs of workers to run: each pair keeps about two cores busy (one side builds the next
+    class while the other judges), so more pairs than half the cores only compete for them."""
+    available = cores() if available is None else available
+    return max(1, min(int(requested), classes, max(1, available // 2), MAX_JOBS))
 
 
 def validate_rewrites(
@@ -78,13 +100,17 @@ def validate_rewrites(
     examples = _examples_path(root, options)
     if isinstance(examples, Validation):
         return {key: examples for key in unique}
+    try:
+        python = imports.project_python(root, options.python)
+    except imports.InterpreterError as exc:
+        return {key: Validation(Verdict.NOT_VALIDATED, message=str(exc)) for key in unique}
     records_dir = Path(options.records_dir) if options.records_dir else default_records_dir(root)
+    roots = imports.import_roots(root, [r.path for r in unique.values()])
     results: dict[tuple[Path, str], Validation] = {}
     lock = threading.Lock()
     callback_errors: list[BaseException] = []
 
-    def finish(key: tuple[Path, str], side: str, outcome: dict) -> None:
-        validation = _to_validation(side, outcome)
+    def report(key: tuple[Path, str], validation: Validation) -> None:
         with lock:
             results[key] = validation
         if options.progress is not None and not callback_errors:
@@ -93,40 +119,127 @@ def validate_rewrites(
             except Exception as exc:  # the caller's bug: raise it once the workers are gone
                 callback_errors.append(exc)
 
-    with tempfile.TemporaryDirectory(prefix="codemod-validate-") as temporary:
-        workdir = Path(temporary)
-        jobs = max(1, min(int(options.jobs), len(unique), os.cpu_count() or 1, MAX_JOBS))
-        configs = _write_configs(workdir, root, list(unique.values()), overlay, examples, options, jobs)
-        tasks = []
-        for number, (key, rewrite) in enumerate(unique.items()):
-            record_path = record_file(records_dir, root, rewrite.path, rewrite.class_name)
-            tasks.append(
-                Task(
-                    key,
-                    {
-                        "op": "class",
-                        "id": number,
-                        "module": rewrite.module,
-                        "class_name": rewrite.class_name,
-                        "findings": _findings(rewrite),
-                        "file": str(rewrite.path),
-                        "record": str(record_path) if record_path else None,
-                        "data": str(workdir / f"class-{number}.pt"),
-                    },
+    record_paths = {key: record_file(records_dir, root, r.path, r.class_name) for key, r in unique.items()}
+    cache = VerdictCache(root, options.cache_dir) if options.cache else None
+    cache_keys: dict[tuple[Path, str], str] = {}
+    todo: dict[tuple[Path, str], ClassRewrite] = {}
+    if cache is not None:
+        from codemod.cache import tool_fingerprint
+
+        cache.load()
+        tool = tool_fingerprint("validation")  # once: it reads the tool's own files
+        for key, rewrite in unique.items():
+            cache_keys[key] = _cache_key(rewrite, overlay, examples, record_paths[key], options, python, roots, cache,
+                                         tool)
+            hit = cache.get(cache_keys[key])
+            if hit is not None:
+                report(key, hit)
+            else:
+                todo[key] = rewrite
+    else:
+        todo = dict(unique)
+
+    site_dirs: list[str] = []
+
+    def finish(key: tuple[Path, str], side: str, outcome: dict) -> None:
+        validation = _to_validation(side, outcome)
+        if cache is not None and key in cache_keys and site_dirs:
+            files = list(outcome.get("imported") or []) + list(outcome.get("imported_original") or [])
+            files += [str(p) for p in (examples, record_paths[key]) if p]
+            with lock:
+                cache.put(cache_keys[key], validation, files, site_dirs)
+        report(key, validation)
+
+    if todo:
+        with tempfile.TemporaryDirectory(prefix="codemod-validate-") as temporary:
+            workdir = Path(temporary)
+            jobs = worker_pairs(options.jobs, len(todo))
+            configs = _write_configs(workdir, root, roots, list(unique.values()), overlay, examples, options, jobs)
+            tasks = []
+            for number, (key, rewrite) in enumerate(todo.items()):
+                record_path = record_paths[key]
+                tasks.append(
+                    Task(
+                        key,
+                        {
+                            "op": "class",
+                            "id": number,
+                            "module": rewrite.module,
+                            "class_name": rewrite.class_name,
+                            "findings": _findings(rewrite),
+                            "file": str(rewrite.path),
+                            "record": str(record_path) if record_path else None,
+                            "data": str(workdir / f"class-{number}.pt"),
+                        },
+                    )
                 )
-            )
-        env = dict(os.environ)
-        env["PYTHONDONTWRITEBYTECODE"] = "1"  # leave no __pycache__ behind in the working tree
-        pool = Pool(jobs, root, configs, env, workdir, float(options.timeout))
-        try:
-            pool.run(tasks, finish)
-        finally:
-            pool.close()
+            env = worker_environment(os.environ)
+            pool = Pool(jobs, root, configs, env, workdir, float(options.timeout), python)
+            pool.on_hello = lambda hello: site_dirs.__setitem__(slice(None), list(hello.get("site_dirs") or []))
+            try:
+                if options.zero_setup:
+                    parents = _harvest(pool, tasks, options)
+                    for task in tasks:
+                        task.request["parents"] = parents
+                pool.run(tasks, finish)
+            finally:
+                pool.close()
+    if cache is not None:
+        cache.save()
     if callback_errors:
         raise callback_errors[0]
     for key in unique:
         results.setdefault(key, Validation(Verdict.ERROR, message="validation did not produce a verdict"))
     return results
+
+
+# Package installers read these; a repository that installs what it misses on import
+# (``os.system("pip install ...")``) must not change the project's environment during validation.
+_INSTALLER_SETTINGS = ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "UV_INDEX_URL", "UV_EXTRA_INDEX_URL",
+                       "UV_FIND_LINKS", "UV_INDEX")
+
+
+def worker_environment(environ: dict[str, str] | os._Environ) -> dict[str, str]:
+    """The workers' environment: no bytecode in the working tree, no package installation."""
+    env = {k: v for k, v in environ.items() if k not in _INSTALLER_SETTINGS}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  # leave no __pycache__ behind in the working tree
+    env["PIP_NO_INDEX"] = "1"
+    env["PIP_CONFIG_FILE"] = os.devnull  # no index or find-links from pip's configuration files
+    env["UV_OFFLINE"] = "1"
+    env["UV_NO_INDEX"] = "1"
+    return env
+
+
+def _harvest(pool: Pool, tasks: list[Task], options: ValidationOptions) -> dict:
+    """Which parent builds each class nothing else builds; {} when the search fails."""
+    request = {
+        "op": "harvest",
+        "id": -1,
+        "classes": [{"module": t.request["module"], "class_name": t.request["class_name"],
+                     "record": t.request["record"]} for t in tasks],
+    }
+    outcome = pool.prepare(request, options.parent_budget_s + max(10.0, float(options.timeout)))
+    found = outcome.get("parents") if outcome.get("status") == "ok" else None
+    return found if isinstance(found, dict) else {}
+
+
+def _cache_key(rewrite: ClassRewrite, overlay: dict[Path, str], examples: Path | None, record: Path | None,
+               options: ValidationOptions, python: str, roots: list[Path], cache: VerdictCache, tool: str) -> str:
+    text = overlay.get(rewrite.path)
+    if text is None:
+        text = next((t for p, t in overlay.items() if Path(p).resolve() == Path(rewrite.path).resolve()), "")
+    return class_key({
+        "tool": tool,
+        "python": python,
+        "roots": [str(r) for r in roots],
+        "module": rewrite.module,
+        "class": rewrite.class_name,
+        "findings": _findings(rewrite),
+        "rewritten": cache.digests.of_text(text),
+        "examples": cache.digests.of(str(examples)) if examples else None,
+        "record": cache.digests.of(str(record)) if record else None,
+        "options": [options.device, options.timeout, options.zero_setup, options.parent_budget_s, options.allow_new_keys],
+    })
 
 
 def missing_examples(results: dict[tuple[Path, str], Validation]) -> str | None:
@@ -168,6 +281,7 @@ def _findings(rewrite: ClassRewrite) -> list[list]:
 def _write_configs(
     workdir: Path,
     root: Path,
+    roots: list[Path],
     rewrites: list[ClassRewrite],
     overlay: dict[Path, str],
     examples: Path | None,
@@ -176,9 +290,12 @@ def _write_configs(
 ) -> dict[str, Path]:
     overlay_path = workdir / "overlay.json"
     overlay_path.write_text(json.dumps({str(Path(p).resolve()): text for p, text in overlay.items()}), "utf-8")
-    threads = max(1, (os.cpu_count() or 2) // (2 * jobs))
+    threads = max(1, cores() // (2 * jobs))
     common = {
         "root": str(root),
+        "roots": [str(r) for r in roots],
+        "zero_setup": options.zero_setup,
+        "parent_budget_s": options.parent_budget_s,
         "examples": str(examples) if examples else None,
         "device": options.device,
         "threads": threads,

@@ -1,8 +1,12 @@
 """How a worker builds a class and finds its forward inputs.
 
 Sources, in order: the examples file, a record made by ``codemod record``,
-then a constructor that needs no arguments.  A class none of them can build
-gets a snippet for the examples file instead.
+a constructor that needs no arguments, the arguments a parent passes when
+it is built (see hooks.py), then made-up arguments (see synth.py).  A class
+none of them can build gets a snippet for the examples file instead.
+
+The original side picks the source; ``Source.spec`` (plain JSON data) lets the
+rewritten side rebuild exactly the same way.
 """
 
 from __future__ import annotations
@@ -49,11 +53,23 @@ class NotBuildable(Exception):
 
 @dataclass
 class Source:
-    kind: str  # "example" | "record" | "default"
+    kind: str  # "example" | "record" | "default" | "parent" | "synth"
     detail: str  # where the arguments come from, for the report
     construct: Callable[[type], Any]  # builds the class; seeds right before the constructor
     make_inputs: Callable[[], Inputs] | None
     notes: list[str] = field(default_factory=list)
+    spec: dict[str, Any] = field(default_factory=dict)  # JSON: how the other side rebuilds it
+    inputs_spec: dict[str, Any] | None = None  # synthesized inputs (synth.make_inputs), JSON
+
+
+class Context:
+    """What a worker knows beyond one request: how to import, where parents come from."""
+
+    def __init__(self, importer: Callable[[str], Any], roots: list[str], parents: Any = None) -> None:
+        self.importer = importer  # dotted "module.QualName" -> class
+        self.roots = roots
+        self.parents = parents  # parents.Parents, or None (no parent search)
+        self.synthesize = True  # try made-up arguments (synth.py)
 
 
 class ExamplesFile:
@@ -125,8 +141,10 @@ def resolve_source(
     examples: ExamplesFile,
     record_path: str | None,
     kind: str | None = None,
+    spec: dict[str, Any] | None = None,
+    context: Context | None = None,
 ) -> Source:
-    """The way to build ``cls``; ``kind`` forces the source the other side used."""
+    """The way to build ``cls``; ``kind`` and ``spec`` force the source the other side used."""
     notes: list[str] = []
     if kind in (None, "example"):
         examples.load()
@@ -149,17 +167,126 @@ def resolve_source(
             if kind == "record":
                 raise NotBuildable(f"the record could not be loaded: {format_exception(exc)}", None) from exc
             notes.append(f"the record could not be loaded: {format_exception(exc)}")
+    missing = required_parameters(cls)
+    if kind in (None, "default") and not missing:
+        return Source("default", "built with no constructor arguments", _default, None, notes)
+    if kind == "parent" or (kind is None and context is not None and context.parents is not None):
+        parent_spec = spec if kind == "parent" else context.parents.find(target)  # type: ignore[union-attr]
+        if parent_spec is not None:
+            assert context is not None
+            return _from_parent(target, parent_spec, examples, context, notes)
+        if kind == "parent":
+            raise NotBuildable("no parent spec", None)
+    synth_notes: list[str] = []
+    if kind == "synth" or (kind is None and (context is None or context.synthesize)):
+        from codemod.validate import synth
+
+        candidates = synth.argument_candidates(cls)
+        if kind == "synth":
+            index = int((spec or {}).get("candidate", 0))
+            if index >= len(candidates):
+                raise NotBuildable("the made-up arguments of the original side cannot be made here", None)
+            return _from_candidate(candidates[index], index, notes)
+        for index, candidate in enumerate(candidates):
+            try:
+                model = _synth_build(cls, candidate)
+            except Exception as exc:
+                synth_notes.append(f"({candidate.description}) raised {format_exception(exc)}")
+                continue
+            del model
+            return _from_candidate(candidate, index, notes)
     if kind in (None, "default"):
-        missing = required_parameters(cls)
-        if not missing:
-            return Source("default", "built with no constructor arguments", _default, None, notes)
         message = f"{target}() needs constructor arguments ({', '.join(missing)})"
+        if synth_notes:
+            message += "; made-up arguments did not build it: " + synth_notes[0]
         if examples.error:
             message += f"; {examples.error}"
         elif notes:
             message += "; " + "; ".join(notes)
         raise NotBuildable(message + ": add an example", snippet(cls, target))
     raise NotBuildable(f"unknown source {kind!r}", None)
+
+
+def _synth_build(cls: type, candidate: Any) -> Any:
+    args, kwargs = _deepcopy(candidate.args), _deepcopy(candidate.kwargs)
+    seed_all(0)
+    model = cls(*args, **kwargs)
+    if not isinstance(model, torch.nn.Module):
+        raise TypeError(f"built a {type(model).__name__}")
+    return model
+
+
+def _from_candidate(candidate: Any, index: int, notes: list[str]) -> Source:
+    def construct(cls: type) -> Any:
+        args, kwargs = _deepcopy(candidate.args), _deepcopy(candidate.kwargs)
+        seed_all(0)
+        return cls(*args, **kwargs)
+
+    detail = f"built with made-up arguments ({candidate.description})"
+    return Source("synth", detail, construct, None, notes, spec={"candidate": index})
+
+
+def _from_parent(target: str, spec: dict[str, Any], examples: ExamplesFile, context: Context,
+                 notes: list[str]) -> Source:
+    """Build ``target`` with the arguments its parent passes when the parent is built."""
+    from codemod.validate import hooks
+
+    memo: dict[str, Any] = {}
+
+    def captured() -> Any:
+        if "value" not in memo:
+            memo["value"] = capture_in_parent(spec, examples, context).get(target)
+        if memo["value"] is None:
+            raise NotBuildable(f"building {spec['parent']} no longer builds {target}", None)
+        return memo["value"]
+
+    def construct(cls: type) -> Any:
+        value = captured()
+        args, kwargs = _deepcopy(value.args), _deepcopy(value.kwargs)
+        seed_all(0)
+        return cls(*args, **kwargs)
+
+    make = None
+    if spec.get("inputs"):
+        def make() -> Inputs:
+            value = captured()
+            if value.inputs is None:
+                raise NotBuildable(f"{spec['parent']} no longer calls {target}", None)
+            args, kwargs = value.inputs
+            return tuple(_deepcopy(hooks.detach_all(args))), dict(_deepcopy(hooks.detach_all(kwargs)))
+
+    via = spec.get("detail", "")
+    detail = f"built with the arguments {spec['parent']} passes to it ({via})"
+    if spec.get("inputs"):
+        detail += ", and the inputs its forward passes"
+    return Source("parent", detail, construct, make, notes, spec=dict(spec))
+
+
+def capture_in_parent(spec: dict[str, Any], examples: ExamplesFile, context: Context) -> dict[str, Any]:
+    """Build (and run) the parent ``spec`` names; what each repository class got inside it."""
+    from codemod.validate import hooks
+
+    parent_cls = context.importer(spec["parent"])
+    source = resolve_source(parent_cls, spec["parent"], examples, None, kind=spec["kind"], spec=spec.get("spec"))
+    with hooks.Capture(context.roots, skip=parent_cls) as result:
+        model = build(parent_cls, source)
+        inputs = None
+        if source.make_inputs is not None:
+            inputs = make_inputs(source)
+        elif spec.get("parent_inputs"):
+            from codemod.validate import synth
+
+            seed_all(1)
+            inputs = synth.make_inputs(spec["parent_inputs"])
+        if inputs is not None:
+            try:
+                with torch.no_grad():
+                    seed_all(2)
+                    model(*inputs[0], **inputs[1])
+            except Exception:
+                pass  # the submodules called before the failure still count
+    del model
+    return result.classes
 
 
 def _from_example(entry: examples_api.Example, path: str) -> Source:
@@ -232,6 +359,7 @@ def make_inputs(source: Source) -> Inputs | None:
 
 
 def required_parameters(cls: type) -> list[str]:
+    """The constructor parameters without defaults."""
     try:
         signature = inspect.signature(cls)
     except (TypeError, ValueError):

@@ -19,14 +19,18 @@ This module does not import torch.
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import pickle
+import re
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from codemod.validate import recorder
 
@@ -92,6 +96,7 @@ class RecordResult:
     exit_code: int
     records_dir: Path
     recorded: list[RecordedClass] = field(default_factory=list)
+    cause: str | None = None  # why the command failed, from its last lines of output
 
     @property
     def returncode(self) -> int:
@@ -108,6 +113,11 @@ class RecordResult:
                 lines.append(f"recorded {item.name} (constructor only: {why})")
         if self.recorded:
             lines.append(f"{len(self.recorded)} classes recorded in {self.records_dir}")
+        elif self.exit_code != 0:
+            lines.append(
+                f"no class recorded: the command failed (exit status {self.exit_code}) before building any model"
+                + (f": {self.cause}" if self.cause else "")
+            )
         else:
             lines.append(
                 "no class recorded: the command built no nn.Module defined under the repository root "
@@ -162,13 +172,68 @@ def record(
         env["CODEMOD_RECORD_ROOT"] = str(root)
         env["CODEMOD_RECORD_STAGING"] = str(staging)
         env["CODEMOD_RECORD_MAX_BYTES"] = str(max_bytes)
+        tail: collections.deque[str] = collections.deque(maxlen=400)
+        cause = None
         try:
-            exit_code = subprocess.call(command, cwd=str(cwd or root), env=env)
+            exit_code = _run_teed(command, cwd or root, env, tail)
         except OSError as exc:
-            sys.stderr.write(f"codemod record: cannot run {command[0]!r}: {exc}\n")
+            cause = f"cannot run {command[0]!r}: {exc.strerror or exc}"
             exit_code = 127
         recorded = _merge(staging, records_dir, command)
-    return RecordResult(exit_code=exit_code, records_dir=records_dir, recorded=recorded)
+    if exit_code != 0 and cause is None:
+        cause = failure_cause(list(tail))
+    return RecordResult(exit_code=exit_code, records_dir=records_dir, recorded=recorded, cause=cause)
+
+
+def _run_teed(command: list[str], cwd: Path, env: dict[str, str], tail: collections.deque[str]) -> int:
+    """Run the command, passing its output through while keeping its last lines."""
+    process = subprocess.Popen(command, cwd=str(cwd), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    lock = threading.Lock()
+
+    def pump(source: IO[bytes], target: IO[bytes]) -> None:
+        for raw in iter(source.readline, b""):
+            try:
+                target.write(raw)
+                target.flush()
+            except (OSError, ValueError):
+                pass
+            with lock:
+                tail.append(raw.decode("utf-8", "replace").rstrip("\n"))
+
+    threads = [
+        threading.Thread(target=pump, args=(process.stdout, _binary(sys.stdout)), daemon=True),
+        threading.Thread(target=pump, args=(process.stderr, _binary(sys.stderr)), daemon=True),
+    ]
+    for thread in threads:
+        thread.start()
+    try:
+        code = process.wait()
+    except KeyboardInterrupt:
+        process.terminate()
+        code = process.wait()
+    for thread in threads:
+        thread.join(5)
+    return code
+
+
+def _binary(stream: IO[str]) -> IO[bytes]:
+    return getattr(stream, "buffer", stream)  # type: ignore[return-value]
+
+
+_EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt)\b.*)$")
+
+
+def failure_cause(lines: list[str]) -> str | None:
+    """The most telling line of a failed command's output: its last exception, else pytest's verdict."""
+    for line in reversed(lines):
+        match = _EXCEPTION_LINE.match(line.strip())
+        if match:
+            return match.group(1).strip()[:300]
+    for line in reversed(lines):
+        text = line.strip()
+        if text.startswith(("ERROR:", "error:", "ERROR ")) or "no tests ran" in text or "No module named" in text:
+            return text.strip("= ")[:300]
+    return None
 
 
 def _merge(staging: Path, records_dir: Path, command: list[str]) -> list[RecordedClass]:

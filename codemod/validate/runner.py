@@ -102,8 +102,10 @@ def _describe_exit(returncode: int | None) -> str:
 class Worker:
     """One worker subprocess for one side, restarted on demand."""
 
-    def __init__(self, side: str, config_path: Path, root: Path, env: dict[str, str], logs: Path, label: str) -> None:
+    def __init__(self, side: str, config_path: Path, root: Path, env: dict[str, str], logs: Path, label: str,
+                 python: str = sys.executable) -> None:
         self.side = side
+        self.python = python  # the project's interpreter (imports.project_python)
         self.config_path = config_path
         self.root = root
         self.env = env
@@ -125,7 +127,7 @@ class Worker:
         self.log_path = self.logs / f"{self.label}-{self.side}-{self.starts}.log"
         log = open(self.log_path, "wb")
         watch_read = None
-        argv = [sys.executable, "-c", _BOOT, str(self.config_path), str(PACKAGE_DIR)]
+        argv = [self.python, "-c", _BOOT, str(self.config_path), str(PACKAGE_DIR)]
         if os.name == "posix":
             # The worker's watchdog reads the other end; only this process holds this end
             # (it is not inherited by anything else we start).
@@ -334,14 +336,17 @@ class Pool:
         env: dict[str, str],
         workdir: Path,
         timeout: float,
+        python: str = sys.executable,
     ) -> None:
         self.timeout = timeout
+        self.hellos: list[dict[str, Any]] = []
+        self.on_hello: Callable[[dict[str, Any]], None] | None = None
         self.workdir = workdir
         self.stopped = threading.Event()
         self.pairs = [
             (
-                Worker("original", configs["original"], root, env, workdir, f"w{i}"),
-                Worker("rewritten", configs["rewritten"], root, env, workdir, f"w{i}"),
+                Worker("original", configs["original"], root, env, workdir, f"w{i}", python),
+                Worker("rewritten", configs["rewritten"], root, env, workdir, f"w{i}", python),
             )
             for i in range(jobs)
         ]
@@ -352,8 +357,9 @@ class Pool:
         for task in tasks:
             pending.put(task)
         for original, rewritten in self.pairs:
-            original.start()
-            rewritten.start()
+            for worker in (original, rewritten):
+                if not worker.alive():  # the first original may be running since the parent harvest
+                    worker.start()
         threads = []
         for original, rewritten in self.pairs:
             handoff: queue.Queue[Any] = queue.Queue(maxsize=2)
@@ -377,17 +383,27 @@ class Pool:
             original.close()
             rewritten.close()
 
-    def _serve(self, worker: Worker, request: dict[str, Any]) -> dict[str, Any]:
+    def prepare(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """One request to the first original-side worker before the classes (the parent harvest)."""
+        return self._serve(self.pairs[0][0], request, timeout)
+
+    def _serve(self, worker: Worker, request: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
         """One request with restart-on-death; never raises."""
         if self.stopped.is_set():
             return {"status": "error", "message": "validation was interrupted"}
         try:
             hello = worker.ready()
         except WorkerStartError as exc:
-            return {"status": "worker_error", "message": str(exc)}
+            from codemod.validate.imports import explain_start_failure
+
+            return {"status": "worker_error", "message": explain_start_failure(worker.python, str(exc))}
+        if not any(h is hello for h in self.hellos):
+            self.hellos.append(hello)
+            if self.on_hello is not None:
+                self.on_hello(hello)
         if hello.get("device_error"):
             return {"status": "device_error", "message": hello["device_error"], "device": hello.get("device")}
-        reply = worker.call(request, self.timeout)
+        reply = worker.call(request, self.timeout if timeout is None else timeout)
         if reply.kind == "result":
             outcome = dict(reply.result)
             if outcome.pop("restart", False):
@@ -442,6 +458,7 @@ class Pool:
             try:
                 outcome = self._serve(worker, task.request)
                 outcome.setdefault("source", original.get("source"))
+                outcome["imported_original"] = original.get("imported") or []
                 finish(task.key, "rewritten", outcome)
             except Exception as exc:
                 _finish(finish, task.key, "rewritten", _internal_error(exc))

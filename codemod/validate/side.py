@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import copy
 import gc
 import importlib
+import importlib.util
+import os
+import sys
+import sysconfig
 from collections import OrderedDict
 from typing import Any, Callable
 
 import torch
 
-from codemod.validate import checks, compare, devices
+from codemod.validate import checks, compare, devices, stubs, synth
 from codemod.validate.build import (
     FORWARD_SEED,
+    Context,
     ExamplesFile,
     NotBuildable,
     Source,
@@ -22,6 +28,7 @@ from codemod.validate.build import (
     seed_all,
 )
 from codemod.validate.judge import judge
+from codemod.validate.parents import Known, Parents, needs_parent
 from codemod.validate.worker import phase, warm_import
 
 
@@ -40,11 +47,79 @@ def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
-def import_class(module_name: str, qualname: str) -> Any:
-    obj: Any = importlib.import_module(module_name)
+def import_class(module_name: str, qualname: str, root: str | None = None) -> Any:
+    """The class; missing third-party modules are stubbed when ``root`` is given (stubs.py)."""
+    obj: Any = stubs.import_with_stubs(module_name, root) if root else importlib.import_module(module_name)
     for part in qualname.split("."):
         obj = getattr(obj, part)
     return obj
+
+
+def import_dotted(target: str, root: str) -> Any:
+    """``"pkg.mod.Class"`` (or ``"pkg.mod.Outer.Inner"``): the longest importable module prefix."""
+    parts = target.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module = ".".join(parts[:cut])
+        try:
+            found = module in sys.modules or importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if found:
+            return import_class(module, ".".join(parts[cut:]), root)
+    raise ImportError(f"cannot import {target}")
+
+
+_SOURCE_OF: dict[str, str | None] = {}  # module name -> its file when it counts, decided once per worker
+_SKIP_PREFIXES: tuple[str, ...] | None = None
+
+
+def imported_files(roots: list[str]) -> list[str]:
+    """Source files of the loaded modules that are not part of the interpreter's installation.
+
+    Installed packages are covered by the listing of the site directories (see
+    hello); these are the repository's files and anything else on the path.
+    Each module is looked at once per worker: a worker reports after every class.
+    """
+    global _SKIP_PREFIXES
+    if _SKIP_PREFIXES is None:
+        _SKIP_PREFIXES = tuple({os.path.realpath(p) + os.sep for p in _installation_dirs()})
+    out = set()
+    for name, module in list(sys.modules.items()):
+        if name not in _SOURCE_OF:
+            _SOURCE_OF[name] = _counted_file(module, _SKIP_PREFIXES)
+        path = _SOURCE_OF[name]
+        if path is not None:
+            out.add(path)
+    return sorted(out)
+
+
+def _counted_file(module: Any, skip: tuple[str, ...]) -> str | None:
+    filename = getattr(module, "__file__", None)
+    if not isinstance(filename, str) or not filename.endswith(".py") or not os.path.isabs(filename):
+        return None  # some extension modules name a relative, made-up file
+    if filename.startswith(skip):
+        return None  # the cheap test first: most modules are installed ones
+    path = os.path.realpath(filename)
+    if path.startswith(skip) or not os.path.isfile(path):
+        return None
+    return path
+
+
+def _installation_dirs() -> list[str]:
+    paths = sysconfig.get_paths()
+    return [paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths] + site_dirs()
+
+
+def site_dirs() -> list[str]:
+    import site
+
+    dirs = list(getattr(site, "getsitepackages", lambda: [])())
+    user = getattr(site, "getusersitepackages", lambda: None)()
+    if user:
+        dirs.append(user)
+    paths = sysconfig.get_paths()
+    dirs += [paths[k] for k in ("purelib", "platlib") if k in paths]
+    return sorted({os.path.realpath(d) for d in dirs if os.path.isdir(d)})
 
 
 def attribute_state(model: torch.nn.Module, attr: str) -> dict[str, Any]:
@@ -118,7 +193,13 @@ def checkpoint_check(model: torch.nn.Module, original_state: list[tuple[str, Any
 class WorkerState:
     def __init__(self, config: dict[str, Any]) -> None:
         self.side = config["side"]
+        self.root = config["root"]
+        self.roots = list(config.get("roots") or [self.root])
         self.examples = ExamplesFile(config.get("examples"))
+        self.context = Context(lambda target: import_dotted(target, self.root), self.roots)
+        self.zero_setup = bool(config.get("zero_setup", True))
+        self.context.synthesize = self.zero_setup
+        self.parent_budget_s = float(config.get("parent_budget_s", 20.0))
         self.index: dict[str, dict[str, tuple[str, bool | None]]] = {}
         for item in config.get("rewrites", []):
             entry = self.index.setdefault(f"{item['module']}.{item['class_name']}", {})
@@ -158,6 +239,10 @@ class WorkerState:
     # -- one class -------------------------------------------------------------------------
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        if request.get("op") == "harvest":
+            return self._harvest(request)
+        if self.zero_setup:
+            self.context.parents = Known(request.get("parents"))
         # Imported by torch on first use, seconds each (sympy by meta kernels, torch._dynamo by
         # meta random initialisation, train-mode kernels and the dispatch-mode checker), which
         # the checks of every class reach: imported first, their time is not the class's.
@@ -167,6 +252,9 @@ class WorkerState:
             result = self._original(request) if self.side == "original" else self._rewritten(request)
         finally:
             self._reset()
+        result["imported"] = imported_files(self.roots)
+        if stubs.stubbed():
+            result["stubbed"] = stubs.stubbed()
         if self.device is not None and self.device.type == "cuda" and not _cuda_usable():
             result["restart"] = True
         return result
@@ -179,28 +267,68 @@ class WorkerState:
         if self.device is not None and self.device.type == "cuda":
             torch.cuda.empty_cache()
 
+    def _harvest(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Which parent builds each class that nothing else builds (parents.py)."""
+        phase("harvest")
+        targets = []
+        for item in request["classes"]:
+            target = f"{item['module']}.{item['class_name']}"
+            try:
+                cls = import_class(item["module"], item["class_name"], self.root)
+            except BaseException:
+                continue  # reported by the class's own request
+            if needs_parent(cls, target, self.examples, bool(item.get("record"))):
+                targets.append(target)
+        if not targets:
+            return {"status": "ok", "parents": {}}
+        parents = Parents(self.examples, self.context, self.parent_budget_s)
+        try:
+            found = parents.harvest(targets)
+        finally:
+            self._reset()
+        return {"status": "ok", "parents": found}
+
     def _original(self, request: dict[str, Any]) -> dict[str, Any]:
         target = f"{request['module']}.{request['class_name']}"
         phase("import")
         try:
-            cls = import_class(request["module"], request["class_name"])
+            cls = import_class(request["module"], request["class_name"], self.root)
         except BaseException as exc:
+            used = stubs.stub_used(exc)
+            if used is not None:
+                return {"status": "not_validated", "message": f"importing {request['module']}: {used}"}
             return {"status": "error", "message": f"importing {request['module']} raised {format_exception(exc)}"}
         if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module)):
             return {"status": "not_validated", "message": f"{target} is not an nn.Module subclass"}
         phase("examples")
         try:
-            source = resolve_source(cls, target, self.examples, request.get("record"))
+            source = resolve_source(cls, target, self.examples, request.get("record"), context=self.context)
         except NotBuildable as exc:
             return {"status": "not_validated", "message": exc.message, "snippet": exc.snippet}
+        except BaseException as exc:
+            used = stubs.stub_used(exc)
+            if used is None:
+                raise
+            return {"status": "not_validated", "message": f"building {target}: {used}"}
         try:
             data = self._gather(cls, source, request["findings"], coverage_file=request.get("file"))
         except NotBuildable as exc:
             return {"status": "not_validated", "message": exc.message, "snippet": exc.snippet}
         except StageError as exc:
+            used = stubs.stub_used(exc.exc)
+            if used is not None:
+                return {"status": "not_validated", "message": f"building {target}: {used}"}
+            if source.kind in ("synth", "parent") and exc.stage == "build":
+                # made-up or borrowed arguments that do not build prove nothing either way
+                return {"status": "not_validated", "message": f"{source.detail}: the constructor raised {exc.text}",
+                        "snippet": None}
             where = "the constructor" if exc.stage == "build" else "the example inputs"
             return {"status": "error", "message": f"{where} raised {exc.text}"}
         phase("save")
+        data["source_spec"] = {"kind": source.kind, "spec": source.spec, "inputs": source.inputs_spec}
+        if stubs.stubbed():
+            data["notes"].append("imported with stand-ins for modules that are not installed: "
+                                 + ", ".join(stubs.stubbed()) + " (not used while building and running)")
         data["outputs"] = compare.portable(data["outputs"]) if data["outputs"] is not None else None
         if data.get("device"):
             data["device"].pop("outputs", None)
@@ -212,15 +340,19 @@ class WorkerState:
         original = torch.load(request["data"], weights_only=True)
         phase("import")
         try:
-            cls = import_class(request["module"], request["class_name"])
+            cls = import_class(request["module"], request["class_name"], self.root)
         except BaseException as exc:
             return {"status": "failed", "message": f"the rewritten {request['module']} fails to import: "
                     f"{format_exception(exc)}"}
         phase("examples")
+        chosen = original.get("source_spec") or {"kind": original["source"], "spec": {}, "inputs": None}
         try:
-            source = resolve_source(cls, target, self.examples, request.get("record"), kind=original["source"])
+            source = resolve_source(cls, target, self.examples, request.get("record"), kind=chosen["kind"],
+                                    spec=chosen.get("spec"), context=self.context)
         except NotBuildable as exc:
             return {"status": "failed", "message": exc.message}
+        if chosen.get("inputs") is not None and source.make_inputs is None:
+            use_inputs(source, chosen["inputs"])
 
         def after_cpu(model: torch.nn.Module, data: dict[str, Any]) -> None:
             phase("checkpoint")
@@ -282,6 +414,8 @@ class WorkerState:
         except BaseException as exc:
             raise StageError("build", exc) from None
         data.update(snapshot(model, findings))
+        if source.make_inputs is None and self.side == "original":
+            self._probe_inputs(cls, model, source, data)
         data["outputs"] = None
         data["forward_error"] = None
         data["has_inputs"] = source.make_inputs is not None
@@ -334,6 +468,37 @@ class WorkerState:
             guarded("pretrained", lambda: checks.pretrained_round_trip(build(cls, source), attrs, reference, make))
         return evidence
 
+    def _probe_inputs(self, cls: type, model: torch.nn.Module, source: Source, data: dict[str, Any]) -> None:
+        """Made-up forward inputs: the first candidate a copy of the model runs."""
+        candidates = synth.input_candidates(model)
+        if not candidates:
+            return
+        phase("inputs:probe")
+        try:
+            trial_model = copy.deepcopy(model)
+        except Exception:
+            try:
+                trial_model = build(cls, source)
+            except BaseException:
+                return
+        errors = []
+        for candidate in candidates:
+            try:
+                seed_all(1)
+                args, kwargs = synth.make_inputs(candidate)
+                seed_all(FORWARD_SEED)
+                with torch.no_grad():
+                    trial_model(*args, **kwargs)
+            except Exception as exc:
+                errors.append(f"({synth.describe(candidate)}) raised {format_exception(exc)}")
+                continue
+            use_inputs(source, candidate)
+            data["notes"].append(f"forward inputs made up from the model's layers: {synth.describe(candidate)}")
+            break
+        else:
+            data["notes"].append("forward not compared: made-up inputs did not run: " + errors[0])
+        del trial_model
+
     def _device_stage(self, model: torch.nn.Module, source: Source, forward_ok: bool) -> dict[str, Any]:
         device = self.device
         assert device is not None
@@ -368,6 +533,11 @@ class WorkerState:
                 result["status"] = devices.classify_device_error(exc)
             result["error"] = _first_line(exc)
         return result
+
+
+def use_inputs(source: Source, spec: dict[str, Any]) -> None:
+    source.inputs_spec = spec
+    source.make_inputs = lambda: synth.make_inputs(spec)
 
 
 def _cuda_usable() -> bool:

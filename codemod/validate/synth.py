@@ -1,0 +1,573 @@
+"""Constructor arguments and forward inputs made up for classes nobody wrote an example for.
+
+Worker side (imports torch).  Everything here is deterministic: the original
+side tries the candidates in order and keeps the first that builds (and, for
+inputs, the first that runs ``forward``); the rewritten side regenerates the
+same candidate from its index (arguments) or from the JSON description the
+original side chose (inputs), so both sides build and feed the same thing.
+
+Arguments come from, per required parameter: its annotation (``int``,
+``float``, ``bool``, a config class of the repository, a ``PretrainedConfig``
+subclass built with small sizes), the repository's config classes visible
+from the class's module (dataclasses, classes whose constructor needs no
+arguments, named ``*Config``/``*Args``/...), a namespace holding the
+attributes the constructor reads from the parameter, and small numbers
+chosen by the parameter's name (``num_heads`` 2, ``num_layers`` 1,
+``vocab_size`` 10, ``hidden_size`` 8, ...).
+
+Inputs come from the first layer ``forward`` hands each parameter to
+(``Linear.in_features``, ``ConvNd.in_channels``, ``Embedding.num_embeddings``
+for integer inputs, ``LayerNorm.normalized_shape``, ...), the parameter's
+name (``mask``, ``input_ids``) and annotation, else the model's first layer.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import sys
+import textwrap
+import types
+import typing
+from typing import Any
+
+import torch
+from torch import nn
+
+MAX_CANDIDATES = 4
+BATCH, SEQ, SPATIAL = 2, 7, 8
+
+_CONFIG_PARAMS = ("config", "cfg", "conf", "args", "opt", "opts", "hparams", "params", "hp", "settings", "options")
+_CONFIG_SUFFIXES = ("config", "cfg", "args", "arguments", "params", "hparams", "options", "settings", "conf")
+
+# name fragment -> small integer candidates, first match wins
+_INT_NAMES: list[tuple[tuple[str, ...], list[int]]] = [
+    (("head",), [2, 1, 4]),
+    (("layer", "depth", "block", "stage", "n_blocks"), [1, 2]),
+    (("kernel",), [3, 1]),
+    (("stride", "dilation", "group", "pad"), [1]),
+    (("vocab", "num_embeddings", "token", "num_class", "n_class", "classes", "label", "num_type", "type_num",
+      "n_type", "num_out"), [10, 16]),
+    (("len", "length", "seq", "position", "context", "block_size", "window", "max_"), [16, 32]),
+]
+_FLOAT_NAMES = ("dropout", "drop", "rate", "eps", "epsilon", "scale", "alpha", "beta", "gamma", "temperature",
+                "momentum", "prob", "ratio", "lr", "weight", "sigma", "std", "margin", "smoothing")
+_BOOL_PREFIXES = ("use_", "is_", "has_", "enable", "with_", "add_", "no_", "skip", "return_", "tie_", "bias",
+                  "causal", "share", "learn", "normalize", "residual", "affine")
+
+# PretrainedConfig attributes set small (only those the config already has)
+SMALL_PRETRAINED = {
+    "hidden_size": 32, "num_attention_heads": 2, "num_key_value_heads": 1, "num_hidden_layers": 1,
+    "intermediate_size": 64, "vocab_size": 99, "max_position_embeddings": 64, "head_dim": 16,
+    "d_model": 32, "encoder_layers": 1, "decoder_layers": 1, "encoder_attention_heads": 2,
+    "decoder_attention_heads": 2, "encoder_ffn_dim": 64, "decoder_ffn_dim": 64, "num_layers": 1,
+    "n_embd": 32, "n_head": 2, "n_layer": 1, "n_positions": 64, "embed_dim": 32, "num_heads": 2,
+}
+
+
+class Unsynthesizable(Exception):
+    """No value can be made up for a parameter."""
+
+
+@dataclasses.dataclass
+class Candidate:
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    description: str
+
+
+# -- constructor arguments ---------------------------------------------------------------------
+
+
+def required_parameters(cls: type) -> list[inspect.Parameter]:
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return []
+    return [
+        p for p in signature.parameters.values()
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+
+
+def argument_candidates(cls: type) -> list[Candidate]:
+    """Up to MAX_CANDIDATES argument sets for ``cls``, most plausible first; [] when none."""
+    parameters = required_parameters(cls)
+    if not parameters:
+        return []
+    hints = _hints(getattr(cls, "__init__", None))
+    options: list[list[tuple[Any, str]]] = []
+    for parameter in parameters:
+        values = _options(cls, parameter, hints.get(parameter.name, parameter.annotation))
+        if not values:
+            return []
+        options.append(values)
+    candidates = []
+    depth = min(MAX_CANDIDATES, max(len(o) for o in options))
+    for j in range(depth):
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        parts = []
+        for parameter, values in zip(parameters, options):
+            value, shown = values[min(j, len(values) - 1)]
+            if parameter.kind == parameter.POSITIONAL_ONLY:
+                args.append(value)
+            else:
+                kwargs[parameter.name] = value
+            parts.append(f"{parameter.name}={shown}")
+        candidates.append(Candidate(tuple(args), kwargs, ", ".join(parts)))
+    return candidates
+
+
+def _hints(function: Any) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(function)
+    except Exception:
+        return {}
+
+
+def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[tuple[Any, str]]:
+    name = parameter.name.lower()
+    annotation = _strip_optional(annotation)
+    if annotation is inspect.Parameter.empty or isinstance(annotation, str):
+        annotation = typing.Any  # unannotated (or an annotation that does not resolve): the name decides
+    if annotation is bool:
+        return [(False, "False"), (True, "True")]
+    if annotation is int:
+        return [(v, str(v)) for v in _int_values(name)]
+    if annotation is float:
+        return [(v, repr(v)) for v in _float_values(name)]
+    if annotation is str:
+        value = _string_value(name)
+        return [(value, repr(value))] if value is not None else []
+    if isinstance(annotation, type) and not issubclass(annotation, (nn.Module, torch.Tensor)) \
+            and annotation.__module__ not in ("builtins", "typing"):
+        made = _config_values(annotation)
+        if made:
+            return made
+    if isinstance(annotation, type) and issubclass(annotation, torch.Tensor):
+        return []
+    origin = typing.get_origin(annotation)
+    if origin in (list, tuple, typing.Sequence) or annotation in (list, tuple):
+        item = _int_values(name)[0]
+        return [([item, item], f"[{item}, {item}]")]
+    if annotation is not typing.Any:
+        return []  # an annotation we cannot satisfy: guessing against it only builds nonsense
+    # unannotated: the name decides
+    if any(name == c or name.endswith("_" + c) or name.startswith(c + "_") for c in _CONFIG_PARAMS):
+        return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name)
+    if _looks_bool(name):
+        return [(False, "False"), (True, "True")]
+    if _looks_float(name):
+        return [(v, repr(v)) for v in _float_values(name)]
+    value = _string_value(name)
+    if value is not None:
+        return [(value, repr(value))]
+    accessed = _attribute_reads(cls, parameter.name)
+    if accessed:  # used like an object: something with those attributes
+        return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name)
+    return [(v, str(v)) for v in _int_values(name)]
+
+
+def _strip_optional(annotation: Any) -> Any:
+    if typing.get_origin(annotation) in (typing.Union, getattr(types, "UnionType", ())):
+        arms = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(arms) == 1:
+            return arms[0]
+    return annotation
+
+
+def _int_values(name: str) -> list[int]:
+    for fragments, values in _INT_NAMES:
+        if any(f in name for f in fragments):
+            return values
+    return [8, 16, 4]
+
+
+def _looks_float(name: str) -> bool:
+    return any(f in name for f in _FLOAT_NAMES) or name == "p"
+
+
+def _float_values(name: str) -> list[float]:
+    if "eps" in name:
+        return [1e-5]
+    if "drop" in name or name == "p" or "prob" in name or "smoothing" in name:
+        return [0.0, 0.1]
+    if "momentum" in name:
+        return [0.1]
+    return [0.5, 1.0]
+
+
+def _looks_bool(name: str) -> bool:
+    return name.startswith(_BOOL_PREFIXES) or name in ("bias", "causal", "training", "pretrained")
+
+
+def _string_value(name: str) -> str | None:
+    if "device" in name:
+        return "cpu"
+    if name in ("act", "activation", "act_fn", "activation_fn", "act_layer", "hidden_act", "nonlinearity"):
+        return "relu"
+    return None
+
+
+# -- configs -----------------------------------------------------------------------------------
+
+
+def _config_values(config_cls: type) -> list[tuple[Any, str]]:
+    """A repository config class (or PretrainedConfig subclass), built small, then as is."""
+    out: list[tuple[Any, str]] = []
+    name = config_cls.__name__
+    if _is_pretrained_config(config_cls):
+        try:
+            plain = config_cls()
+            small = {k: v for k, v in SMALL_PRETRAINED.items() if hasattr(plain, k)}
+            out.append((config_cls(**small), f"{name}(small sizes)"))
+        except Exception:
+            pass
+    if required_parameters(config_cls):
+        return out
+    try:
+        value = config_cls()
+    except Exception:
+        return out
+    shrunk = _shrink(value)
+    if shrunk is not None:
+        out.append((shrunk, f"{name}(small sizes)"))
+    out.append((value, f"{name}()"))
+    return out
+
+
+def _is_pretrained_config(cls: type) -> bool:
+    return any(base.__name__.lower() == "pretrainedconfig" and base.__module__.startswith("transformers")
+               for base in getattr(cls, "__mro__", ()))
+
+
+def _shrink(value: Any) -> Any:
+    """A copy with large size-like integers made small, or None when nothing is large."""
+    try:
+        fields = dict(vars(value))
+    except TypeError:
+        return None
+    changes = {}
+    for key, item in fields.items():
+        if isinstance(item, bool) or not isinstance(item, int) or item <= 128:
+            continue
+        lowered = key.lower()
+        if any(f in lowered for f in ("len", "position", "seq", "context", "window")):
+            changes[key] = 64
+        elif any(f in lowered for f in ("vocab", "token", "class", "label")):
+            changes[key] = 100
+        else:
+            changes[key] = 96  # divisible by the usual head counts (1, 2, 3, 4, 6, 8, 12, 16, 32)
+    if not changes:
+        return None
+    try:
+        if dataclasses.is_dataclass(value):
+            return dataclasses.replace(value, **changes)
+        import copy
+
+        clone = copy.copy(value)
+        for key, item in changes.items():
+            setattr(clone, key, item)
+        return clone
+    except Exception:
+        return None
+
+
+def _repository_configs(cls: type, parameter: str) -> list[tuple[Any, str]]:
+    """Config-like classes visible from the class's module, the best-named first."""
+    module = sys.modules.get(cls.__module__)
+    if module is None:
+        return []
+    seen: dict[str, type] = {}
+    for value in vars(module).values():
+        if isinstance(value, type) and _config_like(value):
+            seen.setdefault(f"{value.__module__}.{value.__qualname__}", value)
+    stem = parameter.lower().rstrip("s")
+    ranked = sorted(seen.items(), key=lambda item: (stem not in item[1].__name__.lower(), item[0]))
+    out: list[tuple[Any, str]] = []
+    for _, config_cls in ranked[:3]:
+        out.extend(_config_values(config_cls))
+    return out
+
+
+def _config_like(value: type) -> bool:
+    if issubclass(value, (nn.Module, torch.Tensor)) or value.__module__ in ("builtins", "typing"):
+        return False
+    if _is_pretrained_config(value):
+        return True
+    module_name = value.__module__ or ""
+    root = module_name.split(".")[0]
+    if root in sys.stdlib_module_names or root in ("torch", "numpy", "transformers"):
+        return False
+    lowered = value.__name__.lower()
+    return dataclasses.is_dataclass(value) or lowered.endswith(_CONFIG_SUFFIXES)
+
+
+def _init_tree(cls: type) -> ast.AST | None:
+    init = cls.__dict__.get("__init__")
+    if init is None:
+        return None
+    init = inspect.unwrap(init)
+    try:
+        return ast.parse(textwrap.dedent(inspect.getsource(init)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+
+
+def _attribute_reads(cls: type, parameter: str) -> dict[str, Any]:
+    """``{attr: nested}`` for every ``parameter.attr(.sub...)`` the constructor reads."""
+    tree = _init_tree(cls)
+    if tree is None:
+        return {}
+    found: dict[str, Any] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        chain = []
+        current: ast.AST = node
+        while isinstance(current, ast.Attribute):
+            chain.append(current.attr)
+            current = current.value
+        if isinstance(current, ast.Name) and current.id == parameter:
+            level = found
+            for part in reversed(chain):
+                level = level.setdefault(part, {})
+    # getattr(param, "x", default) keeps its default: not needed
+    return found
+
+
+def _namespaces(cls: type, parameter: str) -> list[tuple[Any, str]]:
+    reads = _attribute_reads(cls, parameter)
+    if not reads:
+        return []
+    value = _namespace(reads)
+    shown = ", ".join(f"{k}={getattr(value, k)!r}" for k in sorted(reads) if not reads[k])
+    return [(value, f"a namespace ({shown})")]
+
+
+class MadeUpConfig(types.SimpleNamespace):
+    """A config made up from the attributes a constructor reads.
+
+    The constructor may hand it on to submodules that read more: an attribute
+    it does not hold yet gets a value by its name, as the first ones did.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name.startswith("_"):
+            raise AttributeError(name)
+        value = _value_by_name(name)
+        setattr(self, name, value)
+        return value
+
+
+def _value_by_name(key: str) -> Any:
+    lowered = key.lower()
+    if _looks_bool(lowered):
+        return False
+    if _looks_float(lowered):
+        return _float_values(lowered)[0]
+    if _string_value(lowered) is not None:
+        return _string_value(lowered)
+    return _int_values(lowered)[0]
+
+
+def _namespace(reads: dict[str, Any]) -> MadeUpConfig:
+    values = {key: _namespace(nested) if nested else _value_by_name(key) for key, nested in reads.items()}
+    return MadeUpConfig(**values)
+
+
+# -- forward inputs ----------------------------------------------------------------------------
+
+# An input spec is JSON: {"op": "randn"|"ones"|"randint"|"value", "shape": [...], "high": n, "value": v}
+
+
+def make(spec: dict[str, Any]) -> Any:
+    op = spec["op"]
+    if op == "randn":
+        return torch.randn(*spec["shape"])
+    if op == "ones":
+        return torch.ones(*spec["shape"])
+    if op == "randint":
+        return torch.randint(0, int(spec["high"]), tuple(spec["shape"]))
+    return spec.get("value")
+
+
+def make_inputs(specs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    return tuple(make(s) for s in specs.get("args", [])), {k: make(s) for k, s in specs.get("kwargs", {}).items()}
+
+
+def describe(specs: dict[str, Any]) -> str:
+    def one(spec: dict[str, Any]) -> str:
+        if spec["op"] == "value":
+            return repr(spec.get("value"))
+        shape = "x".join(str(d) for d in spec["shape"])
+        return {"randn": f"randn({shape})", "ones": f"ones({shape})", "randint": f"randint<{spec.get('high')}({shape})"}[spec["op"]]
+
+    parts = [one(s) for s in specs.get("args", [])] + [f"{k}={one(s)}" for k, s in specs.get("kwargs", {}).items()]
+    return ", ".join(parts)
+
+
+def input_candidates(model: nn.Module) -> list[dict[str, Any]]:
+    """Input specs to try on ``model``'s forward, most plausible first ([] when none)."""
+    forward = getattr(type(model), "forward", None)
+    try:
+        parameters = list(inspect.signature(forward).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return []
+    required = [p for p in parameters if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if not required:
+        return [{"args": [], "kwargs": {}}]
+    hints = _hints(forward)
+    first_layers = _first_layer_uses(model, type(model))
+    width_specs = _width_specs(model)
+    per_param: list[list[dict[str, Any]]] = []
+    for p in required:
+        specs = _param_specs(p, hints.get(p.name, p.annotation), first_layers.get(p.name), model, width_specs)
+        if not specs:
+            return []
+        per_param.append(specs)
+    candidates = []
+    for j in range(min(3, max(len(s) for s in per_param))):
+        chosen = [s[min(j, len(s) - 1)] for s in per_param]
+        args, kwargs = [], {}
+        for p, spec in zip(required, chosen):
+            if p.kind == p.KEYWORD_ONLY:
+                kwargs[p.name] = spec
+            else:
+                args.append(spec)
+        candidate = {"args": args, "kwargs": kwargs}
+        if candidate not in candidates:
+            candidates.append(candidate)
+    return candidates
+
+
+def _param_specs(p: inspect.Parameter, annotation: Any, layer: nn.Module | None, model: nn.Module,
+                 width_specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    name = p.name.lower()
+    annotation = _strip_optional(annotation)
+    if annotation is int:
+        return [{"op": "value", "value": 2}]
+    if annotation is float:
+        return [{"op": "value", "value": 0.5}]
+    if annotation is bool:
+        return [{"op": "value", "value": False}]
+    if layer is not None:
+        specs = layer_specs(layer)
+        if specs:
+            return specs
+    if "mask" in name:
+        return [{"op": "ones", "shape": [BATCH, SEQ]}]
+    if name in ("input_ids", "ids", "tokens", "token_ids", "idx", "indices", "labels", "targets"):
+        embedding = next((m for m in model.modules() if isinstance(m, (nn.Embedding, nn.EmbeddingBag))), None)
+        high = embedding.num_embeddings if embedding is not None else 10
+        return [{"op": "randint", "high": high, "shape": [BATCH, SEQ]}]
+    return list(width_specs)
+
+
+def layer_specs(layer: nn.Module) -> list[dict[str, Any]]:
+    """Inputs a layer accepts, from its sizes."""
+    while isinstance(layer, (nn.Sequential, nn.ModuleList)) and len(layer) > 0:
+        layer = layer[0]
+    if isinstance(layer, nn.Linear):
+        f = layer.in_features
+        return [{"op": "randn", "shape": [BATCH, SEQ, f]}, {"op": "randn", "shape": [BATCH, f]}]
+    if isinstance(layer, nn.Bilinear):
+        return [{"op": "randn", "shape": [BATCH, layer.in1_features]}]
+    if isinstance(layer, (nn.Conv1d, nn.ConvTranspose1d)):
+        return [{"op": "randn", "shape": [BATCH, layer.in_channels, 16]}]
+    if isinstance(layer, (nn.Conv2d, nn.ConvTranspose2d)):
+        return [{"op": "randn", "shape": [BATCH, layer.in_channels, 16, 16]}]
+    if isinstance(layer, (nn.Conv3d, nn.ConvTranspose3d)):
+        return [{"op": "randn", "shape": [BATCH, layer.in_channels, SPATIAL, SPATIAL, SPATIAL]}]
+    if isinstance(layer, (nn.Embedding, nn.EmbeddingBag)):
+        return [{"op": "randint", "high": layer.num_embeddings, "shape": [BATCH, SEQ]}]
+    if isinstance(layer, nn.LayerNorm) or type(layer).__name__ == "RMSNorm":
+        shape = list(getattr(layer, "normalized_shape", ()) or ())
+        if shape:
+            return [{"op": "randn", "shape": [BATCH, SEQ, *shape]}, {"op": "randn", "shape": [BATCH, *shape]}]
+    if isinstance(layer, nn.BatchNorm1d):
+        return [{"op": "randn", "shape": [BATCH, layer.num_features]},
+                {"op": "randn", "shape": [BATCH, layer.num_features, SEQ]}]
+    if isinstance(layer, nn.BatchNorm2d):
+        return [{"op": "randn", "shape": [BATCH, layer.num_features, SPATIAL, SPATIAL]}]
+    if isinstance(layer, nn.GroupNorm):
+        return [{"op": "randn", "shape": [BATCH, layer.num_channels, SPATIAL, SPATIAL]}]
+    if isinstance(layer, nn.MultiheadAttention):
+        return [{"op": "randn", "shape": [BATCH, SEQ, layer.embed_dim]}]
+    if isinstance(layer, (nn.RNNBase,)):
+        return [{"op": "randn", "shape": [BATCH, SEQ, layer.input_size]}]
+    return []
+
+
+def _width_specs(model: nn.Module) -> list[dict[str, Any]]:
+    """When forward says nothing: what the model's first sized layer takes (floats: an
+    embedding table says nothing about a tensor handed to forward, which is not indices)."""
+    for module in model.modules():
+        if module is model or isinstance(module, (nn.Embedding, nn.EmbeddingBag)):
+            continue
+        specs = layer_specs(module)
+        if specs:
+            return specs
+    return []
+
+
+def _first_layer_uses(model: nn.Module, cls: type, depth: int = 0) -> dict[str, nn.Module]:
+    """``{forward parameter: the first submodule forward hands it to}``, looking one level down."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(cls.forward))))
+    except (OSError, TypeError, SyntaxError, IndentationError, AttributeError):
+        return {}
+    function = next((n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if function is None:
+        return {}
+    names = [a.arg for a in function.args.args[1:] + function.args.kwonlyargs]
+    found: dict[str, nn.Module] = {}
+    calls = sorted((n for n in ast.walk(function) if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset))
+    for call in calls:
+        target = _self_submodule(model, call.func)
+        if target is None or not call.args:
+            continue
+        first = call.args[0]
+        if isinstance(first, ast.Name) and first.id in names and first.id not in found:
+            if layer_specs(target):
+                found[first.id] = target
+            elif depth < 1 and type(target).__module__.split(".")[0] != "torch":
+                inner = _first_layer_uses(target, type(target), depth + 1)
+                parameters = _forward_names(type(target))
+                if parameters and parameters[0] in inner:
+                    found[first.id] = inner[parameters[0]]
+    return found
+
+
+def _forward_names(cls: type) -> list[str]:
+    try:
+        return list(inspect.signature(cls.forward).parameters)[1:]
+    except (TypeError, ValueError, AttributeError):
+        return []
+
+
+def _self_submodule(model: nn.Module, func: ast.AST) -> nn.Module | None:
+    """``self.a.b(...)`` -> the submodule ``a.b``; ``self.layers[0](...)`` -> ``layers[0]``."""
+    chain: list[str | int] = []
+    current = func
+    while True:
+        if isinstance(current, ast.Attribute):
+            chain.append(current.attr)
+            current = current.value
+        elif isinstance(current, ast.Subscript) and isinstance(current.slice, ast.Constant) \
+                and isinstance(current.slice.value, int):
+            chain.append(current.slice.value)
+            current = current.value
+        else:
+            break
+    if not (isinstance(current, ast.Name) and current.id == "self") or not chain:
+        return None
+    value: Any = model
+    for part in reversed(chain):
+        try:
+            value = value[part] if isinstance(part, int) else getattr(value, part)
+        except Exception:
+            return None
+    return value if isinstance(value, nn.Module) else None
