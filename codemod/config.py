@@ -26,11 +26,16 @@ class ConfigError(Exception):
     """The configuration is unusable; the message names the file and the key."""
 
 
-def find_project_root(paths: Sequence[Path]) -> Path:
-    """Nearest common ancestor of ``paths`` holding ``pyproject.toml`` or ``.git``.
+PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py")
 
-    Falls back to the common parent directory (a file's own directory) when no
-    ancestor has either.
+
+def find_project_root(paths: Sequence[Path]) -> Path:
+    """Nearest common ancestor of ``paths`` holding ``pyproject.toml``, ``setup.cfg``,
+    ``setup.py`` or ``.git``.
+
+    Without any such ancestor: the import root of the common directory (the parent of
+    its outermost package, the directory itself when it is no package), so that a file
+    deep in a package still sees the whole package.
     """
     if not paths:
         paths = [Path.cwd()]
@@ -41,12 +46,17 @@ def find_project_root(paths: Sequence[Path]) -> Path:
     common = os.path.commonpath(directories)
     current = common
     while True:
-        if os.path.isfile(os.path.join(current, "pyproject.toml")) or os.path.exists(os.path.join(current, ".git")):
+        if any(os.path.isfile(os.path.join(current, m)) for m in PROJECT_MARKERS) or os.path.exists(
+            os.path.join(current, ".git")
+        ):
             return Path(current)
         parent = os.path.dirname(current)
         if parent == current:
-            return Path(common)
+            break
         current = parent
+    while os.path.isfile(os.path.join(common, "__init__.py")) and os.path.dirname(common) != common:
+        common = os.path.dirname(common)
+    return Path(common)
 
 
 # --- value checks: each returns the normalised value or raises ValueError("must be ...")

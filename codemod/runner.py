@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from codemod.config import find_project_root
 from codemod.discovery import discover, display_path
 from codemod.cache import Entry, ResultCache, file_digest, repository_digest
 from codemod.fileio import SourceError, read_source, write_source_atomic
@@ -49,7 +50,11 @@ class RunOptions:
     device: str = "auto"
     examples: Path | None = None
     timeout: float = 60.0
-    root: Path | None = None
+    root: Path | None = None  # the project root; found from the paths when None
+    # Index every file of the project, whatever paths are given: a single file is then
+    # decided with its base classes, subclasses, helpers and call sites, as in a run over
+    # the whole repository.  Only the given files are reported and rewritten.
+    index_project: bool = True
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
 
     def analysis_options(self) -> AnalysisOptions:
@@ -94,10 +99,11 @@ def run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | N
 
 def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | None) -> RunReport:
     cwd = Path.cwd()
-    found = discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=options.root)
-    root = options.root or _common_root(found.files) or cwd
+    root = options.root or (find_project_root([Path(p) for p in paths]) if paths else cwd)
+    found = discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=root)
     report = RunReport(root=root, errors=list(found.errors))
-    files = found.files
+    files = found.files  # reported and rewritten
+    index_files = _project_files(root, files, options) if options.index_project and files else files
     shown = [display_path(path, cwd) for path in files]
     analyses: list[FileAnalysis | None] = [None] * len(files)
 
@@ -106,9 +112,11 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
     started_ns = time.time_ns()  # digests are taken after this moment
     repo_digest = ""
     if options.use_cache and files:
-        cache = ResultCache(root, options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}", [str(f) for f in files])
+        # Keyed by the project's files, so a run over one file and a run over the whole
+        # project share their entries.
+        cache = ResultCache(root, options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}", [str(f) for f in index_files])
         cache.load()
-        digests = _digests(files, cache, stats)
+        digests = _digests(index_files, cache, stats)
         repo_digest = repository_digest(digests)
         for i, path in enumerate(files):
             hit = cache.get(str(path), digests, repo_digest)
@@ -117,7 +125,7 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
 
     todo = [i for i, a in enumerate(analyses) if a is None]
     done = len(files) - len(todo)
-    for i, analysis, dependencies, scanned in _analyse_all(files, shown, todo, root, options):
+    for i, analysis, dependencies, scanned in _analyse_all(files, index_files, shown, todo, root, options):
         analyses[i] = analysis
         done += 1
         if progress is not None:
@@ -141,6 +149,12 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
         _validate(root, results, options)
     _finalise(report, results, options)
     return report
+
+
+def _project_files(root: Path, given: list[Path], options: RunOptions) -> list[Path]:
+    """Every file of the project (walked as a run over its root would), and the given ones."""
+    project = discover([root], excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=root)
+    return sorted(set(project.files).union(given))
 
 
 def _digests(files: list[Path], cache: ResultCache, stats: dict[str, tuple[int, int]]) -> dict[str, str]:
@@ -172,13 +186,13 @@ _BATCH = 24
 _worker: dict = {}
 
 
-def _analyse_all(files, shown, todo, root, options):
+def _analyse_all(files, index_files, shown, todo, root, options):
     """Yield (index, analysis, dependencies, scanned_repository) for each file in `todo`, in order."""
     if not todo:
         return
     jobs = max(1, min(options.jobs or os.cpu_count() or 1, len(todo) // _MIN_FILES_PER_WORKER))
     if jobs == 1:
-        _init_worker(files, shown, root, options)
+        _init_worker(files, index_files, shown, root, options)
         try:
             for i in todo:
                 yield (i, *_analyse_one(i))
@@ -200,7 +214,7 @@ def _analyse_all(files, shown, todo, root, options):
     batches.sort(key=lambda batch: -sum(sizes[i] for i in batch))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending: dict[int, tuple] = {}
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, shown, root, options)) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, index_files, shown, root, options)) as pool:
         futures = [pool.submit(_analyse_batch, batch) for batch in batches]
         # Results are yielded in file order, whatever order the workers finish in.
         position = 0
@@ -219,7 +233,7 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _init_worker(files, shown, root, options) -> None:
+def _init_worker(files, index_files, shown, root, options) -> None:
     from codemod.repo_index import RepoIndex
 
     gc.disable()  # see run()
@@ -227,7 +241,7 @@ def _init_worker(files, shown, root, options) -> None:
         files=files,
         shown=shown,
         options=options,
-        index=RepoIndex(files, root=root, lazy=options.prefilter),
+        index=RepoIndex(index_files, root=root, lazy=options.prefilter),
     )
 
 
@@ -338,14 +352,3 @@ def _write(result: FileResult) -> None:
         write_source_atomic(source, result.rewritten)  # type: ignore[arg-type]
     except SourceError as exc:
         result.error = f"not written: {exc}"
-
-
-def _common_root(files: list[Path]) -> Path | None:
-    if not files:
-        return None
-    from codemod.config import find_project_root
-
-    try:
-        return find_project_root([Path(os.path.commonpath([str(f.parent) for f in files]))])
-    except ValueError:
-        return None
