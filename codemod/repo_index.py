@@ -7,6 +7,7 @@ at one file pays only for the files that file's classes depend on.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -113,12 +114,12 @@ class RepoIndex:
         # Script-style repositories import by path from their root ("from models.layers import X")
         # even without __init__.py files: register that spelling too.
         if root is not None:
-            try:
-                rel = path.relative_to(root).with_suffix("")
-            except ValueError:
-                rel = None
-            if rel is not None:
-                parts = list(rel.parts)
+            # String work: this runs for every file of the project on every run.
+            base = str(root)
+            prefix = base if base.endswith(os.sep) else base + os.sep
+            text = str(path)
+            if text.startswith(prefix):
+                parts = os.path.splitext(text[len(prefix) :])[0].split(os.sep)
                 if parts and parts[-1] == "__init__":
                     parts.pop()
                 alt = ".".join(parts)

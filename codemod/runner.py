@@ -154,7 +154,9 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
 def _project_files(root: Path, given: list[Path], options: RunOptions) -> list[Path]:
     """Every file of the project (walked as a run over its root would), and the given ones."""
     project = discover([root], excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=root)
-    return sorted(set(project.files).union(given))
+    known = set(project.files)
+    extra = [path for path in given if path not in known]  # named explicitly, outside the walk
+    return sorted(project.files + extra) if extra else project.files
 
 
 def _digests(files: list[Path], cache: ResultCache, stats: dict[str, tuple[int, int]]) -> dict[str, str]:
@@ -241,7 +243,7 @@ def _init_worker(files, index_files, shown, root, options) -> None:
         files=files,
         shown=shown,
         options=options,
-        index=RepoIndex(index_files, root=root, lazy=options.prefilter),
+        index=RepoIndex(index_files, root=Path(os.path.realpath(root)), lazy=options.prefilter),
     )
 
 
