@@ -10,7 +10,8 @@ import click
 from click.core import ParameterSource
 
 from codemod import __version__
-from codemod.config import ConfigError, find_project_root, load_config
+from codemod.config import ConfigError, check_device, check_timeout, find_project_root, load_config
+from codemod.discovery import display_path
 
 EXIT_OK, EXIT_PENDING, EXIT_ERROR = 0, 1, 2
 
@@ -33,6 +34,21 @@ Exit codes:
   1  rewrites pending (with --check)
   2  usage error, or a file that could not be processed (the rest of the run completes)
 """
+
+
+def _checked(check, param, value):
+    """A value check of config.py as click's usage error (exit 2)."""
+    try:
+        return check(value)
+    except ValueError as exc:
+        raise click.BadParameter(f"{exc} (got {value!r})", param=param) from None
+
+
+def _non_empty_paths(ctx, param, paths):
+    # Checked before becoming Paths: Path("") is ".", the whole directory.
+    if any(path == "" for path in paths):
+        raise click.BadParameter("an empty path names no file (got '')", param=param)
+    return tuple(Path(path) for path in paths)
 
 
 class _Group(click.Group):
@@ -61,9 +77,9 @@ def main() -> None:
 
 
 @main.command("run", help=RUN_HELP)
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--dry-run", "--diff", "dry_run", is_flag=True, help="Print a unified diff of every change; write nothing.")
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 if any rewrite is pending.")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(), callback=_non_empty_paths)
+@click.option("--dry-run/--no-dry-run", "--diff", "dry_run", default=False, help="Print a unified diff of every change; write nothing.")
+@click.option("--check/--no-check", default=False, help="Write nothing; exit 1 if any rewrite is pending.")
 @click.option("--validate/--no-validate", default=True, help="Run the original and rewritten models before writing (default: on).")
 @click.option("--require-validated", is_flag=True, help="Write only rewrites whose validation passed.")
 @click.option("--persistent", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
@@ -73,13 +89,14 @@ def main() -> None:
 @click.option("--color/--no-color", default=None, help="Colour the diff (default: when printing to a terminal).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Parallel jobs (default: the number of CPUs).")
 @click.option("--cache/--no-cache", "use_cache", default=True, help="Reuse results for unchanged files (default: on).")
-@click.option("--quiet", "-q", is_flag=True, help="Print the summary line only.")
-@click.option("--device", default="auto", show_default=True, help="Validation device: auto, cpu, meta, cuda or cuda:N.")
-@click.option("--examples", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--quiet/--no-quiet", "-q", default=False, help="Print the summary line only.")
+@click.option("--device", default="auto", show_default=True, callback=lambda ctx, param, value: _checked(check_device, param, value),
+              help="Validation device: auto, cpu, meta, cuda or cuda:N.")
+@click.option("--examples", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
               help="Examples file declaring how to build classes (default: codemod_examples.py at the root).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+@click.option("--timeout", type=float, default=60.0, show_default=True, callback=lambda ctx, param, value: _checked(check_timeout, param, value),
               help="Seconds allowed to validate one class.")
-@click.option("--parse-all", is_flag=True,
+@click.option("--parse-all/--no-parse-all", default=False,
               help="Parse every file in full (slower): also reports syntax errors in files that cannot hold "
                    "a rewrite, which are otherwise never parsed.")
 @click.pass_context
@@ -92,6 +109,7 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     settings = _merge(ctx, flags, config)
+    _check_settings(settings)
     write = not (settings["dry_run"] or settings["check"])
     options = RunOptions(
         persistent=settings["persistent"],
@@ -152,7 +170,24 @@ _FLAG_TO_CONFIG = {
     "examples": "examples",
     "timeout": "timeout",
     "color": "color",
+    "check": "check",
+    "dry_run": "dry_run",
+    "quiet": "quiet",
+    "parse_all": "parse_all",
 }
+
+
+def _check_settings(settings: dict) -> None:
+    """What only the merged settings can tell; a usage error (exit 2) before any work."""
+    examples = settings["examples"]
+    if examples is not None and not Path(examples).is_file():
+        raise click.UsageError(f"examples file {display_path(Path(examples))} does not exist (examples in [tool.codemod])")
+    if settings["validate"]:
+        from codemod.validate.preflight import validation_problem
+
+        problem = validation_problem(settings["device"])
+        if problem is not None:
+            raise click.UsageError(problem)
 
 
 def _merge(ctx: click.Context, flags: dict, config: dict) -> dict:

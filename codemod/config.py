@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .discovery import display_path
 
-__all__ = ["ConfigError", "KNOWN_KEYS", "find_project_root", "load_config"]
+__all__ = ["ConfigError", "KNOWN_KEYS", "check_device", "check_timeout", "find_project_root", "load_config"]
 
 
 def _toml_reader():
@@ -102,6 +103,20 @@ def _positive_number(value: Any) -> float:
     return float(value)
 
 
+_DEVICE = re.compile(r"auto|cpu|meta|cuda(?::\d+)?")
+
+
+def check_device(value: Any) -> str:
+    if not isinstance(value, str) or not _DEVICE.fullmatch(value):
+        raise ValueError("must be auto, cpu, meta, cuda or cuda:N")
+    return value
+
+
+def check_timeout(value: Any) -> float:
+    """Seconds: a finite number > 0 (not nan, not inf)."""
+    return _positive_number(value)
+
+
 # Canonical (underscored) key -> (description of the expected TOML value, check).
 KNOWN_KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "persistent": ('"auto", "always" or "never"', _choice("auto", "always", "never")),
@@ -109,12 +124,16 @@ KNOWN_KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "format": ('"text" or "json"', _choice("text", "json")),
     "validate": ("boolean", _boolean),
     "jobs": ("integer >= 1", _positive_int),
-    "device": ("string", _string),
+    "device": ('"auto", "cpu", "meta", "cuda" or "cuda:N"', check_device),
     "examples": ("path relative to the project root", _string),
     "timeout": ("number of seconds > 0", _positive_number),
     "require_validated": ("boolean", _boolean),
     "cache": ("boolean", _boolean),
     "color": ("boolean", _boolean),
+    "check": ("boolean", _boolean),
+    "dry_run": ("boolean", _boolean),
+    "quiet": ("boolean", _boolean),
+    "parse_all": ("boolean", _boolean),
 }
 
 
