@@ -81,7 +81,7 @@ def main() -> None:
 @click.option("--dry-run/--no-dry-run", "--diff", "dry_run", default=False, help="Print a unified diff of every change; write nothing.")
 @click.option("--check/--no-check", default=False, help="Write nothing; exit 1 if any rewrite is pending.")
 @click.option("--validate/--no-validate", default=True, help="Run the original and rewritten models before writing (default: on).")
-@click.option("--require-validated", is_flag=True, help="Write only rewrites whose validation passed.")
+@click.option("--require-validated/--no-require-validated", default=False, help="Write only rewrites whose validation passed.")
 @click.option("--persistent", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="auto: persistent=False for constants fully determined by the constructor, persistent otherwise.")
 @click.option("--exclude", "excludes", multiple=True, metavar="GLOB", help="Skip matching files or directories (repeatable).")
@@ -144,7 +144,7 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
 def record_command(command: tuple[str, ...], root: Path | None) -> None:
     """Run COMMAND (after --) and record how it builds and calls each Module class.
 
-    Example: codemod record -- pytest tests/
+    Example: codemod record -- python -m pytest tests/
 
     Constructor arguments and the first forward inputs of every nn.Module
     class defined in the repository are stored under .codemod/records/, where
