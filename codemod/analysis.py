@@ -20,6 +20,7 @@ from codemod.call_sites import argument_values, kept_arguments, used_as_tensor
 from codemod.ftypes import Action, Finding, PersistentPolicy
 from codemod.plans import ClassPlan, FilePlan, SpineEdit, StmtEdit
 from codemod.repo_index import RepoIndex
+from codemod.selection import RuleSelection, covers, suppressed
 from codemod.segments import Hints, import_bindings, may_hold_finding, mentions, split, tensor_used_attributes
 from codemod.symbols import ModuleSymbols, resolve_relative
 from codemod.tensors import (
@@ -33,7 +34,6 @@ from codemod.tensors import (
 )
 from codemod.walker import AttrEvent, BodyWalker
 
-IGNORE_MARKER = "codemod: ignore"
 
 # Names a buffer can never take: nn.Module's own attributes.
 RESERVED_NAMES = frozenset(
@@ -60,6 +60,7 @@ def plan_module(
     display_path: str,
     persistent_policy: PersistentPolicy = "auto",
     holders: set[int] | None = None,
+    selection: RuleSelection = RuleSelection(),
 ) -> FilePlan:
     plan = FilePlan()
     spelling = parameter_spelling(symbols)
@@ -68,10 +69,13 @@ def plan_module(
     lines = symbols.source_lines
     file_facts: dict[str, str | None] = {}  # what the safety rules learn once per file
     for cls in symbols.classes_to_analyse(holders):
-        if _line_has_marker(lines, cls.lineno) or not index.is_module_class(symbols, cls):
+        marked, class_codes = suppressed(lines, cls.lineno)
+        if (marked and class_codes is None) or not index.is_module_class(symbols, cls):
             continue
         analyser = _ClassAnalyser(index, symbols, cls, display_path, persistent_policy, spelling is not None)
         analyser.file_facts = file_facts
+        analyser.selection = selection
+        analyser.class_codes = class_codes or frozenset()
         class_plan = analyser.run()
         if class_plan.findings:
             plan.classes.append(class_plan)
@@ -167,10 +171,13 @@ def scan_text(index: RepoIndex, path, text: str) -> TextScan:
 
 
 def _line_has_marker(lines: list[str], lineno: int, end: int | None = None) -> bool:
-    for number in range(lineno, (end or lineno) + 1):
-        if 0 < number <= len(lines) and IGNORE_MARKER in lines[number - 1] and "#" in lines[number - 1]:
-            return True
-    return False
+    """A bare `# codemod: ignore` on the statement (or alone on the line above it)."""
+    marked, codes = suppressed(lines, lineno, end)
+    return marked and codes is None
+
+
+def covers_any(codes: frozenset[str], code: str) -> bool:
+    return bool(codes) and covers(codes, code)
 
 
 def _char_col(lines: list[str], lineno: int, byte_col: int) -> int:
@@ -202,6 +209,8 @@ class _ClassAnalyser:
         self._constructor_helpers: set[str] = set()
         self._overrides: set[str] | None = None
         self._rule_cache: dict = {}  # what the rules compute once per class
+        self.selection = RuleSelection()
+        self.class_codes: frozenset[str] = frozenset()  # `# codemod: ignore[...]` on the class line
 
     # lookups -----------------------------------------------------------------------------------
 
@@ -297,6 +306,8 @@ class _ClassAnalyser:
             if decision_and_edits is None:
                 continue
             anchor, decision, edits = decision_and_edits
+            if not self._reported(decision.code, init_attrs[attr]):
+                continue  # neither reported nor rewritten
             self.plan.findings.append(self.finding(anchor, attr, decision))
             self.plan.edits.extend(edits)
         self._report_outside_only(init_attrs, outside)
@@ -455,7 +466,19 @@ class _ClassAnalyser:
                 suggestion=suggestion,
                 code=R.OUTSIDE_CONSTRUCTOR.code,
             )
-            self.plan.findings.append(self.finding(event.stmt, attr, decision))
+            if self._reported(decision.code, [event]):
+                self.plan.findings.append(self.finding(event.stmt, attr, decision))
+
+    def _reported(self, code: str, events) -> bool:
+        """Whether a decision stands: its code is selected and no `# codemod: ignore[CODE]`
+        on the class line or on a statement binding the attribute names it."""
+        if not self.selection.enabled(code) or covers_any(self.class_codes, code):
+            return False
+        for event in events:
+            _, codes = suppressed(self.lines, event.stmt.lineno, event.stmt.end_lineno)
+            if codes and covers(codes, code):
+                return False
+        return True
 
     # the decision for one attribute ------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from codemod.ftypes import (  # AnalysisOptions and FileAnalysis are part of thi
     TransformResult,
 )
 from codemod.repo_index import RepoIndex
+from codemod.selection import RuleSelection, check_markers
 
 
 def transform_source(
@@ -29,6 +30,7 @@ def transform_source(
     path: str | Path = "<string>",
     persistent: PersistentPolicy = "auto",
     index: RepoIndex | None = None,
+    selection: RuleSelection | None = None,
 ) -> TransformResult:
     """Rewrite one module's source text; other repository files come from `index` when given.
 
@@ -39,7 +41,7 @@ def transform_source(
         index = RepoIndex(lazy=False)
     if not index.has_file(path):
         index.add_file(path, text=source, name=path.stem if path.suffix == ".py" else "__main__")
-    analysis = analyse_text(index, path, source, str(path), AnalysisOptions(persistent))
+    analysis = analyse_text(index, path, source, str(path), AnalysisOptions(persistent, selection or RuleSelection()))
     if analysis.result.error:
         raise RewriteError(analysis.result.error)
     return TransformResult(code=analysis.result.rewritten or source, findings=analysis.result.findings)
@@ -54,6 +56,11 @@ def analyse_text(
 ) -> FileAnalysis:
     """Plan and apply the rewrites of one file.  Raises SyntaxError when it does not parse."""
     result = FileResult(path=path, display_path=display_path, original=text)
+    marker_error = check_markers(text)
+    if marker_error is not None:
+        # A mistyped suppression must not let through the rewrite it was meant to stop.
+        result.error = marker_error
+        return FileAnalysis(result)
     holders = None
     segments = None
     if index.lazy:
@@ -62,7 +69,7 @@ def analyse_text(
             return FileAnalysis(result)  # nothing here can hold a finding: not even parsed
         holders, segments = scan.holders, scan.segments
     symbols = index.load(path, text, segments)
-    plan = plan_module(index, symbols, display_path, options.persistent, holders)
+    plan = plan_module(index, symbols, display_path, options.persistent, holders, options.selection)
     result.findings = plan.findings
     if plan.changed:
         from codemod.rewrite import apply_plan  # libcst: imported only when something changes

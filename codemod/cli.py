@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
@@ -10,8 +11,9 @@ import click
 from click.core import ParameterSource
 
 from codemod import __version__
-from codemod.config import ConfigError, check_device, check_timeout, find_project_root, load_config
+from codemod.config import OUTPUT_FORMATS, ConfigError, check_device, check_timeout, find_project_root, load_config
 from codemod.discovery import display_path
+from codemod.ftypes import plural
 
 EXIT_OK, EXIT_PENDING, EXIT_ERROR = 0, 1, 2
 
@@ -19,7 +21,9 @@ RUN_HELP = """Rewrite raw tensor attributes of nn.Module constructors into
 register_buffer(...) or nn.Parameter(...), in place.
 
 PATHS are files or directories (walked recursively; .gitignore, virtual
-environments, build and cache folders are skipped).
+environments, build and cache folders are skipped), or '-' to read the
+source from standard input and write the rewritten source to standard
+output (with --stdin-filename naming the file it stands for).
 
 Every rewrite is validated before it is written, by importing and running
 the original and the rewritten classes in subprocesses: validation EXECUTES
@@ -31,7 +35,7 @@ command-line flags win.
 \b
 Exit codes:
   0  success, or nothing pending
-  1  rewrites pending (with --check)
+  1  rewrites pending (with --check, unless --exit-zero)
   2  usage error, or a file that could not be processed (the rest of the run completes)
 """
 
@@ -57,7 +61,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="codemod")
+@click.version_option(__version__, "-V", "--version", prog_name="codemod")
 def main() -> None:
     """Turn raw tensor attributes of PyTorch modules into buffers and parameters.
 
@@ -84,12 +88,25 @@ def main() -> None:
 @click.option("--require-validated/--no-require-validated", default=False, help="Write only rewrites whose validation passed.")
 @click.option("--persistent", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="auto: persistent=False for constants fully determined by the constructor, persistent otherwise.")
+@click.option("--select", "select", multiple=True, metavar="CODES",
+              help="Only these rule codes or prefixes (BUF1, BUF101; repeatable or comma-separated).")
+@click.option("--ignore", "ignore", multiple=True, metavar="CODES",
+              help="Leave out these rule codes or prefixes (repeatable or comma-separated).")
 @click.option("--exclude", "excludes", multiple=True, metavar="GLOB", help="Skip matching files or directories (repeatable).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--color/--no-color", default=None, help="Colour the diff (default: when printing to a terminal).")
+@click.option("--output-format", "--format", "output_format", type=click.Choice(OUTPUT_FORMATS), default="text",
+              show_default=True, help="text, one JSON document, JSON lines, GitHub annotations, or SARIF 2.1.0.")
+@click.option("--statistics", is_flag=True, help="Count findings per rule code instead of listing them.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when rewrites are pending under --check.")
+@click.option("--stdin-filename", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="With PATH '-': the file the source on standard input stands for (configuration, messages).")
+@click.option("--color/--no-color", default=None,
+              help="Colour the diff (default: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Parallel jobs (default: the number of CPUs).")
 @click.option("--cache/--no-cache", "use_cache", default=True, help="Reuse results for unchanged files (default: on).")
 @click.option("--quiet/--no-quiet", "-q", default=False, help="Print the summary line only.")
+@click.option("--verbose", "-v", is_flag=True, help="Say on stderr where settings come from and what the run does.")
+@click.option("--show-files", is_flag=True, help="List the files that would be analysed, then exit.")
+@click.option("--show-settings", is_flag=True, help="Print the resolved settings, then exit.")
 @click.option("--device", default="auto", show_default=True, callback=lambda ctx, param, value: _checked(check_device, param, value),
               help="Validation device: auto, cpu, meta, cuda or cuda:N.")
 @click.option("--examples", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
@@ -101,22 +118,34 @@ def main() -> None:
                    "a rewrite, which are otherwise never parsed.")
 @click.pass_context
 def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
-    from codemod.runner import RunOptions, run
+    from codemod.runner import RunOptions, files_to_analyse, run
 
-    root = find_project_root(list(paths))
+    stdin = any(str(p) == "-" for p in paths)
+    if stdin and len(paths) > 1:
+        raise click.UsageError("'-' (standard input) cannot be combined with other paths")
+    if flags["stdin_filename"] is not None and not stdin:
+        raise click.UsageError("--stdin-filename names the source read from standard input: pass '-' as the path")
+    stdin_path = Path(os.path.abspath(flags["stdin_filename"] or Path.cwd() / "<stdin>"))
+
+    root = find_project_root([stdin_path.parent] if stdin else list(paths))
     try:
         config = load_config(root)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
-    settings = _merge(ctx, flags, config)
-    _check_settings(settings)
+    settings, sources = _merge(ctx, flags, config)
+    settings["color"] = _colour(ctx, flags, config, sources)
+    if settings["statistics"] and settings["output_format"] not in ("text", "json"):
+        raise click.UsageError(f"--statistics prints text or json, not {settings['output_format']}")
+    if stdin and settings["require_validated"]:
+        raise click.UsageError("--require-validated cannot be used with '-': validation does not run on standard input")
+    _check_settings(settings, validates=not stdin)
     write = not (settings["dry_run"] or settings["check"])
     options = RunOptions(
         persistent=settings["persistent"],
         write=write,
         validate=settings["validate"],
         require_validated=settings["require_validated"],
-        excludes=tuple(config.get("exclude", ())) + tuple(flags["excludes"]),
+        excludes=tuple(settings["exclude"]),
         jobs=settings["jobs"],
         use_cache=settings["use_cache"],
         device=settings["device"],
@@ -124,17 +153,114 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         timeout=settings["timeout"],
         root=root,
         prefilter=not settings["parse_all"],
+        selection=settings["selection"],
     )
+    config_file = root / "pyproject.toml"
+    if settings["show_settings"]:
+        for line in _settings_lines(root, config_file if config else None, settings, sources):
+            click.echo(line)
+        ctx.exit(EXIT_OK)
+    if settings["show_files"]:
+        if stdin:
+            click.echo(display_path(stdin_path) if flags["stdin_filename"] else "-")
+            ctx.exit(EXIT_OK)
+        found = files_to_analyse(paths, options)
+        for path in found.files:
+            click.echo(display_path(path))
+        for shown, message in found.errors:
+            click.echo(f"{shown}: error: {message}", err=True)
+        if not found.files:
+            _warn_no_files(paths)
+        ctx.exit(EXIT_ERROR if found.errors else EXIT_OK)
+
+    verbose = _Verbose(settings["verbose"])
+    verbose(f"project root: {root}")
+    verbose(f"configuration: {config_file} [tool.codemod]" if config else "configuration: none ([tool.codemod] not found)")
+    if stdin:
+        verbose(f"reading standard input as {display_path(stdin_path)}" if flags["stdin_filename"] else "reading standard input")
+        verbose("validation: not run for standard input (it imports the project's files from disk)")
+        _run_stdin(ctx, stdin_path, display_path(stdin_path) if flags["stdin_filename"] else "-", options, settings)
+        return
+    if settings["validate"]:
+        verbose(f"validation: on, device {settings['device']}, {settings['timeout']:g} s per class (runs the project's code)")
+    else:
+        verbose("validation: off")
+    if not settings["selection"].is_default:
+        verbose(f"rules: select {', '.join(settings['selection'].select or ('all',))}; ignore {', '.join(settings['selection'].ignore) or 'none'}")
+
     progress = _progress_bar() if not settings["quiet"] and sys.stderr.isatty() else None
     report = run(paths, options, progress=progress)
     if progress is not None:
         progress(None, None)
+    verbose(f"{plural(report.summary.files_scanned, 'file')} analysed in {verbose.elapsed():.2f} s")
+    if report.summary.files_scanned == 0:
+        _warn_no_files(paths)
     _print(report, settings)
-    if report.has_errors:
+    ctx.exit(_exit_code(report.has_errors, bool(report.changed_files), settings))
+
+
+def _exit_code(errors: bool, pending: bool, settings: dict) -> int:
+    if errors:
+        return EXIT_ERROR
+    if settings["check"] and pending and not settings["exit_zero"]:
+        return EXIT_PENDING
+    return EXIT_OK
+
+
+def _run_stdin(ctx: click.Context, path: Path, shown: str, options, settings: dict) -> None:
+    """`codemod run -`: the rewritten source goes to stdout (the report to stderr); with
+    --check or --dry-run, stdout carries the report as for files and nothing else."""
+    from codemod.fileio import SourceError, decode_source, encode_check
+    from codemod.runner import run_source
+
+    raw = sys.stdin.buffer.read()
+    fixing = not (settings["dry_run"] or settings["check"])
+    sys.stdout.flush()
+    out = sys.stdout.buffer
+    try:
+        source = decode_source(raw, path)
+    except SourceError as exc:
+        click.echo(f"{shown}: error: {exc}", err=True)
+        if fixing:
+            out.write(raw)  # the input, untouched: a pipe never loses the user's text
+            out.flush()
         ctx.exit(EXIT_ERROR)
-    if settings["check"] and report.changed_files:
-        ctx.exit(EXIT_PENDING)
-    ctx.exit(EXIT_OK)
+    report = run_source(source.text, path, shown, options)
+    result = report.files[0]
+    if fixing:
+        text = result.rewritten if result.changed and result.error is None else source.text
+        try:
+            data = encode_check(source, text)
+        except SourceError as exc:
+            result.error, data = f"not rewritten: {exc}", raw
+        out.write(data)
+        out.flush()
+    _print(report, settings, to_stderr=fixing)
+    ctx.exit(_exit_code(report.has_errors, bool(report.changed_files), settings))
+
+
+def _warn_no_files(paths) -> None:
+    shown = ", ".join(str(p) for p in paths)
+    click.echo(f"warning: no Python files found under {shown}", err=True)
+
+
+class _Verbose:
+    """-v: one line per fact on stderr."""
+
+    def __init__(self, on: bool):
+        import time
+
+        self.on = on
+        self._started = time.perf_counter()
+
+    def __call__(self, line: str) -> None:
+        if self.on:
+            click.echo(f"codemod: {line}", err=True)
+
+    def elapsed(self) -> float:
+        import time
+
+        return time.perf_counter() - self._started
 
 
 @main.command("record", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
@@ -161,7 +287,7 @@ def record_command(command: tuple[str, ...], root: Path | None) -> None:
 
 _FLAG_TO_CONFIG = {
     "persistent": "persistent",
-    "output_format": "format",
+    "output_format": "output_format",
     "validate": "validate",
     "require_validated": "require_validated",
     "jobs": "jobs",
@@ -169,36 +295,128 @@ _FLAG_TO_CONFIG = {
     "device": "device",
     "examples": "examples",
     "timeout": "timeout",
-    "color": "color",
     "check": "check",
     "dry_run": "dry_run",
     "quiet": "quiet",
     "parse_all": "parse_all",
 }
+# Options of one invocation, not read from [tool.codemod] (besides exclude, select and
+# ignore, which _merge combines, and color, which _colour resolves).
+PER_INVOCATION = ("statistics", "exit_zero", "stdin_filename", "verbose", "show_files", "show_settings")
 
 
-def _check_settings(settings: dict) -> None:
+def _check_settings(settings: dict, validates: bool) -> None:
     """What only the merged settings can tell; a usage error (exit 2) before any work."""
     examples = settings["examples"]
     if examples is not None and not Path(examples).is_file():
         raise click.UsageError(f"examples file {display_path(Path(examples))} does not exist (examples in [tool.codemod])")
-    if settings["validate"]:
+    if validates and settings["validate"] and not (settings["show_settings"] or settings["show_files"]):
         from codemod.validate.preflight import validation_problem
 
         problem = validation_problem(settings["device"])
         if problem is not None:
             raise click.UsageError(problem)
+_CLI, _CONFIG, _DEFAULT = "command line", "pyproject.toml", "default"
 
 
-def _merge(ctx: click.Context, flags: dict, config: dict) -> dict:
-    """Command-line flags win; then [tool.codemod]; then the defaults."""
+def _given(ctx: click.Context, flag: str) -> bool:
+    return ctx.get_parameter_source(flag) not in (ParameterSource.DEFAULT, None)
+
+
+def _merge(ctx: click.Context, flags: dict, config: dict) -> tuple[dict, dict]:
+    """Command-line flags win; then [tool.codemod]; then the defaults.
+
+    Returns the settings and, for each, where it came from (for --show-settings).
+    """
+    from codemod.selection import RuleSelection, UnknownCode, parse_selectors
+
     settings = dict(flags)
+    sources = {flag: _CLI if _given(ctx, flag) else _DEFAULT for flag in flags}
     for flag, key in _FLAG_TO_CONFIG.items():
-        if key in config and ctx.get_parameter_source(flag) in (ParameterSource.DEFAULT, None):
+        if key in config and not _given(ctx, flag):
             settings[flag] = config[key]
+            sources[flag] = _CONFIG
     if settings["jobs"] is None:
         settings["jobs"] = os.cpu_count() or 1
-    return settings
+    # Excludes add up; a --select replaces the configured one, an --ignore adds to it.
+    settings["exclude"] = list(config.get("exclude", ())) + list(flags["excludes"])
+    sources["exclude"] = " + ".join(
+        name for name, there in ((_CONFIG, "exclude" in config), (_CLI, bool(flags["excludes"]))) if there
+    ) or _DEFAULT
+    try:
+        select = parse_selectors(flags["select"]) if flags["select"] else config.get("select")
+        ignore = tuple(config.get("ignore", ())) + tuple(s for s in parse_selectors(flags["ignore"]) if s not in config.get("ignore", ()))
+    except UnknownCode as exc:
+        raise click.UsageError(str(exc)) from None
+    settings["selection"] = RuleSelection(select, ignore)
+    sources["select"] = _CLI if flags["select"] else (_CONFIG if "select" in config else _DEFAULT)
+    sources["ignore"] = " + ".join(
+        name for name, there in ((_CONFIG, "ignore" in config), (_CLI, bool(flags["ignore"]))) if there
+    ) or _DEFAULT
+    return settings, sources
+
+
+def _colour(ctx: click.Context, flags: dict, config: dict, sources: dict) -> bool | None:
+    """--color/--no-color, then NO_COLOR, then FORCE_COLOR, then [tool.codemod] color;
+    None leaves it to click: colour on a terminal only."""
+    if _given(ctx, "color"):
+        return flags["color"]
+    if os.environ.get("NO_COLOR"):
+        sources["color"] = "NO_COLOR"
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        sources["color"] = "FORCE_COLOR"
+        return True
+    if "color" in config:
+        sources["color"] = _CONFIG
+        return config["color"]
+    return None
+
+
+_SHOWN_SETTINGS = (
+    ("persistent", "persistent"),
+    ("select", None),
+    ("ignore", None),
+    ("exclude", "exclude"),
+    ("output-format", "output_format"),
+    ("validate", "validate"),
+    ("require-validated", "require_validated"),
+    ("device", "device"),
+    ("examples", "examples"),
+    ("timeout", "timeout"),
+    ("jobs", "jobs"),
+    ("cache", "use_cache"),
+    ("color", "color"),
+    ("check", "check"),
+    ("dry-run", "dry_run"),
+    ("quiet", "quiet"),
+    ("statistics", "statistics"),
+    ("exit-zero", "exit_zero"),
+    ("parse-all", "parse_all"),
+)
+
+
+def _settings_lines(root: Path, config_file: Path | None, settings: dict, sources: dict) -> list[str]:
+    """The resolved settings as TOML, each with where it came from."""
+    import json
+
+    lines = [f"# project root: {root}", f"# configuration: {config_file if config_file else 'none'}", "[tool.codemod]"]
+    selection = settings["selection"]
+    for key, flag in _SHOWN_SETTINGS:
+        if key == "select":
+            value, source = (list(selection.select) if selection.select is not None else None), sources["select"]
+        elif key == "ignore":
+            value, source = list(selection.ignore), sources["ignore"]
+        else:
+            value, source = settings[flag], sources.get(flag, _DEFAULT)
+        if value is None:
+            note = {"select": "every rule", "examples": "codemod_examples.py at the project root", "color": "on a terminal"}
+            lines.append(f"# {key} not set: {note.get(key, 'default')}")
+            continue
+        if isinstance(value, Path):
+            value = str(value)
+        lines.append(f"{key} = {json.dumps(value)}  # {source}")
+    return lines
 
 
 def _progress_bar():
@@ -219,32 +437,70 @@ def _progress_bar():
     return show
 
 
-def _print(report, settings) -> None:
+def _print(report, settings: dict, to_stderr: bool = False) -> None:
+    """The report in the chosen output format (on stderr when stdout carries source)."""
     from codemod import report as fmt
 
-    color = settings["color"]
-    if settings["output_format"] == "json":
-        click.echo(fmt.json_document(report.files, report.errors, report.summary, settings["dry_run"]))
+    output_format = settings["output_format"]
+    pending = settings["dry_run"] or settings["check"]  # the summary says "would change"
+    echo = functools.partial(click.echo, err=to_stderr)
+    if settings["statistics"]:
+        rows = fmt.statistics(report.findings)
+        if output_format == "json":
+            import json
+
+            _print_errors(report)
+            echo(json.dumps(rows, indent=2))
+            return
+    if output_format == "json":
+        echo(fmt.json_document(report.files, report.errors, report.summary, settings["dry_run"]))
         return
+    if output_format == "json-lines":
+        for line in fmt.json_lines(report.files, report.errors, settings["dry_run"]):
+            echo(line)
+        return
+    if output_format == "sarif":
+        from codemod.sarif import sarif_document
+
+        echo(sarif_document(report.files, report.errors, report.root))
+        return
+    if output_format == "github":
+        from codemod.github import annotations
+
+        for line in annotations(report.files, report.errors):
+            echo(line)
+        echo(report.summary.line(pending))
+        return
+    _print_errors(report)
+    if not settings["quiet"]:
+        if settings["dry_run"]:
+            for result in report.changed_files:
+                echo(fmt.colour_diff(fmt.unified_diff(result)), nl=False, color=settings["color"])
+        if settings["statistics"]:
+            for line in fmt.statistics_lines(fmt.statistics(report.findings)):
+                echo(line)
+        else:
+            for finding in report.findings:
+                echo(fmt.finding_line(finding))
+            shown: set[tuple[str, str]] = set()
+            for finding in report.findings:
+                key = (finding.path, finding.class_name)
+                if finding.validation is not None and key not in shown:
+                    shown.add(key)
+                    for line in fmt.validation_lines(finding.path, finding.class_name, finding.validation):
+                        echo(line)
+        if settings["check"]:
+            for result in report.changed_files:
+                echo(f"would rewrite {result.display_path}")
+    echo(report.summary.line(pending))
+
+
+def _print_errors(report) -> None:
     for shown, message in report.errors:
         click.echo(f"{shown}: error: {message}", err=True)
     for result in report.files:
         if result.error:
             click.echo(f"{result.display_path}: error: {result.error}", err=True)
-    if not settings["quiet"]:
-        if settings["dry_run"]:
-            for result in report.changed_files:
-                click.echo(fmt.colour_diff(fmt.unified_diff(result)), nl=False, color=color)
-        for finding in report.findings:
-            click.echo(fmt.finding_line(finding))
-        shown: set[tuple[str, str]] = set()
-        for finding in report.findings:
-            key = (finding.path, finding.class_name)
-            if finding.validation is not None and key not in shown:
-                shown.add(key)
-                for line in fmt.validation_lines(finding.path, finding.class_name, finding.validation):
-                    click.echo(line)
-    click.echo(report.summary.line())
 
 
 if __name__ == "__main__":

@@ -117,11 +117,26 @@ def check_timeout(value: Any) -> float:
     return _positive_number(value)
 
 
+def _selectors(value: Any) -> tuple[str, ...]:
+    from codemod.selection import UnknownCode, parse_selectors
+
+    items = _string_list(value)
+    try:
+        return parse_selectors(items)
+    except UnknownCode as exc:
+        raise ValueError(f"names an {exc}") from None
+
+
+OUTPUT_FORMATS = ("text", "json", "json-lines", "github", "sarif")
+
 # Canonical (underscored) key -> (description of the expected TOML value, check).
 KNOWN_KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "persistent": ('"auto", "always" or "never"', _choice("auto", "always", "never")),
     "exclude": ("list of strings", _string_list),
-    "format": ('"text" or "json"', _choice("text", "json")),
+    "output_format": (" | ".join(f'"{f}"' for f in OUTPUT_FORMATS), _choice(*OUTPUT_FORMATS)),
+    "format": ("the same as output-format", _choice(*OUTPUT_FORMATS)),
+    "select": ("list of rule codes or prefixes", _selectors),
+    "ignore": ("list of rule codes or prefixes", _selectors),
     "validate": ("boolean", _boolean),
     "jobs": ("integer >= 1", _positive_int),
     "device": ('"auto", "cpu", "meta", "cuda" or "cuda:N"', check_device),
@@ -199,4 +214,8 @@ def load_config(root: Path) -> dict[str, Any]:
         if name == "examples":
             checked = Path(root, checked).absolute()
         config[name] = checked
+    if "format" in config:  # the older spelling of output-format
+        if "output_format" in config:
+            raise ConfigError(f"{shown}: [tool.codemod] {spelled['format']} given twice (also as {spelled['output_format']})")
+        config["output_format"] = config.pop("format")
     return config

@@ -101,7 +101,11 @@ def read_source(path: Path) -> SourceFile:
             raw = handle.read()
     except OSError as exc:
         raise SourceError(_os_reason(exc)) from None
+    return decode_source(raw, path, mode)
 
+
+def decode_source(raw: bytes, path: Path, mode: int = 0) -> SourceFile:
+    """Decode the bytes of a source file (or of standard input) as Python reads them."""
     if b"\0" in raw[:BINARY_SNIFF_BYTES]:
         raise SourceError("binary file, not Python source")
 

@@ -11,11 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from codemod.selection import RuleSelection
+
 if TYPE_CHECKING:
     from codemod.plans import FilePlan
 
 PersistentPolicy = Literal["auto", "always", "never"]
-OutputFormat = Literal["text", "json"]
+OutputFormat = Literal["text", "json", "json-lines", "github", "sarif"]
 
 
 class RewriteError(Exception):
@@ -153,6 +155,11 @@ class FileResult:
         return self.rewritten is not None and self.rewritten != self.original
 
 
+def plural(count: int, noun: str) -> str:
+    """`1 file`, `2 files`, `0 files`."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 @dataclass
 class Summary:
     files_scanned: int = 0
@@ -163,13 +170,15 @@ class Summary:
     errors: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)
 
-    def line(self) -> str:
+    def line(self, pending: bool = False) -> str:
+        """One line for the end of a run; `pending` (--check, --dry-run) says what would change."""
+        changed = "would change" if pending else "changed"
         text = (
-            f"{self.files_scanned} files scanned, {self.files_changed} changed, "
-            f"{self.buffers} buffers, {self.parameters} parameters, {self.skipped} skipped"
+            f"{plural(self.files_scanned, 'file')} scanned, {self.files_changed} {changed}, "
+            f"{plural(self.buffers, 'buffer')}, {plural(self.parameters, 'parameter')}, {self.skipped} skipped"
         )
         if self.errors:
-            text += f", {self.errors} errors"
+            text += f", {plural(self.errors, 'error')}"
         if self.verdicts:
             text += "; validation: " + ", ".join(f"{n} {v}" for v, n in sorted(self.verdicts.items()))
         return text
@@ -183,9 +192,10 @@ class AnalysisOptions:
     """Options that change what the static pass produces (and so are part of cache keys)."""
 
     persistent: PersistentPolicy = "auto"
+    selection: RuleSelection = field(default_factory=RuleSelection)  # --select / --ignore
 
     def fingerprint(self) -> str:
-        return f"persistent={self.persistent}"
+        return f"persistent={self.persistent}" + self.selection.fingerprint()
 
 
 @dataclass

@@ -13,7 +13,12 @@ _DEFAULT_KEEP_COLOUR = None
 
 
 def finding_line(finding: Finding) -> str:
-    head = f"{finding.path}:{finding.line}:{finding.column}: {finding.class_name}.{finding.attribute}"
+    return f"{finding.path}:{finding.line}:{finding.column}: {finding_text(finding)}"
+
+
+def finding_text(finding: Finding) -> str:
+    """What a finding says, without its location."""
+    head = f"{finding.class_name}.{finding.attribute}"
     if finding.action is Action.SKIP:
         text = f"{head} skipped: {finding.reason}"
         if finding.suggestion:
@@ -110,6 +115,49 @@ def json_document(files: Iterable[FileResult], errors: list[tuple[str, str]], su
     }
     if with_diffs:
         document["diffs"] = [{"path": r.display_path, "diff": unified_diff(r)} for r in files if r.changed]
-    import json  # only for --format json
+    import json  # only for --output-format json
 
     return json.dumps(document, indent=2)
+
+
+def json_lines(files: Iterable[FileResult], errors: list[tuple[str, str]], with_diffs: bool) -> list[str]:
+    """One JSON object per line: each finding, each error, and (with --dry-run) each diff.
+
+    Every record has a "type" ("finding", "error", "diff"); a finding's other keys are
+    those of the JSON document's findings.
+    """
+    import json
+
+    files = list(files)
+    records: list[dict] = [{"type": "finding", **f.to_json()} for r in files for f in r.findings]
+    records += [{"type": "error", "path": p, "message": m} for p, m in errors]
+    records += [{"type": "error", "path": r.display_path, "message": r.error} for r in files if r.error]
+    if with_diffs:
+        records += [{"type": "diff", "path": r.display_path, "diff": unified_diff(r)} for r in files if r.changed]
+    return [json.dumps(record) for record in records]
+
+
+def statistics(findings: Iterable[Finding]) -> list[dict]:
+    """Findings counted per rule code, the most frequent first."""
+    from codemod.rules import REGISTRY
+
+    counts: dict[str, int] = {}
+    for finding in findings:
+        counts[finding.code] = counts.get(finding.code, 0) + 1
+    rows = []
+    for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        rule = REGISTRY.get(code)
+        rows.append({"code": code, "name": rule.name if rule else "", "count": count, "rewrites": bool(rule and rule.rewrites)})
+    return rows
+
+
+def statistics_lines(rows: list[dict]) -> list[str]:
+    """`  12  BUF101  rewrite  non-persistent-buffer`, aligned."""
+    if not rows:
+        return []
+    width = max(len(str(row["count"])) for row in rows)
+    lines = []
+    for row in rows:
+        kind = "rewrite" if row["rewrites"] else ("report" if row["code"].startswith("BUF3") else "skip")
+        lines.append(f"{row['count']:>{width}}  {row['code']:<6}  {kind:<7}  {row['name']}".rstrip())
+    return lines

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codemod.config import find_project_root
-from codemod.discovery import discover, display_path
+from codemod.discovery import Discovery, discover, display_path
 from codemod.cache import Entry, ResultCache, file_digest, repository_digest
 from codemod.fileio import SourceError, read_source, write_source_atomic
 from codemod.ftypes import (
@@ -28,6 +28,7 @@ from codemod.ftypes import (
     Validation,
     Verdict,
 )
+from codemod.selection import RuleSelection
 
 if TYPE_CHECKING:
     from codemod.repo_index import RepoIndex
@@ -56,9 +57,10 @@ class RunOptions:
     # the whole repository.  Only the given files are reported and rewritten.
     index_project: bool = True
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
+    selection: RuleSelection = field(default_factory=RuleSelection)  # --select / --ignore
 
     def analysis_options(self) -> AnalysisOptions:
-        return AnalysisOptions(persistent=self.persistent)
+        return AnalysisOptions(persistent=self.persistent, selection=self.selection)
 
 
 @dataclass
@@ -84,6 +86,31 @@ class RunReport:
 Progress = Callable[[int, int], None]
 
 
+def files_to_analyse(paths: Sequence[Path | str], options: RunOptions, root: Path | None = None) -> Discovery:
+    """The files a run over `paths` covers (and the paths that could not be read)."""
+    root = root or options.root or (find_project_root([Path(p) for p in paths]) if paths else None)
+    return discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=root)
+
+
+def run_source(text: str, path: Path, shown: str, options: RunOptions) -> RunReport:
+    """Analyse `text` as if it were the file `path` (source read from standard input).
+
+    The rest of the project is read from disk as in any run; nothing is written, cached
+    or validated (validation imports the project's files from disk, which do not hold
+    this text).
+    """
+    from dataclasses import replace
+
+    options = replace(options, write=False, validate=False, use_cache=False)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _run([path], options, None, stdin=(Path(path), shown, text))
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
 def run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | None = None) -> RunReport:
     # Syntax trees hold millions of objects but no reference cycles (the analysis is
     # written not to create any), so reference counting frees them; the cyclic collector
@@ -97,14 +124,23 @@ def run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | N
             gc.enable()
 
 
-def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | None) -> RunReport:
+def _run(
+    paths: Sequence[Path | str], options: RunOptions, progress: Progress | None, stdin: tuple[Path, str, str] | None = None
+) -> RunReport:
     cwd = Path.cwd()
     root = options.root or (find_project_root([Path(p) for p in paths]) if paths else cwd)
-    found = discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=root)
+    texts: dict[Path, str] = {}
+    if stdin is not None:
+        # The real path, as the project's walk finds it: the text stands in for that file.
+        stdin_path = Path(os.path.realpath(stdin[0]))
+        found = Discovery(files=[stdin_path])
+        texts[stdin_path] = stdin[2]
+    else:
+        found = files_to_analyse(paths, options, root)
     report = RunReport(root=root, errors=list(found.errors))
     files = found.files  # reported and rewritten
     index_files = _project_files(root, files, options) if options.index_project and files else files
-    shown = [display_path(path, cwd) for path in files]
+    shown = [stdin[1]] if stdin is not None else [display_path(path, cwd) for path in files]
     analyses: list[FileAnalysis | None] = [None] * len(files)
 
     cache = digests = None
@@ -125,7 +161,7 @@ def _run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | 
 
     todo = [i for i, a in enumerate(analyses) if a is None]
     done = len(files) - len(todo)
-    for i, analysis, dependencies, scanned in _analyse_all(files, index_files, shown, todo, root, options):
+    for i, analysis, dependencies, scanned in _analyse_all(files, index_files, shown, todo, root, options, texts):
         analyses[i] = analysis
         done += 1
         if progress is not None:
@@ -188,13 +224,13 @@ _BATCH = 24
 _worker: dict = {}
 
 
-def _analyse_all(files, index_files, shown, todo, root, options):
+def _analyse_all(files, index_files, shown, todo, root, options, texts):
     """Yield (index, analysis, dependencies, scanned_repository) for each file in `todo`, in order."""
     if not todo:
         return
     jobs = max(1, min(options.jobs or os.cpu_count() or 1, len(todo) // _MIN_FILES_PER_WORKER))
     if jobs == 1:
-        _init_worker(files, index_files, shown, root, options)
+        _init_worker(files, index_files, shown, root, options, texts)
         try:
             for i in todo:
                 yield (i, *_analyse_one(i))
@@ -216,7 +252,7 @@ def _analyse_all(files, index_files, shown, todo, root, options):
     batches.sort(key=lambda batch: -sum(sizes[i] for i in batch))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending: dict[int, tuple] = {}
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, index_files, shown, root, options)) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, index_files, shown, root, options, texts)) as pool:
         futures = [pool.submit(_analyse_batch, batch) for batch in batches]
         # Results are yielded in file order, whatever order the workers finish in.
         position = 0
@@ -235,7 +271,7 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _init_worker(files, index_files, shown, root, options) -> None:
+def _init_worker(files, index_files, shown, root, options, texts) -> None:
     from codemod.repo_index import RepoIndex
 
     gc.disable()  # see run()
@@ -243,7 +279,8 @@ def _init_worker(files, index_files, shown, root, options) -> None:
         files=files,
         shown=shown,
         options=options,
-        index=RepoIndex(index_files, root=Path(os.path.realpath(root)), lazy=options.prefilter),
+        texts=texts,  # source given as text (standard input) instead of read from disk
+        index=RepoIndex(index_files, root=Path(os.path.realpath(root)), texts=texts, lazy=options.prefilter),
     )
 
 
@@ -256,7 +293,7 @@ def _analyse_one(i: int) -> tuple[FileAnalysis, set[str], bool]:
     path = _worker["files"][i]
     index.begin_tracking()
     try:
-        analysis = _analyse_path(index, path, _worker["shown"][i], _worker["options"])
+        analysis = _analyse_path(index, path, _worker["shown"][i], _worker["options"], _worker["texts"].get(path))
     finally:
         dependencies = index.end_tracking()
     if not analysis.result.changed:
@@ -267,20 +304,21 @@ def _analyse_one(i: int) -> tuple[FileAnalysis, set[str], bool]:
     return analysis, {str(d) for d in dependencies}, index.scanned_repository
 
 
-def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions) -> FileAnalysis:
-    try:
-        source = read_source(path)
-    except SourceError as exc:
-        return FileAnalysis(FileResult(path=path, display_path=shown, error=str(exc)))
+def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions, text: str | None = None) -> FileAnalysis:
+    if text is None:
+        try:
+            text = read_source(path).text
+        except SourceError as exc:
+            return FileAnalysis(FileResult(path=path, display_path=shown, error=str(exc)))
     from codemod.api import analyse_text
 
     try:
-        return analyse_text(index, path, source.text, shown, options.analysis_options())
+        return analyse_text(index, path, text, shown, options.analysis_options())
     except SyntaxError as exc:
         message = f"syntax error: {exc.msg} (line {exc.lineno})"
     except (ValueError, RecursionError) as exc:
         message = f"cannot parse: {exc}"
-    return FileAnalysis(FileResult(path=path, display_path=shown, original=source.text, error=message))
+    return FileAnalysis(FileResult(path=path, display_path=shown, original=text, error=message))
 
 
 def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> None:

@@ -18,7 +18,7 @@ from codemod.cli import main
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-SUMMARY = re.compile(r"^\d+ files scanned, \d+ changed, \d+ buffers, \d+ parameters, \d+ skipped(, \d+ errors)?(; .*)?$")
+SUMMARY = re.compile(r"^\d+ files? scanned, \d+ (changed|would change), \d+ buffers?, \d+ parameters?, \d+ skipped(, \d+ errors?)?(; .*)?$")
 
 ENCODER = """\
 import torch
@@ -142,7 +142,7 @@ def test_check_exits_1_when_pending_and_0_after_fixing(repo: Path):
 
     again = invoke("--no-validate", "--check", ".")
     assert again.exit_code == 0, again.output
-    assert stdout_lines(again)[-1] == "4 files scanned, 0 changed, 0 buffers, 0 parameters, 0 skipped"
+    assert stdout_lines(again)[-1] == "4 files scanned, 0 would change, 0 buffers, 0 parameters, 0 skipped"
 
 
 def test_missing_path_exits_2_and_the_other_paths_are_processed(repo: Path):
@@ -152,7 +152,7 @@ def test_missing_path_exits_2_and_the_other_paths_are_processed(repo: Path):
     assert ENCODER_FINDING in stdout_lines(result)
     assert (repo / "models" / "encoder.py").read_text() == ENCODER_REWRITTEN
     assert (repo / "models" / "noisy.py").read_text() == NOISY_REWRITTEN
-    assert stdout_lines(result)[-1] == "4 files scanned, 2 changed, 2 buffers, 1 parameters, 0 skipped, 1 errors"
+    assert stdout_lines(result)[-1] == "4 files scanned, 2 changed, 2 buffers, 1 parameter, 0 skipped, 1 error"
 
 
 def test_missing_path_with_check_still_exits_2(repo: Path):
@@ -195,7 +195,7 @@ def test_unprocessable_file_exits_2_with_one_line_error_and_the_rest_is_rewritte
     assert (repo / "broken.py").read_bytes() == content
     assert (repo / "models" / "encoder.py").read_text() == ENCODER_REWRITTEN
     assert (repo / "models" / "noisy.py").read_text() == NOISY_REWRITTEN
-    assert stdout_lines(result)[-1].endswith(", 1 errors")
+    assert stdout_lines(result)[-1].endswith(", 1 error")
 
 
 @pytest.mark.parametrize("name", sorted(NEEDS_PARSE_ALL))
@@ -304,7 +304,9 @@ def test_text_finding_lines_and_summary(repo: Path):
         ENCODER_FINDING,
         "models/noisy.py:8:9: Noisy.noise -> register_buffer (persistent: random initialisation (torch.randn); a rebuilt model cannot reproduce it)",
         "models/noisy.py:9:9: Noisy.scale -> nn.Parameter (torch.ones(..., requires_grad=True))",
-        "4 files scanned, 2 changed, 2 buffers, 1 parameters, 0 skipped",
+        "would rewrite models/encoder.py",
+        "would rewrite models/noisy.py",
+        "4 files scanned, 2 would change, 2 buffers, 1 parameter, 0 skipped",
     ]
     assert SUMMARY.match(stdout_lines(result)[-1])
 
@@ -330,13 +332,13 @@ def test_skipped_findings_are_reported_with_their_reason(repo: Path, write_tree)
     lines = stdout_lines(result)
     assert lines[0].startswith("models/pair.py:8:9: Pair.weights skipped: ")
     assert "(suggestion: " in lines[0]
-    assert lines[-1] == "1 files scanned, 0 changed, 0 buffers, 0 parameters, 1 skipped"
+    assert lines[-1] == "1 file scanned, 0 would change, 0 buffers, 0 parameters, 1 skipped"
 
 
 def test_quiet_prints_only_the_summary(repo: Path):
-    for extra in (["--dry-run"], ["--check"], []):
+    for extra, changed in ((["--dry-run"], "would change"), (["--check"], "would change"), ([], "changed")):
         result = invoke("--no-validate", "--quiet", *extra, ".")
-        assert stdout_lines(result) == ["4 files scanned, 2 changed, 2 buffers, 1 parameters, 0 skipped"], extra
+        assert stdout_lines(result) == [f"4 files scanned, 2 {changed}, 2 buffers, 1 parameter, 0 skipped"], extra
         assert result.stderr == ""
     assert (repo / "models" / "encoder.py").read_text() == ENCODER_REWRITTEN  # the run without flags wrote
 
@@ -392,11 +394,11 @@ def test_progress_bar_on_a_terminal_only(many_files: Path):
     assert "/61 files" in stderr and "61/61 files" in stderr and "[" + "#" * 30 + "]" in stderr
     assert stderr.rstrip("\r\n").endswith("\r\x1b[K")  # the bar is erased before the report
     assert "files]" not in stdout and "/61 files" not in stdout
-    assert stdout.splitlines()[-1] == "61 files scanned, 1 changed, 1 buffers, 0 parameters, 0 skipped"
+    assert stdout.splitlines()[-1] == "61 files scanned, 1 would change, 1 buffer, 0 parameters, 0 skipped"
     # --quiet: the summary only, no bar even on a terminal.
     code, stdout, stderr = _run_with_terminal_stderr(["run", "--no-validate", "--dry-run", "--no-cache", "-q", "."], many_files)
     assert code == 0 and "/61 files" not in stderr
-    assert stdout.splitlines() == ["61 files scanned, 1 changed, 1 buffers, 0 parameters, 0 skipped"]
+    assert stdout.splitlines() == ["61 files scanned, 1 would change, 1 buffer, 0 parameters, 0 skipped"]
 
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal(many_files: Path):
@@ -510,7 +512,7 @@ def test_config_exclude_and_cli_exclude_add_up(repo: Path, write_tree):
     assert "scripts/train_old.py:9:9: Train.mask" in out
     both = invoke("--no-validate", "--check", "--exclude", "*_old.py", ".")
     assert "legacy/" not in both.stdout and "scripts/" not in both.stdout
-    assert stdout_lines(both)[-1].startswith("4 files scanned, 2 changed")
+    assert stdout_lines(both)[-1].startswith("4 files scanned, 2 would change")
 
 
 @pytest.mark.parametrize(
@@ -549,9 +551,9 @@ def test_unparsable_pyproject_exits_2(repo: Path):
 def test_exclude_option(repo: Path):
     result = invoke("--no-validate", "--check", "--exclude", "models/noisy.py", ".")
     assert "noisy" not in result.stdout
-    assert stdout_lines(result)[-1] == "3 files scanned, 1 changed, 1 buffers, 0 parameters, 0 skipped"
+    assert stdout_lines(result)[-1] == "3 files scanned, 1 would change, 1 buffer, 0 parameters, 0 skipped"
     directory = invoke("--no-validate", "--check", "--exclude", "models/", "--exclude", "*.txt", ".")
-    assert stdout_lines(directory) == ["1 files scanned, 0 changed, 0 buffers, 0 parameters, 0 skipped"]
+    assert stdout_lines(directory) == ["1 file scanned, 0 would change, 0 buffers, 0 parameters, 0 skipped"]
 
 
 def test_gitignore_and_tool_directories_are_skipped(repo: Path, write_tree):
@@ -580,7 +582,7 @@ def test_gitignore_and_tool_directories_are_skipped(repo: Path, write_tree):
     result = invoke("--no-validate", "--check", ".")
     assert "Hidden" not in result.stdout, result.stdout
     assert "models/nested/kept.py:9:9: Kept.mask" in result.stdout
-    assert stdout_lines(result)[-1].startswith("5 files scanned, 3 changed")
+    assert stdout_lines(result)[-1].startswith("5 files scanned, 3 would change")
 
 
 def test_a_named_file_is_taken_even_in_an_ignored_directory(repo: Path, write_tree):

@@ -47,7 +47,7 @@ color = false
     assert config == {
         "persistent": "never",
         "exclude": ["tests/", "legacy/*.py"],
-        "format": "json",
+        "output_format": "json",
         "validate": True,
         "jobs": 4,
         "device": "cuda:0",
@@ -80,7 +80,7 @@ def test_wrong_choice_message(project: Path) -> None:
 @pytest.mark.parametrize(
     ("line", "key", "expected"),
     [
-        ('format = "yaml"', "format", "must be one of text, json"),
+        ('format = "yaml"', "format", "must be one of text, json, json-lines, github, sarif"),
         ('validate = "yes"', "validate", "must be true or false"),
         ("jobs = 0", "jobs", "must be an integer >= 1"),
         ("jobs = true", "jobs", "must be an integer >= 1"),

@@ -99,7 +99,9 @@ def _pyproject() -> dict:
 def test_the_test_extra_installs_everything_the_tests_import() -> None:
     project = _pyproject()["project"]
     declared = {re.split(r"[<>=!~; \[]", r, maxsplit=1)[0].lower() for r in project["dependencies"] + project["optional-dependencies"]["test"]}
-    local = {"codemod", "conftest", "pkg", "graphs", "eventx", "benchmarks", "run_benchmark", "tests"}
+    # The tool, the tests' own helper modules, and packages of the repositories they write.
+    local = {"codemod", "pkg", "graphs", "eventx", "benchmarks", "run_benchmark", "tests"}
+    local |= {path.stem for path in (REPO_ROOT / "tests").glob("*.py")}
     distributions = {"pre_commit": "pre-commit"}
     imported: set[str] = set()
     for path in (REPO_ROOT / "tests").glob("*.py"):
@@ -129,12 +131,17 @@ def test_torch_is_not_a_dependency_of_the_static_tool() -> None:
 def documented_keys() -> dict[str, str]:
     """key -> the option column, from the README's table of [tool.codemod] keys."""
     text = section(README.read_text(encoding="utf-8"), "Command line")
-    rows = re.findall(r"^\| `([a-z-]+)` \| [^|]+ \| (.+) \|$", text, flags=re.M)
-    return dict(rows)
+    keys: dict[str, str] = {}
+    for key, alias, option in re.findall(r"^\| `([a-z-]+)`(?: \(or `([a-z-]+)`\))? \| .+? \| (`--.+) \|$", text, flags=re.M):
+        keys[key] = option
+        if alias:
+            keys[alias] = option
+    return keys
 
 
 VALID = {
-    "persistent": '"never"', "exclude": '["scripts/"]', "format": '"json"', "validate": "false",
+    "persistent": '"never"', "exclude": '["scripts/"]', "output-format": '"sarif"', "select": '["BUF1"]',
+    "ignore": '["BUF101"]', "validate": "false",
     "require-validated": "true", "jobs": "2", "device": '"cuda:1"', "examples": '"codemod_examples.py"',
     "timeout": "12.5", "cache": "false", "color": "false", "check": "true", "dry-run": "true",
     "quiet": "true", "parse-all": "true",
@@ -145,16 +152,26 @@ def test_documented_keys_are_exactly_the_known_keys(tmp_path: Path) -> None:
     documented = documented_keys()
     assert {key.replace("-", "_") for key in documented} == set(KNOWN_KEYS)
     (tmp_path / "codemod_examples.py").write_text("")
-    table = "\n".join(f"{key} = {VALID[key]}" for key in documented)
+    aliases = {"format"}  # the same key as output-format: one of the two at a time
+    table = "\n".join(f"{key} = {VALID[key]}" for key in documented if key not in aliases)
     (tmp_path / "pyproject.toml").write_text(f"[tool.codemod]\n{table}\n")
-    assert set(load_config(tmp_path)) == set(KNOWN_KEYS)
+    assert set(load_config(tmp_path)) | aliases == set(KNOWN_KEYS)
+    (tmp_path / "pyproject.toml").write_text('[tool.codemod]\nformat = "json"\n')
+    assert load_config(tmp_path)
 
 
 def test_every_run_option_can_be_set_in_pyproject() -> None:
-    options = {p.name for p in cli.run_command.params if isinstance(p, __import__("click").Option)}
-    configurable = set(cli._FLAG_TO_CONFIG) | {"excludes"}  # exclude: the key adds to the flag
-    assert options - configurable == set(), "options without a [tool.codemod] key"
+    import click
+
+    options = {p.name for p in cli.run_command.params if isinstance(p, click.Option)} - {"help"}
+    # exclude, select and ignore combine flag and key; color is resolved with NO_COLOR/FORCE_COLOR.
+    configurable = set(cli._FLAG_TO_CONFIG) | {"excludes", "select", "ignore", "color"}
+    assert options - configurable == set(cli.PER_INVOCATION), "options neither read from [tool.codemod] nor per invocation"
     assert set(cli._FLAG_TO_CONFIG.values()) <= set(KNOWN_KEYS)
+    readme = section(README.read_text(encoding="utf-8"), "Command line")
+    for option in cli.PER_INVOCATION:
+        flag = {"verbose": "-v"}.get(option, "--" + option.replace("_", "-"))
+        assert f"`{flag}`" in readme.split("is for one invocation")[0].rsplit("Every other option", 1)[1]
 
 
 MODEL = """\
@@ -177,7 +194,7 @@ def test_check_and_quiet_from_pyproject_take_effect(tmp_path: Path) -> None:
     )
     checked = run()
     assert checked.returncode == 1
-    assert checked.stdout.splitlines() == ["1 files scanned, 1 changed, 1 buffers, 0 parameters, 0 skipped"]
+    assert checked.stdout.splitlines() == ["1 file scanned, 1 would change, 1 buffer, 0 parameters, 0 skipped"]
     assert (tmp_path / "model.py").read_text() == MODEL
     loud = run("--no-quiet")
     assert "model.py:8:9: Model.idx -> register_buffer" in loud.stdout
