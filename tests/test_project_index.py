@@ -312,3 +312,18 @@ def test_every_file_alone_equals_the_whole_repository_run_on_real_corpora(name: 
         singles = pool.map(_single_file_run, shown, chunksize=8)
     mismatches = [path for path, single in zip(shown, singles) if single != {path: whole[path]}]
     assert not mismatches, f"{len(mismatches)} file(s) differ alone, e.g. {mismatches[:5]}"
+
+
+def test_standard_input_is_decided_with_the_whole_project(tmp_path, write_tree, monkeypatch) -> None:
+    """`codemod run --stdin-filename pkg/base.py -` (editors): the subclass on disk is seen."""
+    import subprocess
+    import sys
+
+    root = write_tree(tmp_path / "repo", BASE_WITH_NUMPY_SUBCLASS)
+    source = (root / "pkg" / "base.py").read_text()
+    completed = subprocess.run(
+        [sys.executable, "-m", "codemod", "run", "--no-validate", "--check", "--stdin-filename", "pkg/base.py", "-"],
+        input=source, cwd=root, capture_output=True, text=True, timeout=120,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "pkg/base.py:8:9: Base.table skipped: bound to a non-tensor in subclass Sub.__init__" in completed.stdout
