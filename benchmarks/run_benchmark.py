@@ -545,7 +545,8 @@ def bench_corpus(
         shutil.copytree(source, copy)
         # Pycache goes to the scratch dir: importing codemod from the working
         # tree would otherwise write codemod/__pycache__ into the repository.
-        env = {**env, "PYTHONPYCACHEPREFIX": str(work / "pycache")}
+        # The tool's result cache too (by default it lives in the user's cache directory).
+        env = {**env, "PYTHONPYCACHEPREFIX": str(work / "pycache"), "CODEMOD_CACHE_DIR": str(work / "tool-cache")}
 
         def baseline() -> None:
             cmd = baseline_command(copy)

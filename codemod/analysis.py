@@ -72,14 +72,100 @@ def plan_module(
         marked, class_codes = suppressed(lines, cls.lineno)
         if (marked and class_codes is None) or not index.is_module_class(symbols, cls):
             continue
+        oversized = _oversized_statements(cls, lines, display_path)
+        if oversized:
+            # Not analysed at all: the rules walk expressions, so their cost follows the size.
+            plan.classes.append(ClassPlan(cls.name, cls.lineno, findings=oversized))
+            continue
         analyser = _ClassAnalyser(index, symbols, cls, display_path, persistent_policy, spelling is not None)
         analyser.file_facts = file_facts
         analyser.selection = selection
         analyser.class_codes = class_codes or frozenset()
         class_plan = analyser.run()
+        _bound_statement_size(class_plan, lines)
         if class_plan.findings:
             plan.classes.append(class_plan)
     return plan
+
+
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match)
+if hasattr(ast, "TryStar"):
+    _COMPOUND += (ast.TryStar,)
+
+
+def _statement_chars(lines: list[str], first: int, last: int) -> int:
+    last = min(max(first, last), len(lines))
+    return sum(len(lines[number - 1]) + 1 for number in range(first, last + 1)) - 1
+
+
+def _oversized_statements(cls: ast.ClassDef, lines: list[str], display_path: str) -> list[Finding]:
+    """A finding for each simple statement in the class's methods over the size limit.
+
+    Only statements are visited, never the expressions inside them, so this costs the
+    same on a class holding a 300,000-element literal as on any other.
+    """
+    limit = R.size_limits.MAX_STATEMENT_CHARS
+    found: list[Finding] = []
+    pending: list[ast.stmt] = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    while pending:
+        stmt = pending.pop()
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) or isinstance(stmt, _COMPOUND):
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                for child in getattr(stmt, field, ()) or ():
+                    if isinstance(child, ast.stmt):
+                        pending.append(child)
+                    else:  # an except handler or a match case holds statements in its body
+                        pending.extend(c for c in getattr(child, "body", ()) if isinstance(c, ast.stmt))
+            continue
+        if isinstance(stmt, ast.ClassDef):
+            continue
+        end = getattr(stmt, "end_lineno", None) or stmt.lineno
+        size = _statement_chars(lines, stmt.lineno, end)
+        if size <= limit:
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+        target = next((t for t in targets if t is not None), None)
+        if isinstance(target, ast.Attribute):
+            attribute = target.attr
+        elif isinstance(target, ast.Name):
+            attribute = target.id
+        else:
+            attribute = "<statement>"
+        found.append(
+            Finding(
+                path=display_path,
+                line=stmt.lineno,
+                column=_char_col(lines, stmt.lineno, stmt.col_offset) + 1,
+                class_name=cls.name,
+                attribute=attribute,
+                action=Action.SKIP,
+                persistent=None,
+                reason=R.size_limits.REASON.format(line=stmt.lineno, size=size, limit=limit),
+                code=R.TOO_LARGE.code,
+            )
+        )
+    found.sort(key=lambda f: (f.line, f.column))
+    return found
+
+
+def _bound_statement_size(class_plan: ClassPlan, lines: list[str]) -> None:
+    """A class with an edit in an oversized statement is reported, not rewritten (size_limits.py)."""
+    limit = R.size_limits.MAX_STATEMENT_CHARS
+    for edit in class_plan.edits:
+        size = _statement_chars(lines, edit.line, edit.end[0])
+        if size <= limit:
+            continue
+        reason = R.size_limits.REASON.format(line=edit.line, size=size, limit=limit)
+        for finding in class_plan.findings:
+            if finding.action is not Action.SKIP:
+                finding.action = Action.SKIP
+                finding.persistent = None
+                finding.reason = reason
+                finding.suggestion = None
+                finding.code = R.TOO_LARGE.code
+        class_plan.edits = []
+        class_plan.annotations = []
+        return
 
 
 def parameter_spelling(symbols: ModuleSymbols) -> tuple[str, bool] | None:

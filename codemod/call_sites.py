@@ -120,6 +120,8 @@ def argument_values(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef,
     """argument -> its value when every repository call of `cls` passes a tensor (or every
     one a list of tensors) for it; arguments left out fall back on their default."""
     key = ("call_sites", symbols.path, cls.name, cls.lineno)
+    # The answer depends on every file of the run (any of them may call the class).
+    index.scanned_repository = True
     memo = index.memo.get(key)
     if memo is None:
         memo = index.memo[key] = _observe(index, symbols, cls, init)

@@ -67,6 +67,7 @@ def main() -> None:
 
     \b
     codemod run PATHS...        rewrite (see `codemod run --help`)
+    codemod clean               remove this project's result cache
     codemod record -- COMMAND   record constructor arguments and inputs for validation
 
     Validation runs the original and rewritten models, so it EXECUTES THE
@@ -103,6 +104,9 @@ def main() -> None:
               help="Colour the diff (default: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Parallel jobs (default: the number of CPUs).")
 @click.option("--cache/--no-cache", "use_cache", default=True, help="Reuse results for unchanged files (default: on).")
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Where the result cache lives (default: $CODEMOD_CACHE_DIR, else the user's cache directory; "
+                   "never inside the repository unless asked).")
 @click.option("--quiet/--no-quiet", "-q", default=False, help="Print the summary line only.")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr where settings come from and what the run does.")
 @click.option("--show-files", is_flag=True, help="List the files that would be analysed, then exit.")
@@ -154,6 +158,7 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         root=root,
         prefilter=not settings["parse_all"],
         selection=settings["selection"],
+        cache_dir=flags["cache_dir"],
     )
     config_file = root / "pyproject.toml"
     if settings["show_settings"]:
@@ -263,6 +268,27 @@ class _Verbose:
         return time.perf_counter() - self._started
 
 
+@main.command("clean")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="The cache directory to clean (default: as for `codemod run`).")
+@click.option("--all", "everything", is_flag=True, help="Remove the cache of every project, not only this one.")
+def clean_command(paths: tuple[Path, ...], cache_dir: Path | None, everything: bool) -> None:
+    """Remove the result cache of the project holding PATHS (default: the current directory).
+
+    Only files this tool created are removed, from directories it marked as its own.
+    """
+    from codemod.cache import cache_base, clean
+
+    base = cache_base(cache_dir)
+    root = None if everything else find_project_root(list(paths) or [Path.cwd()])
+    removed = list(clean(base, root))
+    for directory in removed:
+        click.echo(f"removed {directory}")
+    if not removed:
+        click.echo(f"no cache to remove under {base}")
+
+
 @main.command("record", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False), default=None,
@@ -302,7 +328,8 @@ _FLAG_TO_CONFIG = {
 }
 # Options of one invocation, not read from [tool.codemod] (besides exclude, select and
 # ignore, which _merge combines, and color, which _colour resolves).
-PER_INVOCATION = ("statistics", "exit_zero", "stdin_filename", "verbose", "show_files", "show_settings")
+# A repository does not choose where a user's cache goes: cache_dir is not read from it either.
+PER_INVOCATION = ("statistics", "exit_zero", "stdin_filename", "verbose", "show_files", "show_settings", "cache_dir")
 
 
 def _check_settings(settings: dict, validates: bool) -> None:

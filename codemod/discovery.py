@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
+from codemod.fileio import TEMP_MARK
+
 if TYPE_CHECKING:
     import pathspec
 
@@ -57,6 +59,9 @@ _EXCLUDED_DIR_GLOBS = ("*.egg-info",)
 class Discovery:
     files: list[Path] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (display path, one-line message)
+    # `.<name>.codemod-tmp-<pid>` files met on the way: a writing run removes those whose
+    # process is gone (see fileio.remove_stale_temp_file).
+    stale_temp_files: list[str] = field(default_factory=list)
 
 
 def is_default_excluded_dir(path: Path | str) -> bool:
@@ -108,6 +113,39 @@ def module_name_for(path: Path) -> tuple[Path, str]:
 module_name_for.cache_clear = _package_of.cache_clear  # type: ignore[attr-defined]
 
 
+def module_spellings(path: Path, name: str, root: Path | None) -> list[str]:
+    """The module names a file answers to: its package name and, relative to `root`, its path.
+
+    Script-style repositories import by path from their root ("from models.layers import X")
+    even without __init__.py files: that spelling is registered too.
+    """
+    spellings = [name]
+    if root is not None:
+        # String work: this runs for every file of the project on every run.
+        base = str(root)
+        prefix = base if base.endswith(os.sep) else base + os.sep
+        text = str(path)
+        if not text.startswith(prefix):
+            return spellings
+        parts = os.path.splitext(text[len(prefix) :])[0].split(os.sep)
+        if parts and parts[-1] == "__init__":
+            parts.pop()
+        alt = ".".join(parts)
+        if alt and alt != name:
+            spellings.append(alt)
+    return spellings
+
+
+def module_map(files: Sequence[Path], root: Path | None) -> dict[str, tuple[str, ...]]:
+    """Module name -> the files it denotes, as the analysis's index registers them."""
+    paths: dict[str, list[str]] = {}
+    for path in files:
+        name = module_name_for(path)[1] if path.suffix == ".py" else path.stem
+        for spelling in module_spellings(path, name, root):
+            paths.setdefault(spelling, []).append(str(path))
+    return {name: tuple(found) for name, found in paths.items()}
+
+
 # --- ignore rules -----------------------------------------------------------
 
 
@@ -121,12 +159,28 @@ class _IgnoreLayer:
         self.spec = spec
 
 
+# Ignore files are patterns, a few KB; a larger one is not read (and cannot exhaust memory).
+_MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024
+
+
 def _load_ignore_file(file: str, base: str) -> _IgnoreLayer | None:
+    # As git does, a symlinked ignore file is not followed (it could name a file outside the
+    # repository, or a FIFO that would block the run); only a regular file is read.
     try:
-        with open(file, encoding="utf-8", errors="surrogateescape") as handle:
-            lines = handle.read().splitlines()
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_IGNORE_FILE_BYTES:
+                return None
+            data = handle.read(_MAX_IGNORE_FILE_BYTES + 1)
+        except OSError:
+            return None
+    if len(data) > _MAX_IGNORE_FILE_BYTES:
+        return None
+    lines = data.decode("utf-8", "surrogateescape").splitlines()
     spec = _gitignore_spec(lines)
     return _IgnoreLayer(base, spec) if len(spec) else None
 
@@ -239,6 +293,7 @@ def _walk(
     cwd: Path,
     out: list[str],
     errors: list[tuple[str, str]],
+    temp_files: list[str],
 ) -> None:
     # Iterative so deep trees cannot hit the recursion limit.
     stack: list[tuple[str, list[_IgnoreLayer]]] = [(top, layers)]
@@ -269,6 +324,8 @@ def _walk(
                 if is_default_excluded_dir(entry.path):
                     continue
             elif not (is_file and entry.name.endswith(".py")):
+                if is_file and TEMP_MARK in entry.name:
+                    temp_files.append(entry.path)
                 continue
             if excluded(entry.path, is_dir):
                 continue
@@ -313,7 +370,7 @@ def discover(
             if excluded(resolved, True):
                 continue
             layers = _enclosing_layers(resolved) if respect_gitignore else []
-            _walk(resolved, layers, excluded, respect_gitignore, cwd, found, result.errors)
+            _walk(resolved, layers, excluded, respect_gitignore, cwd, found, result.errors, result.stale_temp_files)
         else:
             result.errors.append((shown, "not a regular file or directory"))
 

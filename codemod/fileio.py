@@ -10,20 +10,33 @@ of each.
 from __future__ import annotations
 
 import codecs
+import errno
 import io
 import os
 import re
 import stat
-import tempfile
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 __all__ = ["SourceError", "SourceFile", "encode_check", "read_source", "source_lines", "write_source_atomic"]
 
 # How much of the start of a file is searched for a NUL byte; Python source
 # never contains one, binary formats almost always do early on.
 BINARY_SNIFF_BYTES = 8192
+
+# Larger files are not analysed (generated code, data saved as .py): the cost of a parse
+# grows with the size, and no hand-written module is this large.
+MAX_FILE_BYTES = 10 * 1024 * 1024
+
+
+def _too_large(size: int) -> str:
+    return (
+        f"skipped: {size / 1e6:.1f} MB, over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit for one file"
+        " (split it, or --exclude it)"
+    )
+
 
 _NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 _NEWLINE_BYTES_RE = re.compile(rb"\r\n|\r|\n")
@@ -63,6 +76,8 @@ class SourceFile:
     newline: str  # the first line ending in the file, "\n" when there is none
     raw: bytes  # the bytes that were read, to detect changes made behind our back
     mode: int  # st_mode at read time
+    device: int = 0  # st_dev and st_ino of the file read: a write replaces that very file
+    inode: int = 0
 
 
 def _os_reason(exc: OSError) -> str:
@@ -92,19 +107,28 @@ def read_source(path: Path) -> SourceFile:
         raise SourceError(_os_reason(exc)) from None
     if stat.S_ISDIR(st.st_mode):
         raise SourceError("is a directory")
+    if st.st_size > MAX_FILE_BYTES:
+        raise SourceError(_too_large(st.st_size))
     if not stat.S_ISREG(st.st_mode):
         # Opening a FIFO or device could block or never end.
         raise SourceError("not a regular file")
     try:
         with open(path, "rb") as handle:
-            mode = os.fstat(handle.fileno()).st_mode
-            raw = handle.read()
+            opened = os.fstat(handle.fileno())
+            if not stat.S_ISREG(opened.st_mode):
+                raise SourceError("not a regular file")
+            if opened.st_size > MAX_FILE_BYTES:
+                raise SourceError(_too_large(opened.st_size))
+            mode = opened.st_mode
+            raw = handle.read(MAX_FILE_BYTES + 1)
+            if len(raw) > MAX_FILE_BYTES:
+                raise SourceError(_too_large(len(raw)))
     except OSError as exc:
         raise SourceError(_os_reason(exc)) from None
-    return decode_source(raw, path, mode)
+    return decode_source(raw, path, mode, device=opened.st_dev, inode=opened.st_ino)
 
 
-def decode_source(raw: bytes, path: Path, mode: int = 0) -> SourceFile:
+def decode_source(raw: bytes, path: Path, mode: int = 0, device: int = 0, inode: int = 0) -> SourceFile:
     """Decode the bytes of a source file (or of standard input) as Python reads them."""
     if b"\0" in raw[:BINARY_SNIFF_BYTES]:
         raise SourceError("binary file, not Python source")
@@ -135,7 +159,10 @@ def decode_source(raw: bytes, path: Path, mode: int = 0) -> SourceFile:
         text = text[1:]
     match = _NEWLINE_RE.search(text)
     newline = match.group(0) if match else "\n"
-    return SourceFile(path=path, text=text, encoding=encoding, bom=bom, newline=newline, raw=raw, mode=mode)
+    return SourceFile(
+        path=path, text=text, encoding=encoding, bom=bom, newline=newline, raw=raw, mode=mode,
+        device=device, inode=inode,
+    )
 
 
 def encode_check(source: SourceFile, new_text: str) -> bytes:
@@ -156,10 +183,10 @@ def encode_check(source: SourceFile, new_text: str) -> bytes:
     return data
 
 
-def _fsync_directory(directory: str) -> None:
+def _fsync_directory(dir_fd: int | None, directory: str) -> None:
     # Makes the rename itself durable; not possible on every platform.
     try:
-        fd = os.open(directory, os.O_RDONLY)
+        fd = os.dup(dir_fd) if dir_fd is not None else os.open(directory, os.O_RDONLY)
     except OSError:
         return
     try:
@@ -170,33 +197,109 @@ def _fsync_directory(directory: str) -> None:
         os.close(fd)
 
 
-def _check_unchanged(target: str, source: SourceFile) -> os.stat_result:
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_DIR_FD = os.open in os.supports_dir_fd and os.replace in getattr(os, "supports_dir_fd", set())
+# Temporary files are named `.<file>.codemod-tmp-<pid>`: recognisable, and a later run can
+# tell whether the process that made one is gone (then it removes it, see discovery.py).
+TEMP_MARK = ".codemod-tmp-"
+STALE_TEMP = re.compile(r"\.(.+)\.codemod-tmp-(\d+)\Z")
+
+
+def temp_name(name: str) -> str:
+    return f".{name}{TEMP_MARK}{os.getpid()}"
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root if root.endswith(os.sep) else root + os.sep)
+
+
+def _open_directory(target: str, roots: Sequence[str] | None) -> int | None:
+    """A descriptor of the directory of `target`, reached from the given root holding it
+    without following any symlink (None where the platform has no dir_fd calls).
+    Raises SourceError when `target` is outside the roots."""
+    directory = os.path.dirname(target)
+    base = directory
+    if roots is not None:
+        containing = [r for r in roots if _inside(target, r)]
+        if not containing:
+            raise SourceError("outside the paths given to the run")
+        root = max(containing, key=len)
+        if root != target:  # a directory given: walk down from it; a file given: its own directory
+            base = root
+    if not _DIR_FD:
+        return None
     try:
-        with open(target, "rb") as handle:
-            current = handle.read()
-            st = os.fstat(handle.fileno())
+        fd = os.open(base, os.O_RDONLY | _DIRECTORY)
+        relative = directory[len(base) :].strip(os.sep)
+        for part in relative.split(os.sep) if relative else ():
+            try:
+                next_fd = os.open(part, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
+            finally:
+                os.close(fd)
+            fd = next_fd
+        return fd
+    except OSError as exc:
+        raise SourceError(f"cannot open its directory without following a symlink: {_os_reason(exc)}") from None
+
+
+def _check_unchanged(name: str, dir_fd: int | None, source: SourceFile) -> os.stat_result:
+    """The file to replace is still the very file that was read: same device and inode
+    (no symlink or other file swapped in), same bytes."""
+    try:
+        fd = os.open(name, os.O_RDONLY | _NOFOLLOW, dir_fd=dir_fd)
     except FileNotFoundError:
         raise SourceError("deleted since it was read") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a symlink
+            raise SourceError("replaced by a symlink since it was read") from None
         raise SourceError(f"cannot re-read before writing: {_os_reason(exc)}") from None
+    with os.fdopen(fd, "rb") as handle:
+        st = os.fstat(handle.fileno())
+        if source.inode and (st.st_dev, st.st_ino) != (source.device, source.inode):
+            raise SourceError("replaced by another file since it was read")
+        if not stat.S_ISREG(st.st_mode):
+            raise SourceError("not a regular file")
+        current = handle.read()
     if current != source.raw:
         raise SourceError("changed on disk since it was read")
     return st
 
 
-def write_source_atomic(source: SourceFile, new_text: str) -> None:
-    """Replace the file of ``source`` with ``new_text``, atomically, or leave it untouched."""
-    data = encode_check(source, new_text)
-    # Write through symlinks to their target rather than replacing the link with a file.
-    target = os.path.realpath(source.path)
-    directory = os.path.dirname(target)
-    current = _check_unchanged(target, source)
+def _read_only(st: os.stat_result, name: str, dir_fd: int | None) -> bool:
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        return True  # even for root, who may write anything: the owner marked it read-only
+    try:
+        return not os.access(name, os.W_OK, dir_fd=dir_fd)
+    except (NotImplementedError, OSError):
+        return False
 
+
+def write_source_atomic(source: SourceFile, new_text: str, roots: Sequence[str] | None = None) -> None:
+    """Replace the file of ``source`` with ``new_text``, atomically, or leave it untouched.
+
+    The file written is the file that was read (a symlink named by the user is written
+    through; one swapped in since is refused), and, when ``roots`` (resolved paths) are
+    given, only inside them.  A read-only file is left alone.
+    """
+    data = encode_check(source, new_text)
+    target = os.path.realpath(source.path)
+    directory, name = os.path.split(target)
+    dir_fd = _open_directory(target, [os.path.realpath(r) for r in roots] if roots is not None else None)
+    at = (lambda n: n) if dir_fd is not None else (lambda n: os.path.join(directory, n))
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".codemod-tmp", dir=directory)
-    except OSError as exc:
-        raise SourceError(f"cannot create temporary file: {_os_reason(exc)}") from None
-    try:
+        current = _check_unchanged(at(name), dir_fd, source)
+        if _read_only(current, at(name), dir_fd):
+            raise SourceError("read-only file: left alone (make it writable to rewrite it)")
+        tmp = temp_name(name)
+        try:
+            os.unlink(at(tmp), dir_fd=dir_fd)  # left by an earlier process with this pid
+        except OSError:
+            pass
+        try:
+            fd = os.open(at(tmp), os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600, dir_fd=dir_fd)
+        except OSError as exc:
+            raise SourceError(f"cannot create temporary file: {_os_reason(exc)}") from None
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
@@ -207,18 +310,49 @@ def write_source_atomic(source: SourceFile, new_text: str) -> None:
                         os.fchown(handle.fileno(), current.st_uid, current.st_gid)
                     except OSError:
                         pass  # only root can give files away; keeping our ownership is acceptable
-            os.chmod(tmp, stat.S_IMODE(source.mode))
-            # Narrow the window for a concurrent edit as far as possible.
-            _check_unchanged(target, source)
-            os.replace(tmp, target)
+                if hasattr(os, "fchmod"):
+                    os.fchmod(handle.fileno(), stat.S_IMODE(source.mode))
+                else:  # pragma: no cover - Windows
+                    os.chmod(at(tmp), stat.S_IMODE(source.mode))
+            # Narrow the window for a concurrent edit (or a swap) as far as possible.
+            _check_unchanged(at(name), dir_fd, source)
+            os.replace(at(tmp), at(name), src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         except BaseException:
             try:
-                os.unlink(tmp)
+                os.unlink(at(tmp), dir_fd=dir_fd)
             except OSError:
                 pass
             raise
+        _fsync_directory(dir_fd, directory)
     except SourceError:
         raise
     except OSError as exc:
         raise SourceError(f"cannot write: {_os_reason(exc)}") from None
-    _fsync_directory(directory)
+    finally:
+        if dir_fd is not None:
+            os.close(dir_fd)
+
+
+def remove_stale_temp_file(path: str) -> bool:
+    """Remove a temporary file an interrupted run of this tool left (its process is gone)."""
+    match = STALE_TEMP.match(os.path.basename(path))
+    if match is None:
+        return False
+    pid = int(match.group(2))
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+        return False  # that run may still be writing
+    except ProcessLookupError:
+        pass
+    except OSError:
+        return False
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
+            return False
+        os.unlink(path)
+        return True
+    except OSError:
+        return False

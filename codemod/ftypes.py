@@ -163,7 +163,10 @@ def plural(count: int, noun: str) -> str:
 @dataclass
 class Summary:
     files_scanned: int = 0
-    files_changed: int = 0
+    files_changed: int = 0  # written, or in a run that writes nothing (--dry-run, --check), proposed
+    files_proposed: int = 0  # rewrites the run proposes (after validation)
+    files_written: int = 0  # files actually written
+    writing: bool = False  # whether the run writes
     buffers: int = 0
     parameters: int = 0
     skipped: int = 0
@@ -177,6 +180,8 @@ class Summary:
             f"{plural(self.files_scanned, 'file')} scanned, {self.files_changed} {changed}, "
             f"{plural(self.buffers, 'buffer')}, {plural(self.parameters, 'parameter')}, {self.skipped} skipped"
         )
+        if self.writing and self.files_proposed > self.files_written:
+            text += f", {self.files_proposed - self.files_written} not written"
         if self.errors:
             text += f", {plural(self.errors, 'error')}"
         if self.verdicts:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from codemod import torch_names
-from codemod.discovery import module_name_for
+from codemod.discovery import module_name_for, module_spellings
 from codemod.fileio import SourceError, read_source
 from codemod.segments import line_start_matches
 from codemod.symbols import ModuleSymbols, build_symbols, resolve_relative
@@ -28,6 +28,8 @@ _STAR_IMPORT = re.compile(r"from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*")
 # tree costs ~100x its text in memory, so large repositories cannot keep them all.
 # On transformers, 128 instead of 256 costs 5% more CPU and saves 70 MB per worker.
 _CACHED_MODULES = 128
+# Marks a module-name lookup among the dependencies an analysis notes (the rest are Paths).
+MODULE_LOOKUP = "module"
 
 
 class Resolved:
@@ -110,21 +112,8 @@ class RepoIndex:
             name = module_name_for(path)[1] if path.suffix == ".py" else path.stem
         self.files.append(path)
         self._module_of_path[path] = name
-        self._paths_by_module.setdefault(name, []).append(path)
-        # Script-style repositories import by path from their root ("from models.layers import X")
-        # even without __init__.py files: register that spelling too.
-        if root is not None:
-            # String work: this runs for every file of the project on every run.
-            base = str(root)
-            prefix = base if base.endswith(os.sep) else base + os.sep
-            text = str(path)
-            if text.startswith(prefix):
-                parts = os.path.splitext(text[len(prefix) :])[0].split(os.sep)
-                if parts and parts[-1] == "__init__":
-                    parts.pop()
-                alt = ".".join(parts)
-                if alt and alt != name:
-                    self._paths_by_module.setdefault(alt, []).append(path)
+        for spelling in module_spellings(path, name, root):
+            self._paths_by_module.setdefault(spelling, []).append(path)
         return name
 
     # -- dependencies -------------------------------------------------------------------------
@@ -144,10 +133,22 @@ class RepoIndex:
         for dependencies in self._dependency_sets:
             dependencies.update(paths)
 
+    def _candidates(self, name: str) -> list[Path]:
+        """The files a module name denotes in this run.  Noted as a dependency: which files
+        a run covers (a subset, the whole project, a file added) changes the answer."""
+        paths = self._paths_by_module.get(name, [])
+        if self._dependency_sets:
+            self.note(((MODULE_LOOKUP, name, tuple(str(p) for p in paths)),))
+        return paths
+
+    def module_paths(self, name: str) -> tuple[str, ...]:
+        """What `_candidates` notes for `name`, for checking a cached analysis against this run."""
+        return tuple(str(p) for p in self._paths_by_module.get(name, ()))
+
     def is_repository_name(self, qualname: str) -> bool:
         """Whether a qualified name lives in one of this run's files (a module or a name in one)."""
         parts = qualname.split(".")
-        return any(".".join(parts[:i]) in self._paths_by_module for i in range(len(parts), 0, -1))
+        return any(self._candidates(".".join(parts[:i])) for i in range(len(parts), 0, -1))
 
     def has_file(self, path: Path) -> bool:
         return path in self._module_of_path
@@ -194,7 +195,7 @@ class RepoIndex:
         """`from models.layers import *` of a repository module binds its names here too
         (`nn`, `torch`, its classes), so that `nn.Module` still resolves in the importer."""
         for star in symbols.star_imports:
-            if star not in self._paths_by_module or _depth > _MAX_DEPTH:
+            if not self._candidates(star) or _depth > _MAX_DEPTH:
                 continue
             target = self.symbols_for_module(star, symbols.path)
             if target is None or target is symbols:
@@ -221,7 +222,7 @@ class RepoIndex:
             self._symbols.popitem(last=False)
 
     def symbols_for_module(self, name: str, near: Path | None = None) -> ModuleSymbols | None:
-        paths = self._paths_by_module.get(name)
+        paths = self._candidates(name)
         if not paths:
             return None
         path = paths[0]
@@ -256,7 +257,7 @@ class RepoIndex:
 
     def _ambiguous(self, qualname: str) -> bool:
         parts = qualname.split(".")
-        return any(len(self._paths_by_module.get(".".join(parts[:i]), ())) > 1 for i in range(1, len(parts) + 1))
+        return any(len(self._candidates(".".join(parts[:i]))) > 1 for i in range(1, len(parts) + 1))
 
     def _resolve(self, qualname: str, near: Path | None, _depth: int) -> Resolved:
         parts = qualname.split(".")
@@ -280,10 +281,10 @@ class RepoIndex:
         if head in symbols.imports:
             return self.resolve(".".join([symbols.imports[head], *tail]), symbols.path, depth + 1)
         submodule = f"{symbols.name}.{head}"
-        if submodule in self._paths_by_module:
+        if self._candidates(submodule):
             return self.resolve(".".join([submodule, *tail]), symbols.path, depth + 1)
         for star in symbols.star_imports:
-            if star not in self._paths_by_module:
+            if not self._candidates(star):
                 # `from torch.nn import *` and friends: the name lives outside the repository.
                 return Resolved("external", ".".join([star, *rest]))
             if not self._may_export(star, head, symbols.path):
@@ -316,13 +317,13 @@ class RepoIndex:
             targets = []
             for match in line_start_matches(_STAR_IMPORT, text):
                 target = resolve_relative(package, match.group(2) or None, len(match.group(1)))
-                if target is not None and target in self._paths_by_module:
+                if target is not None:
                     targets.append(target)
             self._star_memo[path] = targets
-        return self._star_memo[path]
+        return [t for t in self._star_memo[path] if self._candidates(t)]
 
     def _path_for(self, module: str, near: Path | None) -> Path | None:
-        paths = self._paths_by_module.get(module)
+        paths = self._candidates(module)
         if not paths:
             return None
         if near is not None and len(paths) > 1:

@@ -106,6 +106,8 @@ def json_document(files: Iterable[FileResult], errors: list[tuple[str, str]], su
         "summary": {
             "files_scanned": summary.files_scanned,
             "files_changed": summary.files_changed,
+            "files_proposed": summary.files_proposed,
+            "files_written": summary.files_written,
             "buffers": summary.buffers,
             "parameters": summary.parameters,
             "skipped": summary.skipped,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -14,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codemod.config import find_project_root
-from codemod.discovery import Discovery, discover, display_path
-from codemod.cache import Entry, ResultCache, file_digest, repository_digest
-from codemod.fileio import SourceError, read_source, write_source_atomic
+from codemod.discovery import Discovery, discover, display_path, module_map
+from codemod.cache import Entry, ResultCache, cache_base, file_digest, repository_digest
+from codemod.fileio import SourceError, read_source, remove_stale_temp_file, write_source_atomic
 from codemod.ftypes import (
     Action,
     AnalysisOptions,
@@ -58,6 +59,7 @@ class RunOptions:
     index_project: bool = True
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
     selection: RuleSelection = field(default_factory=RuleSelection)  # --select / --ignore
+    cache_dir: Path | None = None  # default: $CODEMOD_CACHE_DIR, else the user's cache directory (cache.py)
 
     def analysis_options(self) -> AnalysisOptions:
         return AnalysisOptions(persistent=self.persistent, selection=self.selection)
@@ -140,38 +142,52 @@ def _run(
     report = RunReport(root=root, errors=list(found.errors))
     files = found.files  # reported and rewritten
     index_files = _project_files(root, files, options) if options.index_project and files else files
+    index_root = Path(os.path.realpath(root))  # the files are real paths too
     shown = [stdin[1]] if stdin is not None else [display_path(path, cwd) for path in files]
     analyses: list[FileAnalysis | None] = [None] * len(files)
 
     cache = digests = None
     stats: dict[str, tuple[int, int]] = {}
+    # Which file each path is (device, inode), taken before anything is read: a write goes
+    # only to that very file, never to one (or a symlink) swapped in during the run.
+    identities: dict[str, tuple[int, int]] = {}
     started_ns = time.time_ns()  # digests are taken after this moment
     repo_digest = ""
     if options.use_cache and files:
-        # Keyed by the project's files, so a run over one file and a run over the whole
-        # project share their entries.
-        cache = ResultCache(root, options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}", [str(f) for f in index_files])
+        key = options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}"
+        cache = ResultCache(root, key, cache_base(options.cache_dir))
         cache.load()
-        digests = _digests(index_files, cache, stats)
+        # Every file of the project: an analysis may have read any of them.
+        digests = _digests(index_files, cache, stats, identities)
         repo_digest = repository_digest(digests)
-        for i, path in enumerate(files):
-            hit = cache.get(str(path), digests, repo_digest)
-            if hit is not None:
-                analyses[i] = _relabel(hit, shown[i])  # type: ignore[arg-type]
+        modules: list[dict[str, tuple[str, ...]]] = []  # built on first use
 
+        def module_paths(name: str) -> tuple[str, ...]:
+            if not modules:
+                modules.append(module_map(index_files, index_root))
+            return modules[0].get(name, ())
+
+        for i, path in enumerate(files):
+            analyses[i] = cache.get(str(path), digests, repo_digest, module_paths, shown[i])
+
+    elif options.write:
+        for path in files:
+            _identify(str(path), identities)
     todo = [i for i, a in enumerate(analyses) if a is None]
     done = len(files) - len(todo)
-    for i, analysis, dependencies, scanned in _analyse_all(files, index_files, shown, todo, root, options, texts):
+    for i, analysis, dependencies, scanned in _analyse_all(files, index_files, shown, todo, index_root, options, texts):
         analyses[i] = analysis
         done += 1
         if progress is not None:
             progress(done, len(files))
         if cache is not None and digests is not None and str(files[i]) in digests:
+            files_read, lookups = dependencies
             cache.put(
                 str(files[i]),
                 Entry(
                     digests[str(files[i])],
-                    tuple((d, digests.get(d, "")) for d in sorted(dependencies) if d != str(files[i])),
+                    tuple((d, digests.get(d, "")) for d in sorted(files_read) if d != str(files[i])),
+                    tuple(sorted(lookups)),
                     repo_digest if scanned else None,
                     analysis,
                     stats.get(str(files[i]), (-1, -1)),
@@ -183,7 +199,12 @@ def _run(
     results = [a for a in analyses if a is not None]
     if options.validate:
         _validate(root, results, options)
-    _finalise(report, results, options)
+    if options.write:
+        for stale in found.stale_temp_files:
+            remove_stale_temp_file(stale)  # left by a run that was killed mid-write
+    # Files are written only inside what the user asked for (resolved: no symlink leads out).
+    roots = [os.path.realpath(p) for p in paths]
+    _finalise(report, results, options, roots, identities)
     return report
 
 
@@ -195,26 +216,31 @@ def _project_files(root: Path, given: list[Path], options: RunOptions) -> list[P
     return sorted(project.files + extra) if extra else project.files
 
 
-def _digests(files: list[Path], cache: ResultCache, stats: dict[str, tuple[int, int]]) -> dict[str, str]:
+def _identify(key: str, identities: dict[str, tuple[int, int]]) -> os.stat_result | None:
+    try:
+        info = os.lstat(key)
+    except OSError:
+        return None
+    identities[key] = (info.st_dev, info.st_ino)
+    return info
+
+
+def _digests(
+    files: list[Path], cache: ResultCache, stats: dict[str, tuple[int, int]], identities: dict[str, tuple[int, int]]
+) -> dict[str, str]:
     digests: dict[str, str] = {}
     for path in files:
         key = str(path)
         try:
-            info = os.stat(key)
+            info = _identify(key, identities)
+            if info is None:
+                continue
             stats[key] = (info.st_size, info.st_mtime_ns)
             digest = cache.known_digest(key, stats[key])
             digests[key] = digest if digest is not None else file_digest(path.read_bytes())
         except OSError:
             pass  # reported when the file is read for analysis
     return digests
-
-
-def _relabel(analysis: FileAnalysis, shown: str) -> FileAnalysis:
-    """A cached analysis shown relative to today's working directory."""
-    analysis.result.display_path = shown
-    for finding in analysis.result.findings:
-        finding.path = shown
-    return analysis
 
 
 # -- analysis, in this process or in a pool of workers ---------------------------------------
@@ -280,7 +306,7 @@ def _init_worker(files, index_files, shown, root, options, texts) -> None:
         shown=shown,
         options=options,
         texts=texts,  # source given as text (standard input) instead of read from disk
-        index=RepoIndex(index_files, root=Path(os.path.realpath(root)), texts=texts, lazy=options.prefilter),
+        index=RepoIndex(index_files, root=root, texts=texts, lazy=options.prefilter),
     )
 
 
@@ -288,7 +314,9 @@ def _analyse_batch(batch: list[int]) -> list[tuple]:
     return [(i, *_analyse_one(i)) for i in batch]
 
 
-def _analyse_one(i: int) -> tuple[FileAnalysis, set[str], bool]:
+def _analyse_one(i: int) -> tuple[FileAnalysis, tuple[set[str], set[tuple]], bool]:
+    from codemod.repo_index import MODULE_LOOKUP
+
     index: RepoIndex = _worker["index"]
     path = _worker["files"][i]
     index.begin_tracking()
@@ -301,7 +329,9 @@ def _analyse_one(i: int) -> tuple[FileAnalysis, set[str], bool]:
         # validation); the rest stay small in the cache.
         analysis.result.original = None
         analysis.plan = None
-    return analysis, {str(d) for d in dependencies}, index.scanned_repository
+    files_read = {str(d) for d in dependencies if not isinstance(d, tuple)}
+    lookups = {(d[1], d[2]) for d in dependencies if isinstance(d, tuple) and d[0] == MODULE_LOOKUP}
+    return analysis, (files_read, lookups), index.scanned_repository
 
 
 def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions, text: str | None = None) -> FileAnalysis:
@@ -356,17 +386,28 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
             analysis.result.classes = [c for c in analysis.result.classes if c.class_name not in rejected]
 
 
-def _finalise(report: RunReport, analyses: list[FileAnalysis], options: RunOptions) -> None:
+def _finalise(
+    report: RunReport,
+    analyses: list[FileAnalysis],
+    options: RunOptions,
+    roots: list[str],
+    identities: dict[str, tuple[int, int]],
+) -> None:
     summary = report.summary
+    summary.writing = options.write
     verdicts: dict[tuple[Path, str], str] = {}
     for analysis in analyses:
         result = analysis.result
-        if result.changed and options.write:
-            _write(result)
+        proposed = result.changed and result.error is None
+        written = proposed and options.write and _write(result, roots, identities.get(str(result.path)))
         report.files.append(result)
         summary.files_scanned += 1
-        summary.files_changed += int(result.changed and result.error is None)
-        written_classes = {c.class_name for c in result.classes} if result.changed else set()
+        summary.files_proposed += int(proposed)
+        summary.files_written += int(written)
+        # Counted as changed: what was written, or in a run that writes nothing, what it proposes.
+        counted = written if options.write else proposed
+        summary.files_changed += int(counted)
+        written_classes = {c.class_name for c in result.classes} if counted else set()
         for finding in result.findings:
             if finding.action is Action.SKIP:
                 summary.skipped += 1
@@ -384,11 +425,21 @@ def _finalise(report: RunReport, analyses: list[FileAnalysis], options: RunOptio
     summary.errors += len(report.errors)
 
 
-def _write(result: FileResult) -> None:
+def _write(result: FileResult, roots: list[str], identity: tuple[int, int] | None) -> bool:
     try:
+        try:
+            now = os.lstat(result.path)
+        except OSError:
+            raise SourceError("deleted since it was read") from None
+        if stat.S_ISLNK(now.st_mode):
+            raise SourceError("replaced by a symlink since it was read")
+        if identity is None or (now.st_dev, now.st_ino) != identity:
+            raise SourceError("replaced by another file since it was read")
         source = read_source(result.path)
         if source.text != result.original:
             raise SourceError("changed on disk since it was read")
-        write_source_atomic(source, result.rewritten)  # type: ignore[arg-type]
+        write_source_atomic(source, result.rewritten, roots)  # type: ignore[arg-type]
     except SourceError as exc:
         result.error = f"not written: {exc}"
+        return False
+    return True

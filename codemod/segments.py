@@ -91,6 +91,10 @@ def split(text: str) -> list[Segment] | None:
     """The top-level statements of `text`, or None when the cut would be a guess."""
     if "\r" in text and "\r" in text.replace("\r\n", ""):
         return None  # a lone \r ends a line for the parser: lines here are counted by \n
+    if "\x0c" in text or "\x0b" in text:
+        # A form feed is blank to the parser (and resets the indentation), not to these
+        # scans; a vertical tab is a syntax error the full parse reports.
+        return None
     quotes = _triple_quotes(text)
     if len(quotes) % 2:
         return None

@@ -3,6 +3,24 @@
 from __future__ import annotations
 
 
+import os as _os
+import shutil as _shutil
+import tempfile as _tempfile
+
+_CACHE_HOME: list[str] = []
+
+
+def pytest_configure(config):
+    # The result cache lives in the user's cache directory by default: tests use their own.
+    _CACHE_HOME.append(_tempfile.mkdtemp(prefix="codemod-test-cache-"))
+    _os.environ["CODEMOD_CACHE_DIR"] = _CACHE_HOME[0]
+
+
+def pytest_unconfigure(config):
+    for directory in _CACHE_HOME:
+        _shutil.rmtree(directory, ignore_errors=True)
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--update-golden",

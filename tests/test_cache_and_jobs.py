@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import pickle
 import subprocess
 import sys
 import time
@@ -243,10 +242,14 @@ def test_parallel_write_run_rewrites_every_file_once(zoo: Path):
 
 
 def test_warm_run_gives_the_same_results_as_a_cold_run(zoo: Path, monkeypatch: pytest.MonkeyPatch):
+    cache_home = Path(os.environ["CODEMOD_CACHE_DIR"])
     cold = analyse(zoo, use_cache=False)
-    assert not (zoo / ".codemod").exists()
+    assert not list(cache_home.glob(f"{zoo.name}-*"))
     filling = analyse(zoo, use_cache=True, jobs=2)
-    assert list((zoo / ".codemod" / "cache").glob("*.pickle"))
+    # The cache lives outside the repository, as JSON data.
+    (project,) = cache_home.glob(f"{zoo.name}-*")
+    assert [p.name for p in project.glob("*.json")] and (project / "CACHEDIR.TAG").is_file()
+    assert not (zoo / ".codemod").exists()
     spy = Spy(monkeypatch)
     warm = analyse(zoo, use_cache=True)
     assert spy.paths == [], "a warm run over unchanged files analysed them again"
@@ -443,75 +446,111 @@ def test_cache_invalidated_when_a_file_is_deleted(small: Path):
 # -- --no-cache and broken caches -------------------------------------------------------------------
 
 
+def cache_file(root: Path) -> Path:
+    """The project's cache file, in the cache directory (outside the repository)."""
+    from codemod.cache import cache_base, project_directory
+
+    (found,) = project_directory(cache_base(), root).glob("analysis-*.json")
+    return found
+
+
 def test_no_cache_writes_no_codemod_directory(small: Path):
+    from codemod.cache import cache_base, project_directory
+
+    project = project_directory(cache_base(), small)
     result = CliRunner().invoke(main, ["run", "--no-validate", "--dry-run", "--no-cache", "."])
     assert result.exit_code == 0, result.output
-    assert not (small / ".codemod").exists()
+    assert not (small / ".codemod").exists() and not project.exists()
     written = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "."])
     assert written.exit_code == 0
-    assert not (small / ".codemod").exists()
-    # The default does use a cache, in the project root, ignored by git.
+    assert not (small / ".codemod").exists() and not project.exists()
+    # The default does use a cache, outside the repository: a dry run writes nothing into it.
     cached = CliRunner().invoke(main, ["run", "--no-validate", "--dry-run", "."])
     assert cached.exit_code == 0
-    assert list((small / ".codemod" / "cache").glob("*.pickle"))
-    assert (small / ".codemod" / ".gitignore").read_text().strip().endswith("*")
+    assert json.loads(cache_file(small).read_text())["entries"]
+    assert not (small / ".codemod").exists()
 
 
 def test_cache_disabled_in_config(small: Path):
+    from codemod.cache import cache_base, project_directory
+
+    project = project_directory(cache_base(), small)
     with open(small / "pyproject.toml", "a") as handle:
         handle.write("\n[tool.codemod]\ncache = false\n")
     result = CliRunner().invoke(main, ["run", "--no-validate", "--check", "."])
     assert result.exit_code == 1
-    assert not (small / ".codemod").exists()
+    assert not project.exists()
     CliRunner().invoke(main, ["run", "--no-validate", "--check", "--cache", "."])
-    assert (small / ".codemod").exists()
+    assert project.exists()
 
 
 def _corruptions(data: bytes) -> dict[str, bytes]:
-    assert data[:3] == b"\x80\x05\x95", "expected a protocol 5 pickle starting with a frame"
-    assert b"repository_digest" in data
-    huge_frame = data[:3] + (1 << 60).to_bytes(8, "little") + data[11:]
+    assert data.startswith(b'{"format":') and b"repository_digest" in data
+    middle = len(data) // 2
     return {
-        "garbage": b"this is not a pickle at all\n" * 10,
+        "garbage": b"this is not json at all\n" * 10,
         "empty": b"",
-        "truncated": data[: len(data) // 2],
+        "truncated": data[:middle],
         "renamed field": data.replace(b"repository_digest", b"repository_digesT", 1),
-        "huge frame length": huge_frame,
-        "flipped byte in the middle": data[: len(data) // 2] + bytes([data[len(data) // 2] ^ 0xFF]) + data[len(data) // 2 + 1 :],
+        "flipped byte in the middle": data[:middle] + bytes([data[middle] ^ 0xFF]) + data[middle + 1 :],
+        "deeply nested": b"[" * 200_000 + b"]" * 200_000,
+        "not utf-8": b"\xff\xfe" + data,
     }
 
 
-CORRUPTION_NAMES = ["garbage", "empty", "truncated", "renamed field", "huge frame length", "flipped byte in the middle"]
+CORRUPTION_NAMES = ["garbage", "empty", "truncated", "renamed field", "flipped byte in the middle", "deeply nested", "not utf-8"]
 
 
 @pytest.mark.parametrize("kind", CORRUPTION_NAMES)
 def test_corrupted_cache_file_is_ignored(small: Path, kind: str):
     reference = comparable(analyse(small))
     analyse(small, use_cache=True)
-    (cache_file,) = (small / ".codemod" / "cache").glob("*.pickle")
-    cache_file.write_bytes(_corruptions(cache_file.read_bytes())[kind])
+    path = cache_file(small)
+    path.write_bytes(_corruptions(path.read_bytes())[kind])
     again = analyse(small, use_cache=True)
     assert comparable(again) == reference
     # And the cache is usable afterwards.
     assert comparable(analyse(small, use_cache=True)) == reference
-    with open(cache_file, "rb") as handle:
-        assert isinstance(pickle.load(handle), dict)
+    assert isinstance(json.loads(cache_file(small).read_text())["entries"], dict)
 
 
 def test_cache_file_of_the_wrong_shape_is_ignored(small: Path):
     reference = comparable(analyse(small))
     analyse(small, use_cache=True)
-    (cache_file,) = (small / ".codemod" / "cache").glob("*.pickle")
-    entries = pickle.loads(cache_file.read_bytes())
-    for bad in ([1, 2, 3], {key: ("not", "an", "entry") for key in entries}, {key: None for key in entries}):
-        cache_file.write_bytes(pickle.dumps(bad))
+    path = cache_file(small)
+    data = json.loads(path.read_text())
+    entries = data["entries"]
+    for bad in ([1, 2, 3], {key: ["not", "an", "entry"] for key in entries}, {key: None for key in entries}):
+        path.write_text(json.dumps(dict(data, entries=bad)))
+        assert comparable(analyse(small, use_cache=True)) == reference
+        path.write_text(json.dumps(bad))
         assert comparable(analyse(small, use_cache=True)) == reference
 
 
-def test_unwritable_cache_directory_does_not_fail_the_run(small: Path):
-    (small / ".codemod").write_text("a file where the cache directory should be\n")
-    report = analyse(small, use_cache=True)
+def test_unwritable_cache_directory_does_not_fail_the_run(small: Path, tmp_path: Path):
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache directory should be\n")
+    report = analyse(small, use_cache=True, cache_dir=blocked)
     assert comparable(report) == comparable(analyse(small))
+
+
+def test_subset_and_whole_project_runs_share_entries(small: Path, monkeypatch: pytest.MonkeyPatch):
+    whole = analyse(small, use_cache=True)
+    names = ("__init__.py", "base.py", "config.py", "model_1.py", "model_2.py", "utils.py")
+    subset_files = [small / "zoo" / name for name in names]
+
+    def subset(use_cache: bool) -> RunReport:
+        return run(subset_files, RunOptions(write=False, validate=False, root=small, jobs=1, use_cache=use_cache))
+
+    spy = Spy(monkeypatch)
+    shared = subset(True)
+    # Entries are per file: those whose analysis did not search the whole project (for
+    # subclasses or call sites, which the subset changes) came from the whole run's cache.
+    assert "zoo/base.py" not in spy.paths and "zoo/utils.py" not in spy.paths
+    assert set(spy.paths) < {f"zoo/{name}" for name in names}
+    assert comparable(shared) == comparable(subset(False))
+    # And the whole project again: still correct after the subset run updated the cache.
+    assert comparable(analyse(small, use_cache=True)) == comparable(whole)
 
 
 # -- concurrent runs -----------------------------------------------------------------------------------
@@ -544,11 +583,10 @@ def test_two_concurrent_runs_leave_a_readable_cache_and_correct_results(zoo: Pat
         for process, (stdout, stderr) in zip((first, second), outputs):
             assert process.returncode == 0, stderr
             assert json.loads(stdout)["findings"] == expected
-    caches = list((zoo / ".codemod" / "cache").glob("*.pickle"))
+    caches = list(cache_file(zoo).parent.glob("analysis-*.json"))
     assert len(caches) == 1
-    with open(caches[0], "rb") as handle:
-        assert isinstance(pickle.load(handle), dict)
-    assert not list((zoo / ".codemod" / "cache").glob(".tmp-*")), "temporary cache files left behind"
+    assert isinstance(json.loads(caches[0].read_text())["entries"], dict)
+    assert not list(caches[0].parent.glob(".*codemod-tmp*")), "temporary cache files left behind"
     spy = Spy(monkeypatch)
     warm = analyse(zoo, use_cache=True)
     assert spy.paths == []

@@ -33,11 +33,14 @@ class Model(nn.Module):
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
-    (tmp_path / "model.py").write_text(MODEL)
-    (tmp_path / "examples.py").write_text("")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (root / "model.py").write_text(MODEL)
+    (root / "examples.py").write_text("")
+    monkeypatch.setenv("CODEMOD_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(root)
+    return root
 
 
 def invoke(args: list[str]):
@@ -49,7 +52,8 @@ def assert_usage_error(repo: Path, result, *words: str) -> None:
     for word in words:
         assert word in result.output, result.output
     assert (repo / "model.py").read_text() == MODEL, "the file was rewritten"
-    assert not (repo / ".codemod").exists(), "work was done (a cache was written)"
+    cache = repo.parent / "cache"
+    assert not (cache.exists() and any(cache.iterdir())), "work was done (a cache was written)"
 
 
 @pytest.mark.parametrize(

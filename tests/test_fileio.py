@@ -11,7 +11,7 @@ from codemod.fileio import SourceError, encode_check, read_source, source_lines,
 
 
 def _leftovers(directory: Path) -> list[str]:
-    return sorted(p.name for p in directory.iterdir() if p.name.endswith(".codemod-tmp"))
+    return sorted(p.name for p in directory.iterdir() if ".codemod-tmp" in p.name)
 
 
 @pytest.mark.parametrize(
@@ -137,7 +137,7 @@ def test_failed_replace_leaves_original_and_no_temp_file(tmp_path: Path, monkeyp
     path.write_bytes(original)
     source = read_source(path)
 
-    def broken_replace(src: str, dst: str) -> None:
+    def broken_replace(src: str, dst: str, **dir_fds: object) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(fileio.os, "replace", broken_replace)

@@ -23,6 +23,7 @@ from codemod.rules import (
     persistence,
     rebinding,
     reported,
+    size_limits,
     super_order,
     transformers_models,
 )
@@ -45,6 +46,7 @@ _MODULES = (
     parameter_limits,
     rebinding,
     reported,
+    size_limits,
 )
 
 REGISTRY: dict[str, Rule] = {}
@@ -80,6 +82,7 @@ CONTAINER = reported.CONTAINER
 SETATTR = reported.SETATTR
 OUTSIDE_CONSTRUCTOR = reported.OUTSIDE_CONSTRUCTOR
 UNPACKED = reported.UNPACKED
+TOO_LARGE = size_limits.RULE
 
 
 def rule(code: str) -> Rule:

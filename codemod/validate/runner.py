@@ -33,7 +33,7 @@ _BOOT = (
     " submodule_search_locations=[sys.argv[2]])\n"
     "sys.modules['codemod'] = importlib.util.module_from_spec(spec)\n"
     "from codemod.validate.worker import main\n"
-    "main(sys.argv[1])\n"
+    "main(sys.argv[1], int(sys.argv[3]) if len(sys.argv) > 3 else None)\n"
 )
 
 STARTUP_TIMEOUT = 300.0
@@ -52,15 +52,40 @@ class WorkerStartError(Exception):
     pass
 
 
-def _frame_from_dump(text: str) -> str:
-    """The innermost user frame of a faulthandler dump, as ``file:line in func``."""
-    frames = re.findall(r'File "([^"]+)", line (\d+) in (\S+)', text)
+_FRAME = re.compile(r'File "([^"]+)", line (\d+) in (\S+)')
+
+
+def _frame_from_dump(text: str, root: Path | None = None) -> str:
+    """The innermost frame of the repository's code in a faulthandler dump, as ``file:line in func``.
+
+    Only the thread that crashed (or was dumped) counts: other threads (a parent watch, a
+    data loader) sit in the standard library.  A frame under ``root`` wins; else the
+    innermost one that is neither the validator's nor the standard library's.
+    """
+    blocks = re.split(r"\n(?=(?:Current thread|Thread) 0x)", text)
+    current = [b for b in blocks if b.lstrip().startswith("Current thread")]
+    chosen = current[-1] if current else text
+    frames = [(f, line, func) for f, line, func in _FRAME.findall(chosen)]
+    prefix = str(root).replace("\\", "/").rstrip("/") + "/" if root is not None else None
+    candidates = []
     for filename, line, func in frames:
         normalized = filename.replace("\\", "/")
         if "/codemod/validate/" in normalized or normalized.startswith("<"):
             continue
-        return f"{filename}:{line} in {func}"
-    return ""
+        if prefix is not None and normalized.startswith(prefix):
+            return f"{filename}:{line} in {func}"
+        candidates.append((filename, line, func, _is_standard_library(normalized)))
+    for filename, line, func, standard in candidates:
+        if not standard:
+            return f"{filename}:{line} in {func}"
+    return f"{candidates[0][0]}:{candidates[0][1]} in {candidates[0][2]}" if candidates else ""
+
+
+def _is_standard_library(path: str) -> bool:
+    import sysconfig
+
+    library = sysconfig.get_paths()["stdlib"].replace("\\", "/").rstrip("/") + "/"
+    return path.startswith(library) and "/site-packages/" not in path
 
 
 def _describe_exit(returncode: int | None) -> str:
@@ -90,6 +115,7 @@ class Worker:
         self.starts = 0
         self.log_path: Path | None = None
         self.busy = False  # inside call(): user code may be running
+        self.watch_write: int | None = None  # closing it (or our death) makes the worker's watchdog kill its group
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -98,18 +124,32 @@ class Worker:
         self.hello = None
         self.log_path = self.logs / f"{self.label}-{self.side}-{self.starts}.log"
         log = open(self.log_path, "wb")
+        watch_read = None
+        argv = [sys.executable, "-c", _BOOT, str(self.config_path), str(PACKAGE_DIR)]
+        if os.name == "posix":
+            # The worker's watchdog reads the other end; only this process holds this end
+            # (it is not inherited by anything else we start).
+            watch_read, self.watch_write = os.pipe()
+            argv.append(str(watch_read))
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", _BOOT, str(self.config_path), str(PACKAGE_DIR)],
+                argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=log,
                 cwd=str(self.root),
                 env=self.env,
+                # Its own session and process group: everything it starts is killed with it.
                 start_new_session=os.name == "posix",
+                pass_fds=(watch_read,) if watch_read is not None else (),
             )
+        except BaseException:
+            self._close_watch()
+            raise
         finally:
             log.close()
+            if watch_read is not None:
+                os.close(watch_read)
         self.lines = queue.Queue()
         threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
 
@@ -148,18 +188,29 @@ class Worker:
                 self.hello = item
                 return item
 
+    def _close_watch(self) -> None:
+        if self.watch_write is not None:
+            try:
+                os.close(self.watch_write)
+            except OSError:
+                pass
+            self.watch_write = None
+
     def kill(self) -> None:
         proc = self.proc
         if proc is None:
             return
-        if proc.poll() is None:
-            try:
-                if os.name == "posix":
-                    os.killpg(proc.pid, signal.SIGKILL)
-                else:
-                    proc.kill()
-            except (ProcessLookupError, PermissionError):
-                pass
+        # The whole group, even when the worker itself has exited: what user code started
+        # (a DataLoader's workers, a forked server) lives on in it.  The watchdog keeps
+        # the group, and so its number, alive until the pipe below is closed.
+        try:
+            if os.name == "posix":
+                os.killpg(proc.pid, signal.SIGKILL)
+            elif proc.poll() is None:
+                proc.kill()
+        except (ProcessLookupError, PermissionError):
+            pass
+        self._close_watch()
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -228,7 +279,7 @@ class Worker:
             if item is _EOF:
                 returncode = self.proc.wait()
                 tail = self.tail()
-                frame = _frame_from_dump(tail)
+                frame = _frame_from_dump(tail, self.root)
                 fatal = next((ln for ln in tail.splitlines() if ln.startswith("Fatal Python error")), "")
                 message = f"the {self.side} side crashed the worker ({_describe_exit(returncode)}) during {current}"
                 if fatal:
@@ -253,7 +304,7 @@ class Worker:
                 assert self.log_path is not None
                 with open(self.log_path, "rb") as handle:
                     handle.seek(offset)
-                    frame = _frame_from_dump(handle.read(200_000).decode("utf-8", "replace"))
+                    frame = _frame_from_dump(handle.read(200_000).decode("utf-8", "replace"), self.root)
             except (OSError, AssertionError):
                 pass
         self.kill()

@@ -46,11 +46,36 @@ def _take_stdio() -> tuple[TextIO, TextIO]:
     return proto_in, proto_out
 
 
-def _exit_with_parent() -> None:
-    """Leave when the parent disappears, even if user code is stuck in a loop."""
+def _exit_with_parent(watch_fd: int | None) -> None:
+    """Leave, with everything this worker started, when the parent disappears.
+
+    On POSIX a small watchdog process is forked before any user code runs; it blocks
+    reading a pipe whose only write end the parent holds.  When the parent exits, however
+    it exits (killed, crashed), the read returns and the watchdog kills the worker's whole
+    process group (the worker runs in a session of its own), user code's children
+    included.  Being a separate process, it works even while user code holds the GIL.
+    """
+    if watch_fd is not None and hasattr(os, "fork") and hasattr(os, "killpg"):
+        pid = os.fork()
+        if pid == 0:  # the watchdog: no Python cleanup, no other descriptors held open
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                os.closerange(0, watch_fd)
+                os.closerange(watch_fd + 1, 65536)
+                while True:
+                    try:
+                        if not os.read(watch_fd, 1):
+                            break
+                    except InterruptedError:
+                        continue
+                os.killpg(0, signal.SIGKILL)
+            finally:
+                os._exit(0)
+        os.close(watch_fd)
+        return
     parent = os.getppid()
 
-    def watch() -> None:
+    def watch() -> None:  # elsewhere: a thread polling for the parent (needs the GIL)
         while True:
             time.sleep(1.0)
             if os.getppid() != parent:
@@ -59,11 +84,11 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, daemon=True, name="codemod-parent-watch").start()
 
 
-def main(config_path: str) -> None:
+def main(config_path: str, watch_fd: int | None = None) -> None:
     global _proto
+    _exit_with_parent(watch_fd)
     proto_in, _proto = _take_stdio()
     faulthandler.enable()
-    _exit_with_parent()
     if hasattr(signal, "SIGUSR1"):
         # the parent asks for a stack dump before killing a worker that timed out
         faulthandler.register(signal.SIGUSR1, all_threads=False)
