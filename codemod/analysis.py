@@ -202,6 +202,7 @@ def finding_hints(
     # set some other way is not): both count where they are not bound.
     torch: dict[str, set[str]] = {"torch": {"torch"}, "Tensor": {"Tensor"}}
     calls: set[str] = set()
+    modules: set[str] = set()  # the calls bound to repository modules
     for local, source, level, name in bindings:
         absolute = resolve_relative(package, source or None, level) if level else source
         if absolute is None:
@@ -216,16 +217,18 @@ def finding_hints(
             torch.setdefault(local, set()).add(f"{absolute}.{name}" if name else absolute)
         elif repository:
             calls.add(local)
+            if not name or index.is_module(f"{absolute}.{name}"):
+                modules.add(local)
     frozen_torch = {local: frozenset(targets) for local, targets in torch.items()}
     changed = True
     while changed:  # a helper calling a tensor helper is a tensor helper too
         changed = False
-        hints = Hints(frozenset(names), frozenset(calls), frozen_torch)
+        hints = Hints(frozenset(names), frozenset(calls), frozen_torch, frozenset(modules))
         for name, body in function_texts.items():
             if name not in names and (not body or mentions(body, hints)):
                 names.add(name)
                 changed = True
-    return Hints(frozenset(names), frozenset(calls), frozen_torch)
+    return Hints(frozenset(names), frozenset(calls), frozen_torch, frozenset(modules))
 
 
 @dataclass
@@ -757,6 +760,15 @@ class _ClassAnalyser:
         if readers is not None:
             names = ", ".join(f"{self.cls.name}.{r}" for r in readers)
             return _Decision(Action.SKIP, R.off_device.REASON.format(methods=names), suggestion=R.off_device.SUGGESTION, code=R.OFF_DEVICE.code)
+        if not any(e.value.integer for e in tensors):
+            moved = R.placed_where_read.device_moving_readers(attr, self.cls)
+            if moved is not None:
+                return _Decision(
+                    Action.SKIP,
+                    R.placed_where_read.REASON.format(where="; ".join(moved)),
+                    suggestion=R.placed_where_read.SUGGESTION,
+                    code=R.PLACED_WHERE_READ.code,
+                )
         model = self._transformers_reason()
         if model is not None:
             return _Decision(
@@ -911,6 +923,18 @@ class _ClassAnalyser:
         for label, event in outside:
             if event.kind in ("assign", "setattr") and event.value is not None and event.value.kind not in (Kind.PARAMETER, Kind.NONE):
                 return skip(f"reassigned in {label} (line {event.stmt.lineno}) to something that is not an nn.Parameter; that would raise TypeError", code=R.REBOUND.code)
+        handed_out = R.captured_reference.read_between(
+            attr, [e.stmt for e in tensors if e.kind == "assign"], _init_function(self.cls), self.init_evaluator.self_name
+        )
+        if handed_out is not None:
+            # rules/captured_reference.py: each nn.Parameter(...) would be a new leaf
+            return anchor, _Decision(
+                Action.SKIP,
+                f"meant to be trained, but read at line {handed_out[0]} (e.g. handed to an optimizer) before it is bound "
+                f"again at line {handed_out[1]}; as nn.Parameter the holder would keep a leaf that forward never uses",
+                suggestion=R.captured_reference.SUGGESTION,
+                code=R.HANDED_OUT.code,
+            ), []
         edits: list[StmtEdit] = []
         for event in tensors:
             value = event.value

@@ -13,6 +13,7 @@ from codemod.analysis import plan_module, scan_text
 from codemod.ftypes import (  # AnalysisOptions and FileAnalysis are part of this API too
     Action,
     AnalysisOptions,
+    Style,
     ClassRewrite,
     FileAnalysis,
     FileResult,
@@ -31,8 +32,11 @@ def transform_source(
     persistent: PersistentPolicy = "auto",
     index: RepoIndex | None = None,
     selection: RuleSelection | None = None,
+    style: Style | None = None,
 ) -> TransformResult:
     """Rewrite one module's source text; other repository files come from `index` when given.
+
+    Rewritten statements are laid out to `style` (default: 88 columns, the file's quotes).
 
     Raises SyntaxError when the source does not parse.
     """
@@ -41,7 +45,9 @@ def transform_source(
         index = RepoIndex(lazy=False)
     if not index.has_file(path):
         index.add_file(path, text=source, name=path.stem if path.suffix == ".py" else "__main__")
-    analysis = analyse_text(index, path, source, str(path), AnalysisOptions(persistent, selection or RuleSelection()))
+    analysis = analyse_text(
+        index, path, source, str(path), AnalysisOptions(persistent, selection or RuleSelection(), style or Style())
+    )
     if analysis.result.error:
         raise RewriteError(analysis.result.error)
     return TransformResult(code=analysis.result.rewritten or source, findings=analysis.result.findings)
@@ -75,7 +81,7 @@ def analyse_text(
         from codemod.rewrite import apply_plan  # libcst: imported only when something changes
 
         try:
-            result.rewritten = apply_plan(text, plan)
+            result.rewritten = apply_plan(text, plan, style=options.style)
         except RewriteError as exc:
             result.error = str(exc)
             result.rewritten = None
@@ -98,7 +104,7 @@ def analyse_text(
     return FileAnalysis(result, plan, symbols.name)
 
 
-def rewrite_without(analysis: FileAnalysis, rejected_classes: set[str]) -> str | None:
+def rewrite_without(analysis: FileAnalysis, rejected_classes: set[str], style: Style | None = None) -> str | None:
     """The file's text with every rewrite except those of the rejected classes."""
     assert analysis.plan is not None and analysis.result.original is not None
     from codemod.rewrite import apply_plan
@@ -106,5 +112,5 @@ def rewrite_without(analysis: FileAnalysis, rejected_classes: set[str]) -> str |
     keep = [c.name for c in analysis.plan.classes if c.changed and c.name not in rejected_classes]
     if not keep:
         return None
-    code = apply_plan(analysis.result.original, analysis.plan, only_classes=keep)
+    code = apply_plan(analysis.result.original, analysis.plan, only_classes=keep, style=style)
     return code if code != analysis.result.original else None

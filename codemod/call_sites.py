@@ -124,6 +124,7 @@ def argument_values(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef,
     index.scanned_repository = True
     memo = index.memo.get(key)
     if memo is None:
+        index.memo[key] = {}  # a class handing its argument on to itself: nothing typed
         memo = index.memo[key] = _observe(index, symbols, cls, init)
     return {name: memo[name] for name in wanted if name in memo}
 
@@ -168,10 +169,10 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init) 
         given: dict[str, Value] = {}
         for position, arg in enumerate(call.args):
             if position < len(positional):
-                given[positional[position]] = evaluator.eval(arg)
+                given[positional[position]] = _passed_value(index, evaluator, arg)
         for kw in call.keywords:
             if kw.arg in seen:
-                given[kw.arg] = evaluator.eval(kw.value)
+                given[kw.arg] = _passed_value(index, evaluator, kw.value)
         for name, values in seen.items():
             values.append(given[name] if name in given else default_values.get(name, UNKNOWN))
 
@@ -191,6 +192,23 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init) 
     return {name: _combine(values, state) for name, values in seen.items()}
 
 
+def _passed_value(index: RepoIndex, evaluator: Evaluator, node: ast.expr) -> Value:
+    """The value a call hands in; an argument of the calling constructor handed on unchanged
+    (`Block(adj)` inside `Parent.__init__(self, adj)`) is typed from the parent's own calls."""
+    value = evaluator.eval(node)
+    owner = getattr(evaluator, "constructor_of", None)
+    if value.kind is not Kind.UNKNOWN or owner is None or not isinstance(node, ast.Name):
+        return value
+    symbols, cls, init = owner
+    args = init.args
+    if node.id not in {a.arg for a in [*args.posonlyargs, *args.args[1:], *args.kwonlyargs]}:
+        return value
+    if any(isinstance(n, ast.Name) and n.id == node.id and isinstance(n.ctx, ast.Store) for n in ast.walk(init)):
+        return value  # rebound in the parent's constructor: another value
+    passed = argument_values(index, symbols, cls, init, {node.id}).get(node.id)
+    return passed if passed is not None else value
+
+
 def _combine(values: list[Value], state: str) -> Value:
     if all(v.kind is Kind.SEQUENCE for v in values):
         return Value(Kind.SEQUENCE, state)
@@ -207,9 +225,10 @@ def _walk_calls(index: RepoIndex, symbols: ModuleSymbols, needle: str, on_call) 
     calling `on_call` on each call with the evaluator of its scope."""
     from codemod.walker import BodyWalker  # walker builds on tensors, as this module does
 
-    def walk(function, body, methods) -> None:
+    def walk(function, body, methods, constructor_of=None) -> None:
         evaluator = Evaluator(index, symbols, function, methods)
         evaluator.on_call = on_call
+        evaluator.constructor_of = constructor_of  # type: ignore[attr-defined]  (see _passed_value)
         BodyWalker(evaluator).walk(body)
 
     lines = symbols.source_lines
@@ -235,4 +254,4 @@ def _walk_calls(index: RepoIndex, symbols: ModuleSymbols, needle: str, on_call) 
         for stmt in owner.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if mentions(stmt):
-                    walk(stmt, stmt.body, lambda _name: None)
+                    walk(stmt, stmt.body, lambda _name: None, (symbols, owner, stmt) if stmt.name == "__init__" else None)

@@ -11,7 +11,7 @@ import click
 from click.core import ParameterSource
 
 from codemod import __version__
-from codemod.config import OUTPUT_FORMATS, ConfigError, check_device, check_timeout, find_project_root, load_config
+from codemod.config import OUTPUT_FORMATS, ConfigError, check_device, check_timeout, find_project_root, load_config, load_style
 from codemod.discovery import display_path
 from codemod.ftypes import plural
 
@@ -117,6 +117,9 @@ def main() -> None:
               help="Examples file declaring how to build classes (default: codemod_examples.py at the root).")
 @click.option("--timeout", type=float, default=60.0, show_default=True, callback=lambda ctx, param, value: _checked(check_timeout, param, value),
               help="Seconds allowed to validate one class.")
+@click.option("--formatter", type=click.Choice(["black", "ruff", "none"]), default=None,
+              help="Run the project's formatter over the files that change (default: none; the rewritten "
+                   "statements are always wrapped to the project's line length).")
 @click.option("--parse-all/--no-parse-all", default=False,
               help="Parse every file in full (slower): also reports syntax errors in files that cannot hold "
                    "a rewrite, which are otherwise never parsed.")
@@ -143,6 +146,18 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
     if stdin and settings["require_validated"]:
         raise click.UsageError("--require-validated cannot be used with '-': validation does not run on standard input")
     _check_settings(settings, validates=not stdin)
+    formatter = settings["formatter"] if settings["formatter"] not in (None, "none") else None
+    try:
+        style = load_style(root, formatter)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    if formatter is not None:
+        from codemod.formatter import FormatterError, formatter_command
+
+        try:
+            formatter_command(formatter)
+        except FormatterError as exc:
+            raise click.UsageError(str(exc)) from None
     write = not (settings["dry_run"] or settings["check"])
     options = RunOptions(
         persistent=settings["persistent"],
@@ -159,6 +174,8 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         prefilter=not settings["parse_all"],
         selection=settings["selection"],
         cache_dir=flags["cache_dir"],
+        style=style,
+        formatter=formatter,
     )
     config_file = root / "pyproject.toml"
     if settings["show_settings"]:
@@ -325,6 +342,7 @@ _FLAG_TO_CONFIG = {
     "dry_run": "dry_run",
     "quiet": "quiet",
     "parse_all": "parse_all",
+    "formatter": "formatter",
 }
 # Options of one invocation, not read from [tool.codemod] (besides exclude, select and
 # ignore, which _merge combines, and color, which _colour resolves).
@@ -343,6 +361,8 @@ def _check_settings(settings: dict, validates: bool) -> None:
         problem = validation_problem(settings["device"])
         if problem is not None:
             raise click.UsageError(problem)
+
+
 _CLI, _CONFIG, _DEFAULT = "command line", "pyproject.toml", "default"
 
 
@@ -420,6 +440,7 @@ _SHOWN_SETTINGS = (
     ("statistics", "statistics"),
     ("exit-zero", "exit_zero"),
     ("parse-all", "parse_all"),
+    ("formatter", "formatter"),
 )
 
 
@@ -437,7 +458,7 @@ def _settings_lines(root: Path, config_file: Path | None, settings: dict, source
         else:
             value, source = settings[flag], sources.get(flag, _DEFAULT)
         if value is None:
-            note = {"select": "every rule", "examples": "codemod_examples.py at the project root", "color": "on a terminal"}
+            note = {"select": "every rule", "examples": "codemod_examples.py at the project root", "color": "on a terminal", "formatter": "none"}
             lines.append(f"# {key} not set: {note.get(key, 'default')}")
             continue
         if isinstance(value, Path):

@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 
 from .discovery import display_path
 
-__all__ = ["ConfigError", "KNOWN_KEYS", "check_device", "check_timeout", "find_project_root", "load_config"]
+__all__ = ["ConfigError", "KNOWN_KEYS", "check_device", "check_timeout", "find_project_root", "load_config", "load_style"]
 
 
 def _toml_reader():
@@ -149,6 +149,7 @@ KNOWN_KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "dry_run": ("boolean", _boolean),
     "quiet": ("boolean", _boolean),
     "parse_all": ("boolean", _boolean),
+    "formatter": ('"black", "ruff" or "none"', _choice("black", "ruff", "none")),
 }
 
 
@@ -219,3 +220,87 @@ def load_config(root: Path) -> dict[str, Any]:
             raise ConfigError(f"{shown}: [tool.codemod] {spelled['format']} given twice (also as {spelled['output_format']})")
         config["output_format"] = config.pop("format")
     return config
+
+
+# -- the project's code style, from its formatter's settings -----------------------------------
+
+
+def load_style(root: Path, formatter: str | None = None):
+    """How the project formats code: line length, quotes, magic trailing commas.
+
+    Read from black's ``[tool.black]`` or ruff's settings (``[tool.ruff]`` of
+    pyproject.toml, or ruff.toml / .ruff.toml, which ruff prefers).  The tool named
+    by ``formatter`` is read first; otherwise black's settings where the project has
+    them, then ruff's.  Black and ruff both default to 88 columns.
+    """
+    from codemod.wrap import DEFAULT_LINE_LENGTH, Style
+
+    black, ruff = _formatter_settings(Path(root))
+    order = [("ruff", ruff), ("black", black)] if formatter == "ruff" else [("black", black), ("ruff", ruff)]
+    if formatter not in ("black", "ruff"):
+        order = [item for item in order if item[1] is not None] or order
+    settings = order[0][1] or {}
+    line_length = settings.get("line-length", DEFAULT_LINE_LENGTH)
+    quote = settings.get("quote")
+    return Style(line_length=line_length, quote=quote, magic_trailing_comma=not settings.get("skip-magic-trailing-comma", False))
+
+
+def _formatter_settings(root: Path) -> tuple[dict | None, dict | None]:
+    """(black's settings, ruff's settings), each None where the project has none."""
+    black = ruff = None
+    document, shown = _read_toml(root / "pyproject.toml")
+    tool = document.get("tool", {}) if isinstance(document.get("tool", {}), dict) else {}
+    if isinstance(tool.get("black"), dict):
+        table = tool["black"]
+        black = {}
+        _take_int(table, "line-length", black, f"{shown}: [tool.black]")
+        _take_bool(table, "skip-magic-trailing-comma", black, f"{shown}: [tool.black]")
+    ruff_table, where = None, ""
+    for name in ("ruff.toml", ".ruff.toml"):
+        if (root / name).is_file():
+            ruff_table, where = _read_toml(root / name)
+            break
+    else:
+        if isinstance(tool.get("ruff"), dict):
+            ruff_table, where = tool["ruff"], f"{shown}: [tool.ruff]"
+    if ruff_table is not None:
+        ruff = {}
+        _take_int(ruff_table, "line-length", ruff, where)
+        formatting = ruff_table.get("format", {})
+        if isinstance(formatting, dict):
+            _take_bool(formatting, "skip-magic-trailing-comma", ruff, f"{where} format")
+            style = formatting.get("quote-style")
+            if style is not None and style not in ("double", "single", "preserve"):
+                raise ConfigError(f"{where} format quote-style must be one of double, single, preserve (got {style!r})")
+            if style in ("double", "single"):
+                ruff["quote"] = '"' if style == "double" else "'"
+    return black, ruff
+
+
+def _read_toml(file: Path) -> tuple[dict, str]:
+    shown = display_path(file)
+    try:
+        data = file.read_bytes()
+    except OSError:
+        return {}, shown
+    tomllib = _toml_reader()
+    try:
+        return tomllib.loads(data.decode("utf-8")), shown
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{shown}: invalid TOML: {' '.join(str(exc).split())}") from None
+
+
+def _take_int(table: dict, key: str, into: dict, where: str) -> None:
+    if key in table:
+        try:
+            into[key] = _positive_int(table[key])
+        except ValueError as exc:
+            raise ConfigError(f"{where} {key} {exc} (got {table[key]!r})") from None
+
+
+def _take_bool(table: dict, key: str, into: dict, where: str) -> None:
+    if key in table:
+        try:
+            into[key] = _boolean(table[key])
+        except ValueError as exc:
+            raise ConfigError(f"{where} {key} {exc} (got {table[key]!r})") from None

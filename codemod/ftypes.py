@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from codemod.selection import RuleSelection
+from codemod.wrap import Style
 
 if TYPE_CHECKING:
     from codemod.plans import FilePlan
@@ -198,9 +199,10 @@ class AnalysisOptions:
 
     persistent: PersistentPolicy = "auto"
     selection: RuleSelection = field(default_factory=RuleSelection)  # --select / --ignore
+    style: Style = Style()  # how rewritten statements are laid out
 
     def fingerprint(self) -> str:
-        return f"persistent={self.persistent}" + self.selection.fingerprint()
+        return f"persistent={self.persistent}" + self.selection.fingerprint() + f"|{self.style.fingerprint()}"
 
 
 @dataclass

@@ -150,6 +150,10 @@ class RepoIndex:
         parts = qualname.split(".")
         return any(self._candidates(".".join(parts[:i])) for i in range(len(parts), 0, -1))
 
+    def is_module(self, qualname: str) -> bool:
+        """Whether a qualified name is one of this run's modules (whatever the case of its name)."""
+        return qualname in self._paths_by_module
+
     def has_file(self, path: Path) -> bool:
         return path in self._module_of_path
 

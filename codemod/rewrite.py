@@ -18,10 +18,16 @@ from codemod.fileio import source_lines
 from codemod.ftypes import RewriteError
 from codemod.plans import ClassPlan, FilePlan, SpineEdit, StmtEdit
 from codemod.segments import Segment, split
+from codemod.wrap import CannotLayOut, Style, dominant_quote, layout_statement, str_width
 
 
-def apply_plan(source: str, plan: FilePlan, only_classes: Iterable[str] | None = None) -> str:
+def apply_plan(
+    source: str, plan: FilePlan, only_classes: Iterable[str] | None = None, style: Style | None = None
+) -> str:
     """Rewrite `source` with the edits of `plan` (of the named classes only, if given).
+
+    The rewritten statements are laid out to `style` (the project's line length and
+    quotes; see `codemod.wrap`).
 
     Only the edited statements go through libcst (it is several times slower than the
     parser the analysis uses), or a wider part when they cannot be cut out simply (see
@@ -32,13 +38,15 @@ def apply_plan(source: str, plan: FilePlan, only_classes: Iterable[str] | None =
     classes = [c for c in plan.classes if c.changed and (wanted is None or c.name in wanted)]
     if not classes:
         return source
+    style = style or Style()
+    layout = _Layout(style, style.quote or dominant_quote(source), plan.parameter_spelling)
     pieces = split(source)
     if pieces is None:
-        code = _transform(source, classes, plan.parameter_spelling, 0)
+        code = _transform(source, classes, layout, 0)
         needs_import = plan.add_nn_import and _adds_parameter(classes)
         code = _add_nn_import(code) if needs_import else code
     else:
-        code = _apply_by_statement(source, pieces, classes, plan)
+        code = _apply_by_statement(source, pieces, classes, plan, layout)
     try:
         ast.parse(code)
     except SyntaxError as exc:  # never write code that does not parse
@@ -50,7 +58,16 @@ def apply_plan(source: str, plan: FilePlan, only_classes: Iterable[str] | None =
     return code
 
 
-def _apply_by_statement(source: str, pieces: list[Segment], classes: list[ClassPlan], plan: FilePlan) -> str:
+@dataclasses.dataclass(frozen=True)
+class _Layout:
+    """How new code is written: the project's style, the file's quote, the spelling of nn.Parameter."""
+
+    style: Style
+    quote: str
+    parameter_spelling: str
+
+
+def _apply_by_statement(source: str, pieces: list[Segment], classes: list[ClassPlan], plan: FilePlan, layout: _Layout) -> str:
     owners: dict[int, list[ClassPlan]] = {}
     for class_plan in classes:
         owner = next((i for i, p in enumerate(pieces) if p.start <= class_plan.line <= p.end), None)
@@ -59,7 +76,7 @@ def _apply_by_statement(source: str, pieces: list[Segment], classes: list[ClassP
         owners.setdefault(owner, []).append(class_plan)
     texts = [p.text for p in pieces]
     for index, owned in owners.items():
-        texts[index] = _transform_piece(pieces[index], owned, plan.parameter_spelling)
+        texts[index] = _transform_piece(pieces[index], owned, layout)
     if plan.add_nn_import and _adds_parameter(classes):
         # The imports live before the first class or function: only that part is re-read.
         first_definition = next((i for i, p in enumerate(pieces) if p.kind in ("class", "def")), len(pieces))
@@ -71,7 +88,7 @@ def _apply_by_statement(source: str, pieces: list[Segment], classes: list[ClassP
     return prefix + "".join(texts)
 
 
-def _transform_piece(piece: Segment, classes: list[ClassPlan], parameter_spelling: str) -> str:
+def _transform_piece(piece: Segment, classes: list[ClassPlan], layout: _Layout) -> str:
     """One top-level statement with the edits of its classes applied.
 
     A class can be thousands of lines long while its edits are a few statements of
@@ -85,20 +102,20 @@ def _transform_piece(piece: Segment, classes: list[ClassPlan], parameter_spellin
         if not any(e.move_after for c in classes for e in c.edits):
             narrower.append(_transform_statements)
         if len(classes) == 1 and classes[0].body_starts:
-            narrower.append(lambda piece, classes, spelling: _transform_methods(piece, classes[0], spelling))
+            narrower.append(lambda piece, classes, layout: _transform_methods(piece, classes[0], layout))
     for transform in narrower:
         try:
-            return transform(piece, classes, parameter_spelling)
+            return transform(piece, classes, layout)
         except (RewriteError, _CannotCut):
             continue
-    return _transform(piece.text, classes, parameter_spelling, piece.start - 1)
+    return _transform(piece.text, classes, layout, piece.start - 1)
 
 
 class _CannotCut(Exception):
     pass
 
 
-def _transform_methods(piece: Segment, plan: ClassPlan, parameter_spelling: str) -> str:
+def _transform_methods(piece: Segment, plan: ClassPlan, layout: _Layout) -> str:
     lines = source_lines(piece.text, keepends=True)
     starts = sorted(set(plan.body_starts))
     first, last = piece.start, piece.start + len(lines) - 1
@@ -113,7 +130,7 @@ def _transform_methods(piece: Segment, plan: ClassPlan, parameter_spelling: str)
         if edits:
             if any(e.move_after and not begin <= e.move_after[0] < end for e in edits):
                 raise _CannotCut
-            chunk = _transform_indented(chunk, dataclasses.replace(plan, edits=edits), parameter_spelling, begin)
+            chunk = _transform_indented(chunk, dataclasses.replace(plan, edits=edits), layout, begin)
             placed += len(edits)
         texts.append(chunk)
     if placed != len(plan.edits):
@@ -125,7 +142,7 @@ def _transform_methods(piece: Segment, plan: ClassPlan, parameter_spelling: str)
 _REST_OF_LINE = re.compile(r"[ \t]*(?:#[^\r\n]*)?\r?\n?")
 
 
-def _transform_statements(piece: Segment, classes: list[ClassPlan], parameter_spelling: str) -> str:
+def _transform_statements(piece: Segment, classes: list[ClassPlan], layout: _Layout) -> str:
     lines = source_lines(piece.text, keepends=True)
     first = piece.start
     edits = sorted(((e, c) for c in classes for e in c.edits), key=lambda pair: pair[0].line, reverse=True)
@@ -138,27 +155,27 @@ def _transform_statements(piece: Segment, classes: list[ClassPlan], parameter_sp
         if head[:col].strip(" \t") or before.endswith("\\") or _REST_OF_LINE.fullmatch(tail, end_col) is None:
             raise _CannotCut  # shares its line with other code
         plan = dataclasses.replace(owner, edits=[edit], annotations=[])
-        text = _transform_indented("".join(lines[line - first : end_line - first + 1]), plan, parameter_spelling, line)
+        text = _transform_indented("".join(lines[line - first : end_line - first + 1]), plan, layout, line)
         lines[line - first : end_line - first + 1] = [text]
     return "".join(lines)
 
 
-def _transform_indented(chunk: str, plan: ClassPlan, parameter_spelling: str, first_line: int) -> str:
+def _transform_indented(chunk: str, plan: ClassPlan, layout: _Layout, first_line: int) -> str:
     """Indented statements (of a class body, or a method's), parsed under a stand-in header."""
     newline = "\r\n" if chunk.find("\r\n") == chunk.find("\n") - 1 >= 0 else "\n"
     header = "class _:" + newline
-    code = _transform(header + chunk, [plan], parameter_spelling, first_line - 2)
+    code = _transform(header + chunk, [plan], layout, first_line - 2)
     if not code.startswith(header):
         raise _CannotCut
     return code[len(header) :]
 
 
-def _transform(text: str, classes: list[ClassPlan], parameter_spelling: str, line_offset: int) -> str:
+def _transform(text: str, classes: list[ClassPlan], layout: _Layout, line_offset: int) -> str:
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         raise RewriteError(f"libcst cannot parse the file: {str(exc).splitlines()[0]}") from exc
-    transformer = _Rewriter(classes, parameter_spelling, line_offset)
+    transformer = _Rewriter(classes, layout, line_offset, module.default_indent)
     new_module = MetadataWrapper(module, unsafe_skip_copy=True).visit(transformer)
     missing = transformer.unapplied()
     if missing:
@@ -183,13 +200,16 @@ def _add_nn_import(text: str) -> str:
 class _Rewriter(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, classes: list[ClassPlan], parameter_spelling: str, line_offset: int = 0):
+    def __init__(self, classes: list[ClassPlan], layout: _Layout, line_offset: int = 0, default_indent: str = "    "):
         super().__init__()
+        self.layout = layout
         self.line_offset = line_offset  # the parsed text starts at this line of the file
+        self.default_indent = default_indent
+        self.indents: list[str] = []  # of the blocks the visit is in
         self.edits: dict[tuple[int, int], StmtEdit] = {(e.line, e.col): e for c in classes for e in c.edits}
         self.applied: set[tuple[int, int]] = set()
         self.annotations: dict[int, list[tuple[str, str]]] = {c.line: c.annotations for c in classes if c.annotations}
-        self.parameter = cst.parse_expression(parameter_spelling)
+        self.parameter = cst.parse_expression(layout.parameter_spelling)
         self.anchors: dict[tuple[int, int], int] = {}  # super() statement position -> id of its node
         self.movers: dict[int, tuple[int, int]] = {}  # id of a statement to move -> anchor position
         self.anchor_positions = {e.move_after for e in self.edits.values() if e.move_after}
@@ -198,6 +218,10 @@ class _Rewriter(cst.CSTTransformer):
         return sorted(set(self.edits) - self.applied)
 
     # statements ------------------------------------------------------------------------------
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
+        self.indents.append(self.default_indent if node.indent is None else node.indent)
+        return True
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
         body = list(updated.body)
@@ -213,6 +237,8 @@ class _Rewriter(cst.CSTTransformer):
             if edit is None:
                 continue
             body[i] = self._apply(edit, body[i])
+            if len(body) == 1 and edit.op in ("buffer", "parameter", "buffer_to_parameter"):
+                body[i] = self._wrap(body[i], updated.trailing_whitespace)
             self.applied.add(key)
             if edit.move_after:
                 move_to, moved_key = edit.move_after, key
@@ -245,6 +271,7 @@ class _Rewriter(cst.CSTTransformer):
         return updated.with_changes(body=body)
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        self.indents.pop()
         ids = {id(s) for s in updated.body}
         if not any(i in ids for i in self.movers):
             return updated
@@ -292,8 +319,9 @@ class _Rewriter(cst.CSTTransformer):
             value = _rebuild(value, spine)
             if edit.local:
                 value = value.visit(_Localise(edit.owner, edit.attr, edit.local))
+            quote = self.layout.quote
             call = cst.parse_expression(
-                f'__self__.register_buffer("{edit.attr}", __value__'
+                f"__self__.register_buffer({quote}{edit.attr}{quote}, __value__"
                 + (", persistent=False)" if edit.persistent is False else ")")
             )
             args = list(call.args)
@@ -315,6 +343,24 @@ class _Rewriter(cst.CSTTransformer):
             target = cst.AssignTarget(target=cst.Attribute(value=owner, attr=cst.Name(edit.attr)))
             return cst.Assign(targets=[target], value=wrapped, semicolon=small.semicolon)
         raise RewriteError(f"unknown edit {edit.op}")
+
+
+    def _wrap(self, small: cst.BaseSmallStatement, trailing: cst.TrailingWhitespace) -> cst.BaseSmallStatement:
+        """A rewritten statement alone on its line, laid out to the project's style."""
+        indent = "".join(self.indents)
+        if "\t" in indent:
+            return small  # formatters indent with spaces; a tab-indented file keeps one line
+        code = cst.Module(body=[]).code_for_node(small.with_changes(semicolon=cst.MaybeSentinel.DEFAULT))
+        comment = trailing.comment.value if trailing.comment else None
+        try:
+            text = layout_statement(code, str_width(indent), comment, self.layout.style)
+        except CannotLayOut:
+            return small
+        if text == code:
+            return small
+        statement = cst.parse_statement(text + "\n")
+        assert isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+        return statement.body[0].with_changes(semicolon=small.semicolon)
 
 
 class _Localise(cst.CSTTransformer):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from codemod.config import find_project_root
 from codemod.discovery import Discovery, discover, display_path, module_map
 from codemod.cache import Entry, ResultCache, cache_base, file_digest, repository_digest
-from codemod.fileio import SourceError, read_source, remove_stale_temp_file, write_source_atomic
+from codemod.fileio import SourceError, SourceFile, read_source, remove_stale_temp_file, write_source_atomic
 from codemod.ftypes import (
     Action,
     AnalysisOptions,
@@ -25,6 +25,7 @@ from codemod.ftypes import (
     FileResult,
     PersistentPolicy,
     RewriteError,
+    Style,
     Summary,
     Validation,
     Verdict,
@@ -60,16 +61,18 @@ class RunOptions:
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
     selection: RuleSelection = field(default_factory=RuleSelection)  # --select / --ignore
     cache_dir: Path | None = None  # default: $CODEMOD_CACHE_DIR, else the user's cache directory (cache.py)
+    style: Style = Style()  # how rewritten statements are laid out (see wrap.py)
+    formatter: str | None = None  # "black" or "ruff": run over the changed files (see formatter.py)
 
     def analysis_options(self) -> AnalysisOptions:
-        return AnalysisOptions(persistent=self.persistent, selection=self.selection)
+        return AnalysisOptions(persistent=self.persistent, selection=self.selection, style=self.style)
 
 
 @dataclass
 class RunReport:
     root: Path
     files: list[FileResult] = field(default_factory=list)
-    errors: list[tuple[str, str]] = field(default_factory=list)  # (display path, message) for paths never read
+    errors: list[tuple[str, str]] = field(default_factory=list)  # (display path, message): paths never read, formatter failures
     summary: Summary = field(default_factory=Summary)
 
     @property
@@ -379,7 +382,7 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
             try:
                 from codemod.api import rewrite_without
 
-                analysis.result.rewritten = rewrite_without(analysis, rejected)
+                analysis.result.rewritten = rewrite_without(analysis, rejected, options.style)
             except RewriteError as exc:
                 analysis.result.rewritten = None
                 analysis.result.error = str(exc)
@@ -396,8 +399,15 @@ def _finalise(
     summary = report.summary
     summary.writing = options.write
     verdicts: dict[tuple[Path, str], str] = {}
+    command = None
+    if options.formatter and any(a.result.changed for a in analyses):
+        from codemod.formatter import formatter_command
+
+        command = formatter_command(options.formatter)
     for analysis in analyses:
         result = analysis.result
+        if result.changed and result.error is None and command is not None:
+            _format(result, command, options, report)
         proposed = result.changed and result.error is None
         written = proposed and options.write and _write(result, roots, identities.get(str(result.path)))
         report.files.append(result)
@@ -423,6 +433,20 @@ def _finalise(
     for verdict in verdicts.values():  # counted per class, not per attribute
         summary.verdicts[verdict] = summary.verdicts.get(verdict, 0) + 1
     summary.errors += len(report.errors)
+
+
+def _format(result: FileResult, command: list[str], options: RunOptions, report: RunReport) -> None:
+    """Pass the rewritten text through the project's formatter; on failure, keep it as it is."""
+    from codemod.formatter import FormatterError, format_text
+
+    try:
+        if result.path.is_file():
+            source = read_source(result.path)
+        else:  # standard input: the text is all there is
+            source = SourceFile(result.path, result.original or "", "utf-8", False, "\n", b"", 0)
+        result.rewritten = format_text(command, options.formatter, source, result.rewritten, report.root)  # type: ignore[arg-type]
+    except (FormatterError, SourceError) as exc:
+        report.errors.append((result.display_path, f"{exc}; the rewrite is kept as codemod wrote it"))
 
 
 def _write(result: FileResult, roots: list[str], identity: tuple[int, int] | None) -> bool:

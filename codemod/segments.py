@@ -151,12 +151,15 @@ class Hints:
     mention counts only where the dotted name it starts can make a tensor
     (`torch.zeros(`, `F.pad(`, `torch.Tensor`, not `torch.float32` or `nn.Linear(`).
     `calls` count where called (`make_mask(`, `utils.make_mask(`): names imported from
-    the repository, which also appear as annotations and base classes.
+    the repository, which also appear as annotations and base classes.  `modules` are
+    those of them bound to repository modules (`import Models`), whose calls
+    (`Models.build(`) are functions whatever the case of the module's name.
     """
 
     names: frozenset[str]
     calls: frozenset[str]
     torch: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    modules: frozenset[str] = frozenset()
 
 
 def may_hold_finding(segment: Segment, hints: Hints) -> bool:
@@ -358,7 +361,8 @@ def mentions(text: str, hints: Hints) -> bool:
             return True
     for name in hints.calls:
         if name in text and any(
-            m.group(3) == "(" and not _is_method_of_a_class(name, m.group(1)) for m in _mentions_of(text, name)
+            m.group(3) == "(" and not _is_method_of_a_class(name, m.group(1), hints.modules)
+            for m in _mentions_of(text, name)
         ):
             return True
     return False
@@ -388,11 +392,13 @@ def _torch_mention_may_make_tensor(match: re.Match[str], targets: frozenset[str]
     return any(may_make_tensor(target + tail, called=after == "(") for target in targets)
 
 
-def _is_method_of_a_class(head: str, attributes: str) -> bool:
+def _is_method_of_a_class(head: str, attributes: str, modules: frozenset[str] = frozenset()) -> bool:
     """`Config.from_dict(`: a method of a class, which the analysis never types (see
-    Evaluator._qualified_call)."""
+    Evaluator._qualified_call).  Told by what the head is bound to, not by case alone: under
+    a module (`Models.build(`, `pkg.Layers.make(`) the owner may be a module, and the call
+    counts (a class method there only costs a parse)."""
     parts = [head, *attributes.replace(".", " ").split()]
-    return len(parts) >= 2 and parts[-2][:1].isupper()
+    return len(parts) >= 2 and parts[-2][:1].isupper() and head not in modules
 
 
 def _block_end(text: str, position: int, indent: int, quotes: list[int]) -> int:

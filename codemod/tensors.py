@@ -444,8 +444,7 @@ class Evaluator:
             if tn.init_is_random(name):
                 return Value(Kind.TENSOR, f"random initialisation ({short_call_name(node)})", argument.requires_grad, argument.integer)
             return Value(Kind.TENSOR, self._args_state(node), argument.requires_grad, argument.integer)
-        owner = qualname.rpartition(".")[0].rpartition(".")[2]
-        if owner[:1].isupper():
+        if self._is_method_of_a_class(qualname.rpartition(".")[0]):
             # `AutoModel.from_config(...)`: a method of a class, which the analysis cannot
             # type; finding the class through a package's re-exports would be the costly part.
             return UNKNOWN
@@ -463,6 +462,14 @@ class Evaluator:
         if kind is tn.CallKind.UNKNOWN and local[0] == self.symbols.name and local[2] in self.symbols.functions:
             return function_value(self.index, self.symbols, self.symbols.functions[local[2]], None, self.depth + 1)
         return UNKNOWN
+
+    def _is_method_of_a_class(self, owner: str) -> bool:
+        """Whether the owner of a called name is a class, told by what it is bound to: a
+        module named `Models` (`Models.build_adj(...)`) is a module, not a class.  A
+        capitalised owner that is not one of the run's modules counts as a class."""
+        if not owner.rpartition(".")[2][:1].isupper() or owner == self.symbols.name:
+            return False
+        return self.index is None or not self.index.is_module(owner)
 
     def _torch_function(self, qualname: str, name: str, node: ast.Call) -> Value:
         label = short_call_name(node)

@@ -28,6 +28,10 @@ class CallKind(enum.Enum):
 # Well-known nn.Module bases from other libraries, by qualified name.
 KNOWN_MODULE_BASES = frozenset(
     {
+        # torch's private loss bases (the generated table leaves private names out); loss
+        # classes of research code derive from them (`class Criterion(_Loss)`)
+        "torch.nn.modules.loss._Loss",
+        "torch.nn.modules.loss._WeightedLoss",
         "lightning.LightningModule",
         "lightning.pytorch.LightningModule",
         "lightning.pytorch.core.LightningModule",

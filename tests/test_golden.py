@@ -13,6 +13,8 @@ A case folder holds:
                    under test is importable as ``input``;
 * ``repo/``        (optional) other files of the same repository, importable
                    by their path under ``repo/`` (``repo/masks.py`` is ``masks``).
+* ``pyproject.toml`` (optional) the project's formatter settings (line length,
+                   quotes), read as ``codemod run`` reads them.
 
 For each case the tests check that the rewrite matches ``expected.py``, that
 the findings match ``report.txt``, that a second run over ``expected.py``
@@ -93,10 +95,12 @@ def _index(case: Path):
 def _transform(case: Path, file_name: str):
     """Read ``case/file_name`` as the tool does and transform it as ``input.py``."""
     from codemod.api import transform_source
+    from codemod.config import load_style
     from codemod.fileio import read_source
 
     source = read_source(case / file_name)
-    result = transform_source(source.text, path=DISPLAY_PATH, persistent="auto", index=_index(case))
+    style = load_style(case) if (case / "pyproject.toml").is_file() else None
+    result = transform_source(source.text, path=DISPLAY_PATH, persistent="auto", index=_index(case), style=style)
     return source, result
 
 

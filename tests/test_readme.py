@@ -144,7 +144,7 @@ VALID = {
     "ignore": '["BUF101"]', "validate": "false",
     "require-validated": "true", "jobs": "2", "device": '"cuda:1"', "examples": '"codemod_examples.py"',
     "timeout": "12.5", "cache": "false", "color": "false", "check": "true", "dry-run": "true",
-    "quiet": "true", "parse-all": "true",
+    "quiet": "true", "parse-all": "true", "formatter": '"none"',
 }
 
 

@@ -388,3 +388,129 @@ def test_argument_wrapped_in_variable_typed_from_an_item_of_a_filled_list():
     assert 'self.register_buffer("mask", mask, persistent=False)' in result.code
     net = build(result.code, "Net")().to(torch.float64)
     assert net.layers[1].mask.dtype == torch.float64
+
+
+# -- modules whose names start with a capital letter --------------------------------------------
+
+CAPITALISED_MODEL = """
+import torch
+import torch.nn as nn
+import Layers
+from helpers import Graphs
+
+
+def build(n):
+    return torch.eye(n)
+
+
+class Net(nn.Module):
+    def __init__(self, n=3):
+        super().__init__()
+        self.a = build(n)
+        self.c = Layers.make(n)
+        self.d = Graphs.adjacency(n)
+        self._init_extra(n)
+
+    def _init_extra(self, n):
+        self.b = Layers.make(n)
+
+    def forward(self, x):
+        return x + self.a + self.b + self.c + self.d
+"""
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+def test_capitalised_module_names_are_modules_not_classes(tmp_path, prefilter):
+    # `Models.py`, `Layers.make(...)`: a module is told from a class by what its name is
+    # bound to, not by its case.
+    (tmp_path / "Model.py").write_text(CAPITALISED_MODEL)
+    (tmp_path / "Layers.py").write_text("import torch\n\n\ndef make(n):\n    return torch.ones(n)\n")
+    (tmp_path / "helpers").mkdir()
+    (tmp_path / "helpers" / "__init__.py").write_text("")
+    (tmp_path / "helpers" / "Graphs.py").write_text("import torch\n\n\ndef adjacency(n):\n    return torch.eye(n)\n")
+    found = run_project(tmp_path, prefilter)
+    for name in ("a", "b", "c", "d"):
+        finding = found[f"Net.{name}"]
+        assert (finding.action, finding.persistent) == (Action.BUFFER, False), name
+
+
+def test_method_of_a_capitalised_class_stays_untyped(tmp_path):
+    (tmp_path / "model.py").write_text(
+        textwrap.dedent(
+            """
+            import torch
+            import torch.nn as nn
+            from layers import Maker
+
+            class Net(nn.Module):
+                def __init__(self, n=3):
+                    super().__init__()
+                    self.a = Maker.make(n)
+            """
+        )
+    )
+    (tmp_path / "layers.py").write_text(
+        "import torch\n\n\nclass Maker:\n    @staticmethod\n    def make(n):\n        return torch.ones(n)\n"
+    )
+    assert "Net.a" not in run_project(tmp_path, False)
+
+
+def test_loss_classes_deriving_from_torchs_private_loss_base_are_modules():
+    result = rewrite(
+        """
+        import torch
+        from torch.nn.modules.loss import _Loss
+
+        class WeightedLoss(_Loss):
+            def __init__(self, weights=(1.0, 0.5)):
+                super().__init__()
+                self.weights = torch.tensor(weights)
+
+            def forward(self, losses):
+                return (self.weights * losses).sum()
+        """
+    )
+    assert 'self.register_buffer("weights", torch.tensor(weights), persistent=False)' in result.code
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+def test_argument_handed_on_by_a_parent_constructor_is_typed_from_the_parents_calls(tmp_path, prefilter):
+    write_project(
+        tmp_path,
+        """
+        import torch
+        import torch.nn as nn
+        from pkg.layers import GraphConv
+
+        class Block(nn.Module):
+            def __init__(self, adj, n=3):
+                super().__init__()
+                self.conv = GraphConv(adj, n)
+
+        def build(n=3):
+            return Block(torch.eye(n), n)
+        """,
+    )
+    adj = run_project(tmp_path, prefilter)["GraphConv.adj"]
+    assert (adj.action, adj.persistent) == (Action.BUFFER, False)
+
+
+def test_argument_handed_on_is_left_alone_when_a_parents_call_passes_a_non_tensor(tmp_path):
+    write_project(
+        tmp_path,
+        """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        from pkg.layers import GraphConv
+
+        class Block(nn.Module):
+            def __init__(self, adj, n=3):
+                super().__init__()
+                self.conv = GraphConv(adj, n)
+
+        def build(n=3):
+            return Block(torch.eye(n), n), Block(np.eye(n), n)
+        """,
+    )
+    assert "GraphConv.adj" not in run_project(tmp_path, True)

@@ -200,3 +200,62 @@ def test_collate_only_tensor_stays_with_the_data():
     moved = _module(old_rewrite, "old_rewrite").Tagger().to("meta")
     with pytest.raises((RuntimeError, NotImplementedError)):
         moved.collate(batch)
+
+
+def test_trained_tensor_handed_to_an_optimizer_before_rebinding_keeps_training():
+    original, rewritten = _case("safety_trained_tensor_handed_out_before_rebinding")
+    assert "self.log_alpha = torch.tensor([0.0], requires_grad=True)" in rewritten
+    old_rewrite = original.replace(
+        "self.log_alpha = torch.tensor([0.0], requires_grad=True)", "self.log_alpha = nn.Parameter(torch.tensor([0.0]))"
+    ).replace("self.log_alpha = self.log_alpha.to(device)", "self.log_alpha = nn.Parameter(self.log_alpha)")
+
+    def after_one_step(text: str, name: str) -> float:
+        model = _module(text, name).Temperature()
+        model(torch.ones(2)).sum().backward()
+        model.alpha_optim.step()
+        return float(model.log_alpha.detach())
+
+    assert after_one_step(rewritten, "rewritten") == pytest.approx(-0.1)
+    assert after_one_step(original, "original") == pytest.approx(-0.1)
+    assert after_one_step(old_rewrite, "old_rewrite") == 0.0  # the optimizer's leaf never got a gradient
+
+
+def test_float_table_moved_where_read_keeps_its_precision_under_bfloat16():
+    original, rewritten = _case("safety_float_table_placed_where_read")
+    assert "self.freqs = torch.exp(" in rewritten
+    old_rewrite = rewritten.replace(
+        "self.freqs = torch.exp(-math.log(max_period) * torch.arange(dim // 2, dtype=torch.float32) / (dim // 2))",
+        'self.register_buffer("freqs", torch.exp(-math.log(max_period) * torch.arange(dim // 2, dtype=torch.float32) / (dim // 2)), persistent=False)',
+    )
+    assert old_rewrite != rewritten
+    t = torch.tensor([999.0])
+
+    def frequencies(text: str, name: str):
+        model = _module(text, name).TimeEmbedding(dim=256).to(torch.bfloat16)
+        return model.freqs, torch.outer(t, model.freqs.to(torch.float32))
+
+    kept, kept_args = frequencies(rewritten, "rewritten")
+    original_freqs, original_args = frequencies(original, "original")
+    cast, cast_args = frequencies(old_rewrite, "old_rewrite")
+    assert kept.dtype == original_freqs.dtype == torch.float32 and torch.equal(kept_args, original_args)
+    assert cast.dtype == torch.bfloat16
+    # The rounded frequencies shift the sinusoid's argument by more than a radian at t=999:
+    # the embedding the trained layers expect is gone.
+    assert (cast_args - original_args).abs().max() > 1.0
+    assert (torch.cos(cast_args) - torch.cos(original_args)).abs().max() > 0.5
+
+
+def test_tensor_starting_empty_and_replaced_keeps_state_dicts_loading():
+    _, rewritten = _case("persistent_starts_empty_replaced_later")
+    assert 'self.register_buffer("overlap", torch.empty(0), persistent=False)' in rewritten
+    old_rewrite = rewritten.replace(", persistent=False", "")  # the persistent key of a running update
+    for text, name in ((rewritten, "rewritten"), (old_rewrite, "old_rewrite")):
+        module = _module(text, name)
+        used = module.DiverseSearch()
+        used(torch.ones(2, 3))
+        used(torch.ones(2, 3))
+        if text is rewritten:
+            assert module.DiverseSearch().load_state_dict(used.state_dict(), strict=True) is not None
+        else:
+            with pytest.raises(RuntimeError, match="size mismatch"):
+                module.DiverseSearch().load_state_dict(used.state_dict(), strict=True)

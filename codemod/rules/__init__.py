@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from codemod.rules import (
     branches,
+    captured_reference,
     collisions,
     complex_values,
     constructor_helpers,
@@ -19,6 +20,7 @@ from codemod.rules import (
     not_a_tensor,
     off_device,
     parameter_limits,
+    placed_where_read,
     parameters,
     persistence,
     rebinding,
@@ -39,7 +41,9 @@ _MODULES = (
     inplace_init,
     not_a_tensor,
     device_moves,
+    captured_reference,
     off_device,
+    placed_where_read,
     collisions,
     constructor_helpers,
     super_order,
@@ -69,7 +73,9 @@ TRANSFORMERS_MODEL = transformers_models.RULE
 INIT_RETURNS_PARAMETER = inplace_init.RULE
 NOT_A_TENSOR = not_a_tensor.RULE
 DEVICE_MOVE_MATTERS = device_moves.RULE
+HANDED_OUT = captured_reference.RULE
 OFF_DEVICE = off_device.RULE
+PLACED_WHERE_READ = placed_where_read.RULE
 COLLISION = collisions.RULE
 CONSTRUCTOR_HELPER = constructor_helpers.RULE
 BEFORE_SUPER = super_order.RULE

@@ -52,6 +52,14 @@ def decide(attr: str, events, outside, init: ast.FunctionDef | None, self_name: 
                 f"persistent: another branch makes it an nn.Parameter (line {event.stmt.lineno}); "
                 "the key exists in both configurations"
             )
+    if _starts_empty(events):
+        for label, event in outside:
+            if event.kind in ("assign", "register_buffer") and _outside_update(attr, event, self_name) == "recompute":
+                # A saved value of another shape would not load into the freshly built, empty one.
+                return False, (
+                    f"persistent=False: starts empty and is replaced in {label} (line {event.stmt.lineno}); "
+                    "a saved value would not fit a freshly built model"
+                )
     scratch = None
     for label, event in outside:
         how = _outside_update(attr, event, self_name)
@@ -85,6 +93,27 @@ def decide(attr: str, events, outside, init: ast.FunctionDef | None, self_name: 
     if _reads_arguments(events, init, self_name, cache):
         return False, "persistent=False: derived from constructor arguments; rebuilt on each construction"
     return False, "persistent=False: deterministic constant"
+
+
+_EMPTY_FACTORIES = frozenset({"empty", "zeros", "ones", "tensor", "Tensor", "FloatTensor", "LongTensor"})
+
+
+def _starts_empty(events) -> bool:
+    """Whether __init__ binds a zero-size tensor: `torch.empty(0)`, `torch.zeros(0)`,
+    `torch.tensor([])`, `torch.Tensor()`."""
+    for event in events:
+        node = event.value_node if event.kind == "assign" else None
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _EMPTY_FACTORIES):
+            continue
+        args = node.args
+        if not args and node.func.attr[0].isupper():
+            return True
+        if len(args) == 1 and (
+            (isinstance(args[0], ast.Constant) and args[0].value == 0)
+            or (isinstance(args[0], (ast.List, ast.Tuple)) and not args[0].elts and node.func.attr in ("tensor", "Tensor", "FloatTensor", "LongTensor"))
+        ):
+            return True
+    return False
 
 
 def _init_state(events) -> str | None:

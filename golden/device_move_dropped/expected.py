@@ -16,9 +16,13 @@ class AnchorHead(nn.Module):
         if config is None:
             config = DetectorConfig()
         self.proj = nn.Linear(4, config.num_anchors)
-        self.register_buffer("anchors", torch.linspace(0.1, 0.9, config.num_anchors), persistent=False)
+        self.register_buffer(
+            "anchors", torch.linspace(0.1, 0.9, config.num_anchors), persistent=False
+        )
         self.register_buffer("scales", torch.ones(config.num_anchors), persistent=False)
-        self.register_buffer("offsets", torch.zeros(config.num_anchors), persistent=False)
+        self.register_buffer(
+            "offsets", torch.zeros(config.num_anchors), persistent=False
+        )
         self.register_buffer("grid", torch.arange(config.num_anchors), persistent=False)
 
     def forward(self, x):

@@ -9,7 +9,9 @@ import torch.nn as nn
 class GraphConv(nn.Module):
     def __init__(self, adj):
         super().__init__()
-        self.register_buffer("adj", adj, persistent=False)  # its own reference to the parent's tensor
+        self.register_buffer(
+            "adj", adj, persistent=False
+        )  # its own reference to the parent's tensor
         self.lin = nn.Linear(adj.shape[0], adj.shape[0])
 
     def forward(self, x):
@@ -26,7 +28,9 @@ class GCN(nn.Module):
         self.register_buffer("mask", torch.ones(nodes), persistent=False)
 
     def _build(self, device):
-        self.register_buffer("degree", self.norm.sum() + torch.zeros(1, device=device), persistent=False)
+        self.register_buffer(
+            "degree", self.norm.sum() + torch.zeros(1, device=device), persistent=False
+        )
 
     def forward(self, x):
         return self.conv(x) * self.norm[:, None] * self.mask[:, None] + self.adj.sum() + self.degree

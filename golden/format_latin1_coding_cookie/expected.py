@@ -9,7 +9,9 @@ class Température(nn.Module):
     def __init__(self, size=3):
         super().__init__()
         étiquette = "échelle"; self.register_buffer("échelle", torch.linspace(0.5, 1.5, size), persistent=False)
-        self.register_buffer("décalage", torch.zeros(size), persistent=False)  # décalage initial
+        self.register_buffer(
+            "décalage", torch.zeros(size), persistent=False
+        )  # décalage initial
 
     def forward(self, x):
         return x * self.échelle + self.décalage

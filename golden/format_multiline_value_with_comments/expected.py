@@ -1,4 +1,4 @@
-"""Multi-line values keep their layout and the comments inside them."""
+"""A multi-line value keeps its comments; the new call is laid out as black would."""
 
 import torch
 import torch.nn as nn
@@ -8,16 +8,17 @@ class Rotary(nn.Module):
     def __init__(self, dim=8, base=10000.0, max_len=4):
         super().__init__()
         # inverse frequencies, one per pair of channels
-        self.register_buffer("inv_freq", 1.0 / (
-            base
-            ** (
-                torch.arange(0, dim, 2).float()  # even channels only
-                / dim
-            )
-        ), persistent=False)
-        self.register_buffer("mask", torch.tril(  # lower triangle
-            torch.ones(max_len, max_len)
-        ), persistent=False)
+        self.register_buffer(
+            "inv_freq",
+            1.0
+            / (base ** (torch.arange(0, dim, 2).float() / dim)),  # even channels only
+            persistent=False,
+        )
+        self.register_buffer(
+            "mask",
+            torch.tril(torch.ones(max_len, max_len)),  # lower triangle
+            persistent=False,
+        )
         self.proj = nn.Linear(dim, dim)
 
     def forward(self, x):

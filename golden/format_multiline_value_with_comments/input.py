@@ -1,4 +1,4 @@
-"""Multi-line values keep their layout and the comments inside them."""
+"""A multi-line value keeps its comments; the new call is laid out as black would."""
 
 import torch
 import torch.nn as nn

@@ -9,7 +9,11 @@ class CausalSelfAttention(nn.Module):
         super().__init__()
         self.qkv = nn.Linear(dim, 3 * dim)
         self.proj = nn.Linear(dim, dim)
-        self.register_buffer("causal_mask", torch.tril(torch.ones(max_len, max_len, dtype=torch.bool)), persistent=False)
+        self.register_buffer(
+            "causal_mask",
+            torch.tril(torch.ones(max_len, max_len, dtype=torch.bool)),
+            persistent=False,
+        )
         self.out_scale = nn.Parameter(torch.ones(dim))
 
     def forward(self, x):

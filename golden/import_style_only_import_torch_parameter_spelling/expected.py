@@ -8,7 +8,9 @@ class Gate(torch.nn.Module):
         super().__init__()
         self.proj = torch.nn.Linear(features, features)
         self.gate = torch.nn.Parameter(torch.zeros(features))
-        self.register_buffer("offsets", torch.linspace(-1.0, 1.0, features), persistent=False)
+        self.register_buffer(
+            "offsets", torch.linspace(-1.0, 1.0, features), persistent=False
+        )
 
     def forward(self, x):
         return self.proj(x + self.offsets) * torch.sigmoid(self.gate)

@@ -15,9 +15,13 @@ class Window(nn.Module):
             self.register_buffer("window", torch.ones(size), persistent=False)
         for level in range(levels):
             if level == levels - 1:
-                self.register_buffer("top_scale", torch.full((size,), 2.0 ** level), persistent=False)
+                self.register_buffer(
+                    "top_scale", torch.full((size,), 2.0 ** level), persistent=False
+                )
         with torch.no_grad():
-            self.register_buffer("norm", self.window / self.window.sum(), persistent=False)
+            self.register_buffer(
+                "norm", self.window / self.window.sum(), persistent=False
+            )
 
     def forward(self, frames):
         return frames * self.norm * self.top_scale

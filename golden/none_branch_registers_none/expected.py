@@ -9,12 +9,18 @@ class Attention(nn.Module):
         super().__init__()
         self.proj = nn.Linear(dim, dim)
         if causal:
-            self.register_buffer("mask", torch.triu(torch.ones(max_len, max_len, dtype=torch.bool), diagonal=1), persistent=False)
+            self.register_buffer(
+                "mask",
+                torch.triu(torch.ones(max_len, max_len, dtype=torch.bool), diagonal=1),
+                persistent=False,
+            )
         else:
             self.register_buffer("mask", None, persistent=False)
         self.register_buffer("bias", None, persistent=False)
         if use_bias:
-            self.register_buffer("bias", torch.zeros(max_len, max_len), persistent=False)
+            self.register_buffer(
+                "bias", torch.zeros(max_len, max_len), persistent=False
+            )
 
     def forward(self, x):
         t = x.size(1)

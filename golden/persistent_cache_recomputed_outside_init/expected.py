@@ -9,7 +9,11 @@ class Rotary(nn.Module):
     def __init__(self, dim=4, max_len=8):
         super().__init__()
         self.dim = dim
-        self.register_buffer("cos_cache", torch.cos(torch.arange(max_len)[:, None] * torch.ones(dim)), persistent=False)
+        self.register_buffer(
+            "cos_cache",
+            torch.cos(torch.arange(max_len)[:, None] * torch.ones(dim)),
+            persistent=False,
+        )
         self.register_buffer("positions", torch.arange(max_len), persistent=False)
 
     def _grow(self, length):

@@ -24,8 +24,14 @@ class GraphLayer(nn.Module):
         super().__init__()
         self.lin = nn.Linear(2, 2)
         self.register_buffer("adj", torch.tensor(adj), persistent=False)
-        self.register_buffer("anchors", torch.from_numpy(build_anchors(sizes)), persistent=False)
-        self.register_buffer("table", torch.from_numpy(np.load(table_path or _default_table())), persistent=False)
+        self.register_buffer(
+            "anchors", torch.from_numpy(build_anchors(sizes)), persistent=False
+        )
+        self.register_buffer(
+            "table",
+            torch.from_numpy(np.load(table_path or _default_table())),
+            persistent=False,
+        )
         degree = self.adj.sum(1)
         self.register_buffer("norm", degree.pow(-0.5), persistent=False)
 

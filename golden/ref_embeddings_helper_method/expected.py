@@ -21,7 +21,9 @@ class Embeddings(nn.Module):
         self.dropout = nn.Dropout(dropout)
 
         # pe shape: (0, max_len, d_model)
-        self.register_buffer("pe", self._build_position_encoding(max_len, d_model), persistent=False)  # position encoding,反向传播不需要更新
+        self.register_buffer(
+            "pe", self._build_position_encoding(max_len, d_model), persistent=False
+        )  # position encoding,反向传播不需要更新
 
     def forward(self, x):
         """

@@ -7,7 +7,9 @@ class ToyModule(torch.nn.Module):
     def __init__(self) -> None:
         super(ToyModule, self).__init__()
         self.layer = torch.nn.Linear(2, 2)
-        self.register_buffer("expected_moved_cuda_tensor", torch.tensor([0, 2, 3]), persistent=False)
+        self.register_buffer(
+            "expected_moved_cuda_tensor", torch.tensor([0, 2, 3]), persistent=False
+        )
 
     def forward(self, input: torch.Tensor) -> torch.Tensor:
         return self.layer(input)

@@ -22,8 +22,14 @@ class Rotary(nn.Module):
         self.packed = torch.view_as_complex(pairs)
         self.spectrum = torch.fft.rfft(torch.ones(end))
         self.kernel = torch.zeros(end, dtype=torch.cfloat)
-        self.register_buffer("real_view", torch.view_as_real(torch.polar(torch.ones(dim), torch.zeros(dim))), persistent=False)
-        self.register_buffer("magnitude", torch.fft.rfft(torch.ones(end)).abs(), persistent=False)
+        self.register_buffer(
+            "real_view",
+            torch.view_as_real(torch.polar(torch.ones(dim), torch.zeros(dim))),
+            persistent=False,
+        )
+        self.register_buffer(
+            "magnitude", torch.fft.rfft(torch.ones(end)).abs(), persistent=False
+        )
 
     def forward(self, x):
         rotated = torch.view_as_complex(x.float().reshape(*x.shape[:-1], -1, 2)) * self.freqs_cis[: x.shape[0]]

@@ -16,7 +16,9 @@ class Embedder(nn.Module):
         self._reset_history(n)
 
     def _init_tables(self, n):
-        self.register_buffer("positions", torch.zeros(n, dtype=torch.long), persistent=False)
+        self.register_buffer(
+            "positions", torch.zeros(n, dtype=torch.long), persistent=False
+        )
         self._init_scale(n)
 
     def _init_scale(self, n):

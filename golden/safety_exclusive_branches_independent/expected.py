@@ -14,8 +14,12 @@ class Policy(nn.Module):
             self.action_scale = 1.0
             self.action_bias = 0.0
         else:
-            self.register_buffer("action_scale", torch.tensor((high - low) / 2.0), persistent=False)
-            self.register_buffer("action_bias", torch.tensor((high + low) / 2.0), persistent=False)
+            self.register_buffer(
+                "action_scale", torch.tensor((high - low) / 2.0), persistent=False
+            )
+            self.register_buffer(
+                "action_bias", torch.tensor((high + low) / 2.0), persistent=False
+            )
         self.offset = 0.0
         if high is not None:
             self.offset = torch.tensor(high)

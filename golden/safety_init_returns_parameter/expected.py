@@ -10,7 +10,9 @@ class Projection(nn.Module):
         super().__init__()
         self.weight = nn.init.xavier_uniform_(nn.Parameter(torch.empty(features, features)))
         self.bias = nn.init.zeros_(nn.Parameter(torch.empty(features)))
-        self.register_buffer("basis", nn.init.orthogonal_(torch.empty(features, features)))
+        self.register_buffer(
+            "basis", nn.init.orthogonal_(torch.empty(features, features))
+        )
 
     def forward(self, x):
         return x @ (self.weight @ self.basis) + self.bias

@@ -23,7 +23,9 @@ class Normalizer(nn.Module):
         self.meta = stats["meta"]
         self.mean = stats.get("mean")
         self.scale = config["scale"]
-        self.register_buffer("shift", torch.as_tensor(stats["mean"]) + 1, persistent=False)
+        self.register_buffer(
+            "shift", torch.as_tensor(stats["mean"]) + 1, persistent=False
+        )
 
     def forward(self, x):
         return (x - self.mean) * self.scale + self.shift

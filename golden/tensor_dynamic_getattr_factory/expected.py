@@ -7,7 +7,9 @@ import torch.nn as nn
 class Framer(nn.Module):
     def __init__(self, win_length=8, init="zeros"):
         super().__init__()
-        self.register_buffer("window", getattr(torch, "hann_window")(win_length), persistent=False)
+        self.register_buffer(
+            "window", getattr(torch, "hann_window")(win_length), persistent=False
+        )
         self.register_buffer("offset", getattr(torch, init)(win_length))
 
     def forward(self, frames):

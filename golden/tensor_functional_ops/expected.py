@@ -8,9 +8,19 @@ import torch.nn.functional as F
 class LabelSmoother(nn.Module):
     def __init__(self, num_classes=5, smoothing=0.1):
         super().__init__()
-        self.register_buffer("targets", F.one_hot(torch.arange(num_classes), num_classes).float(), persistent=False)
-        self.register_buffer("kernel", F.pad(torch.ones(3) / 3, (1, 1)), persistent=False)
-        self.register_buffer("unit", F.normalize(torch.ones(1, num_classes), p=1, dim=-1), persistent=False)
+        self.register_buffer(
+            "targets",
+            F.one_hot(torch.arange(num_classes), num_classes).float(),
+            persistent=False,
+        )
+        self.register_buffer(
+            "kernel", F.pad(torch.ones(3) / 3, (1, 1)), persistent=False
+        )
+        self.register_buffer(
+            "unit",
+            F.normalize(torch.ones(1, num_classes), p=1, dim=-1),
+            persistent=False,
+        )
         self.smoothing = smoothing
 
     def forward(self, labels):

@@ -10,7 +10,9 @@ class Smoother(nn.Module):
     def __init__(self, size=5):
         super().__init__()
         self.register_buffer("kernel", torch.ones(size) / size, persistent=False)
-        self.register_buffer("offsets", torch.arange(size) - size // 2, persistent=False)
+        self.register_buffer(
+            "offsets", torch.arange(size) - size // 2, persistent=False
+        )
         self.register_buffer("window", torch.hann_window(size), persistent=False)
         weight = torch.ones(size, requires_grad=True)
         # Variable detaches a tensor that requires grad: unwrapping it would change that.

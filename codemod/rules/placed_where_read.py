@@ -1,0 +1,99 @@
+"""A float tensor that every reader moves to the input's device keeps its own dtype.
+
+Torch facts (torch 2.13): `model.half()`, `model.to(torch.bfloat16)` and friends cast every
+floating-point buffer and leave plain tensor attributes alone.  Code that reads its tensor
+only as `self.freqs.to(x.device)` (or `.to(device=...)`, `.cuda()`) already places it where
+it is used, and today keeps it in the dtype it was built in; as a buffer the only change
+would be that cast.  For sinusoidal frequencies, bucket boundaries or normalisation
+constants kept in float32 on purpose (`torch.outer(t.float(), self.freqs.to(t.device))`),
+a bfloat16 cast rounds them to 3 significant digits and shifts the values computed from
+them.  Integer and bool tensors are never cast by float dtype moves and are not concerned.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from codemod.rules.base import Rule
+
+RULE = Rule(
+    "BUF215",
+    "placed-where-read",
+    "a float tensor every reader moves to a device itself (`self.t.to(x.device)`); a buffer would only add a cast by model.half() / .to(bfloat16)",
+)
+RULES = (RULE,)
+
+REASON = (
+    "every read moves it to a device itself ({where}); as a buffer it would also be cast by model.half() "
+    "or model.to(torch.bfloat16), which the code does not do today (a float32 value loses precision)"
+)
+SUGGESTION = "leave it as it is; register it with persistent=False if casting it with the model is intended"
+
+_METADATA = frozenset({"device", "dtype", "shape", "ndim", "is_cuda"})
+
+
+def _is_device_argument(node: ast.expr) -> bool:
+    """`x.device`, `device`, `self.device`, `"cuda"`, `torch.device(...)`: a device, not a dtype."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "device" or "device" in node.attr.lower()
+    if isinstance(node, ast.Name):
+        return "device" in node.id.lower()
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.split(":")[0] in ("cuda", "cpu", "mps", "xpu", "meta")
+    if isinstance(node, ast.Call):
+        func = node.func
+        return (isinstance(func, ast.Attribute) and func.attr == "device") or (isinstance(func, ast.Name) and func.id == "device")
+    return False
+
+
+def _device_only_move(call: ast.Call) -> bool:
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr == "cuda":
+        return True
+    if func.attr != "to":
+        return False
+    keywords = {k.arg for k in call.keywords}
+    if keywords - {"device", "non_blocking", "copy"} or len(call.args) > 1:
+        return False
+    if call.args:
+        return not keywords & {"device"} and _is_device_argument(call.args[0])
+    return "device" in keywords
+
+
+def device_moving_readers(attr: str, cls: ast.ClassDef) -> list[str] | None:
+    """`Class.method (line n)` for every read of self.<attr> outside __init__ when each one is
+    a device-only move (metadata reads and `is None` tests aside); None when any read uses
+    the tensor some other way, or when nothing outside __init__ reads it."""
+    found: list[str] = []
+    for method in cls.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or method.name == "__init__" or not method.args.args:
+            continue
+        self_name = method.args.args[0].arg
+        parents: dict[int, ast.AST] = {}
+        for node in ast.walk(method):
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+        for node in ast.walk(method):
+            if not (
+                isinstance(node, ast.Attribute)
+                and node.attr == attr
+                and isinstance(node.ctx, ast.Load)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == self_name
+            ):
+                continue
+            parent = parents.get(id(node))
+            if isinstance(parent, ast.Attribute) and parent.attr in _METADATA:
+                continue
+            if isinstance(parent, ast.Compare) and all(
+                isinstance(c, ast.Constant) and c.value is None for c in parent.comparators
+            ):
+                continue
+            call = parents.get(id(parent)) if isinstance(parent, ast.Attribute) else None
+            if isinstance(call, ast.Call) and call.func is parent and _device_only_move(call):
+                found.append(f"{cls.name}.{method.name}, line {node.lineno}")
+                continue
+            return None
+    return found or None
