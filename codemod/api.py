@@ -99,6 +99,7 @@ def analyse_text(
                     module=symbols.name,
                     class_name=class_plan.name,
                     findings=[f for f in class_plan.findings if f.action is not Action.SKIP],
+                    statements=tuple((e.attr, e.line, max(e.line, e.end[0])) for e in class_plan.edits),
                 )
             )
     return FileAnalysis(result, plan, symbols.name)

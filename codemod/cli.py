@@ -87,6 +87,14 @@ def main() -> None:
 @click.option("--check/--no-check", default=False, help="Write nothing; exit 1 if any rewrite is pending.")
 @click.option("--validate/--no-validate", default=True, help="Run the original and rewritten models before writing (default: on).")
 @click.option("--require-validated/--no-require-validated", default=False, help="Write only rewrites whose validation passed.")
+@click.option("--unsafe-fixes/--no-unsafe-fixes", default=False,
+              help="Also write rewrites that failed validation, errored, timed out, or could not be proven and "
+                   "are not statically safe (by default they are held back).")
+@click.option("--allow-new-keys/--no-allow-new-keys", default=False,
+              help="Accept rewrites that add state_dict keys (new persistent buffers or parameters), so that "
+                   "checkpoints saved before the rewrite no longer load with strict=True; failed otherwise.")
+@click.option("--report", "report_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              metavar="FILE.md", help="Also write a Markdown summary of the run and its verdicts (for a pull request).")
 @click.option("--persistent", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="auto: persistent=False for constants fully determined by the constructor, persistent otherwise.")
 @click.option("--select", "select", multiple=True, metavar="CODES",
@@ -164,6 +172,8 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         write=write,
         validate=settings["validate"],
         require_validated=settings["require_validated"],
+        unsafe_fixes=settings["unsafe_fixes"],
+        allow_new_keys=settings["allow_new_keys"],
         excludes=tuple(settings["exclude"]),
         jobs=settings["jobs"],
         use_cache=settings["use_cache"],
@@ -218,6 +228,14 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
     if report.summary.files_scanned == 0:
         _warn_no_files(paths)
     _print(report, settings)
+    if flags["report_path"] is not None:
+        from codemod.report import markdown_report
+
+        try:
+            flags["report_path"].write_text(markdown_report(report.files, report.errors, report.summary), "utf-8")
+        except OSError as exc:
+            click.echo(f"{flags['report_path']}: error: cannot write the report: {exc}", err=True)
+            ctx.exit(EXIT_ERROR)
     ctx.exit(_exit_code(report.has_errors, bool(report.changed_files), settings))
 
 
@@ -333,6 +351,8 @@ _FLAG_TO_CONFIG = {
     "output_format": "output_format",
     "validate": "validate",
     "require_validated": "require_validated",
+    "unsafe_fixes": "unsafe_fixes",
+    "allow_new_keys": "allow_new_keys",
     "jobs": "jobs",
     "use_cache": "cache",
     "device": "device",
@@ -347,7 +367,7 @@ _FLAG_TO_CONFIG = {
 # Options of one invocation, not read from [tool.codemod] (besides exclude, select and
 # ignore, which _merge combines, and color, which _colour resolves).
 # A repository does not choose where a user's cache goes: cache_dir is not read from it either.
-PER_INVOCATION = ("statistics", "exit_zero", "stdin_filename", "verbose", "show_files", "show_settings", "cache_dir")
+PER_INVOCATION = ("statistics", "exit_zero", "stdin_filename", "verbose", "show_files", "show_settings", "cache_dir", "report_path")
 
 
 def _check_settings(settings: dict, validates: bool) -> None:
@@ -535,7 +555,8 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
                 key = (finding.path, finding.class_name)
                 if finding.validation is not None and key not in shown:
                     shown.add(key)
-                    for line in fmt.validation_lines(finding.path, finding.class_name, finding.validation):
+                    held = [f for f in report.findings if (f.path, f.class_name) == key and f.held_back]
+                    for line in fmt.validation_lines(finding.path, finding.class_name, finding.validation, held):
                         echo(line)
         if settings["check"]:
             for result in report.changed_files:

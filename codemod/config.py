@@ -143,6 +143,8 @@ KNOWN_KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "examples": ("path relative to the project root", _string),
     "timeout": ("number of seconds > 0", _positive_number),
     "require_validated": ("boolean", _boolean),
+    "unsafe_fixes": ("boolean", _boolean),
+    "allow_new_keys": ("boolean", _boolean),
     "cache": ("boolean", _boolean),
     "color": ("boolean", _boolean),
     "check": ("boolean", _boolean),

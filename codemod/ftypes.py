@@ -65,6 +65,24 @@ class Validation:
     parameter_order_changed: bool = False
     snippet: str | None = None  # what to add to the examples file
     details: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)  # "check: what went wrong", when failed
+    # compatibility notes: not failures, but what a user of the rewritten class must know
+    notes: list[str] = field(default_factory=list)
+    # attribute -> {"verdict": Verdict value, "checks": [...], "message": str}: each rewrite's own verdict
+    rewrites: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def verdict_for(self, attribute: str) -> Verdict:
+        """The verdict of one rewritten attribute (the class's when it was never judged apart)."""
+        own = self.rewrites.get(attribute)
+        return Verdict(own["verdict"]) if own else self.verdict
+
+    def checks_for(self, attribute: str) -> list[str]:
+        own = self.rewrites.get(attribute)
+        return list(own["checks"]) if own else list(self.compared)
+
+    def message_for(self, attribute: str) -> str:
+        own = self.rewrites.get(attribute)
+        return own["message"] if own else self.message
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -80,6 +98,9 @@ class Validation:
             "parameter_order_changed": self.parameter_order_changed,
             "snippet": self.snippet,
             "details": list(self.details),
+            "failures": list(self.failures),
+            "notes": list(self.notes),
+            "rewrites": {attr: dict(v) for attr, v in self.rewrites.items()},
         }
 
 
@@ -98,6 +119,7 @@ class Finding:
     suggestion: str | None = None
     validation: Validation | None = None
     code: str = ""  # stable rule code of the rule that decided this finding
+    held_back: str = ""  # why a validated rewrite is not written (codemod.write_policy); "" when it is
 
     def to_json(self) -> dict[str, Any]:
         record: dict[str, Any] = {
@@ -113,6 +135,11 @@ class Finding:
             "code": self.code,
         }
         if self.validation is not None:
+            record["verdict"] = self.validation.verdict_for(self.attribute).value
+            record["checks"] = self.validation.checks_for(self.attribute)
+            record["verdict_message"] = self.validation.message_for(self.attribute)
+            record["written"] = not self.held_back
+            record["held_back"] = self.held_back or None
             record["validation"] = self.validation.to_json()
         return record
 
@@ -137,6 +164,9 @@ class ClassRewrite:
     module: str  # dotted module name under the repository root ("pkg.models")
     class_name: str
     findings: list[Finding]  # the non-skip findings of this class
+    # (attribute, first line, last line) of every statement the rewrite edits, in the
+    # original text; validation checks that each ran.  Empty: the findings' own lines.
+    statements: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass
@@ -172,7 +202,9 @@ class Summary:
     parameters: int = 0
     skipped: int = 0
     errors: int = 0
-    verdicts: dict[str, int] = field(default_factory=dict)
+    verdicts: dict[str, int] = field(default_factory=dict)  # per class
+    rewrites_validated: int = 0  # rewrites (findings) that went through validation
+    rewrites_proven: int = 0  # of those, the ones whose own verdict is passed
 
     def line(self, pending: bool = False) -> str:
         """One line for the end of a run; `pending` (--check, --dry-run) says what would change."""
@@ -185,6 +217,8 @@ class Summary:
             text += f", {self.files_proposed - self.files_written} not written"
         if self.errors:
             text += f", {plural(self.errors, 'error')}"
+        if self.rewrites_validated:
+            text += f"; {self.rewrites_proven} of {self.rewrites_validated} rewrites proven by running"
         if self.verdicts:
             text += "; validation: " + ", ".join(f"{n} {v}" for v, n in sorted(self.verdicts.items()))
         return text

@@ -27,12 +27,14 @@ def finding_text(finding: Finding) -> str:
     target = "register_buffer" if finding.action is Action.BUFFER else "nn.Parameter"
     text = f"{head} -> {target} ({finding.reason})"
     if finding.validation is not None:
-        text += f" [{finding.validation.verdict.value}]"
+        verdict = finding.validation.verdict_for(finding.attribute).value
+        text += f" [{verdict}, not written]" if finding.held_back else f" [{verdict}]"
     return text
 
 
-def validation_lines(path: str, class_name: str, validation: Validation) -> list[str]:
-    """What validating one class proved, as a heading line and indented details."""
+def validation_lines(path: str, class_name: str, validation: Validation, held_back: list[Finding] = ()) -> list[str]:
+    """What validating one class proved: one line when it passed; details only for
+    failures, rewrites that could not be proven, and compatibility notes."""
     device = f" on {validation.device}" if validation.device else ""
     if validation.verdict is Verdict.NOT_VALIDATED:
         head = f"{path}: {class_name}: not validated: {validation.message or 'no way to build it'}"
@@ -41,29 +43,31 @@ def validation_lines(path: str, class_name: str, validation: Validation) -> list
     else:
         head = f"{path}: {class_name}: validation {validation.verdict.value}{device}"
         if validation.compared:
-            head += ": compared " + ", ".join(validation.compared)
+            head += ": " + ", ".join(validation.compared)
         if validation.max_abs_diff is not None:
             head += f"; largest output difference {validation.max_abs_diff:.3g}"
     lines = [head]
-    if validation.message and validation.verdict in (Verdict.PASSED, Verdict.FAILED):
-        lines.append(f"    {validation.message}")
-    if validation.original_failure:
-        lines.append(f"    the original fails on that device (the bug being fixed): {validation.original_failure}")
-    if validation.left_behind:
-        lines.append("    the original leaves behind on .to(): " + ", ".join(validation.left_behind))
-    if validation.checkpoint_compatible is True:
-        lines.append("    checkpoints saved before the rewrite load with strict=True")
-    elif validation.checkpoint_compatible is False:
-        lines.append(
-            "    checkpoints saved before the rewrite lack "
-            + ", ".join(validation.missing_keys)
-            + " (load such checkpoints with strict=False)"
-        )
-    if validation.parameter_order_changed:
-        lines.append("    a new parameter changes the parameter order: an optimizer state saved before will not load")
+    if validation.verdict is Verdict.FAILED:
+        lines += [f"    {d}" for d in (validation.failures or [validation.message])]
+    elif validation.verdict is Verdict.NOT_VALIDATED:
+        for attr, own in validation.rewrites.items():
+            if own["verdict"] != Verdict.PASSED.value:
+                lines.append(f"    {attr}: {own['message']}")
+    for note in compatibility_notes(validation):
+        lines.append(f"    note: {note}")
+    for finding in held_back:
+        lines.append(f"    {finding.attribute} not written: {finding.held_back}")
     if validation.snippet:
         lines.append(f"    add to the examples file: {validation.snippet}")
     return lines
+
+
+def compatibility_notes(validation: Validation) -> list[str]:
+    """What a user of the rewritten class must know although nothing failed."""
+    notes = list(validation.notes)
+    if validation.parameter_order_changed:
+        notes.append("a new parameter changes the parameter order: an optimizer state saved before will not load")
+    return notes
 
 
 def unified_diff(result: FileResult) -> str:
@@ -113,6 +117,8 @@ def json_document(files: Iterable[FileResult], errors: list[tuple[str, str]], su
             "skipped": summary.skipped,
             "errors": summary.errors,
             "verdicts": dict(summary.verdicts),
+            "rewrites_validated": summary.rewrites_validated,
+            "rewrites_proven": summary.rewrites_proven,
         },
     }
     if with_diffs:
@@ -163,3 +169,62 @@ def statistics_lines(rows: list[dict]) -> list[str]:
         kind = "rewrite" if row["rewrites"] else ("report" if row["code"].startswith("BUF3") else "skip")
         lines.append(f"{row['count']:>{width}}  {row['code']:<6}  {kind:<7}  {row['name']}".rstrip())
     return lines
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_report(files: Iterable[FileResult], errors: list[tuple[str, str]], summary) -> str:
+    """A Markdown summary of the run, to paste into a pull request."""
+    files = list(files)
+    findings = [f for r in files for f in r.findings if f.action is not Action.SKIP]
+    out = ["# Raw tensor attributes: buffers and parameters", "", summary.line(), ""]
+    if summary.rewrites_validated:
+        out += [f"**{summary.rewrites_proven} of {summary.rewrites_validated} rewrites proven by running.**", ""]
+    if findings:
+        out += ["## Rewrites", "", "| Location | Attribute | Becomes | Rule | Verdict | Checks | Written |",
+                "|---|---|---|---|---|---|---|"]
+        for f in findings:
+            becomes = "nn.Parameter" if f.action is Action.PARAMETER else (
+                "buffer" + ("" if f.persistent is None else f" (persistent={f.persistent})"))
+            if f.validation is not None:
+                verdict = f.validation.verdict_for(f.attribute).value
+                checks = ", ".join(f.validation.checks_for(f.attribute)) or "-"
+            else:
+                verdict, checks = "not run", "-"
+            written = "no: " + f.held_back if f.held_back else "yes"
+            out.append(f"| `{_cell(f.path)}:{f.line}` | `{_cell(f.class_name)}.{_cell(f.attribute)}` | {becomes} "
+                       f"| {_cell(f.code or '-')} | {verdict} | {_cell(checks)} | {_cell(written)} |")
+        out.append("")
+    classes: dict[tuple[str, str], Validation] = {}
+    for f in findings:
+        if f.validation is not None:
+            classes.setdefault((f.path, f.class_name), f.validation)
+    failed = [(key, v) for key, v in classes.items() if v.verdict in (Verdict.FAILED, Verdict.ERROR, Verdict.TIMEOUT)]
+    if failed:
+        out += ["## Failures", ""]
+        for (path, cls), v in failed:
+            out.append(f"- `{path}`: **{cls}** {v.verdict.value}")
+            for line in (v.failures or [v.message]):
+                out.append(f"  - {line}")
+        out.append("")
+    unproven = [(f, f.validation.message_for(f.attribute)) for f in findings
+                if f.validation is not None and f.validation.verdict_for(f.attribute) is Verdict.NOT_VALIDATED]
+    if unproven:
+        out += ["## Not validated", ""]
+        for f, message in unproven:
+            out.append(f"- `{f.path}:{f.line}` {f.class_name}.{f.attribute}: {message}")
+        snippets = sorted({v.snippet for v in classes.values() if v.snippet})
+        if snippets:
+            out += ["", "Examples to add to `codemod_examples.py`:", "", "```python"] + snippets + ["```"]
+        out.append("")
+    notes = [(key, note) for key, v in classes.items() for note in compatibility_notes(v)]
+    if notes:
+        out += ["## Compatibility notes", ""]
+        out += [f"- `{path}`: {cls}: {note}" for (path, cls), note in notes]
+        out.append("")
+    problems = list(errors) + [(r.display_path, r.error) for r in files if r.error]
+    if problems:
+        out += ["## Errors", ""] + [f"- `{p}`: {m}" for p, m in problems] + [""]
+    return "\n".join(out)

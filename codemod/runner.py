@@ -18,6 +18,7 @@ from codemod.config import find_project_root
 from codemod.discovery import Discovery, discover, display_path, module_map
 from codemod.cache import Entry, ResultCache, cache_base, file_digest, repository_digest
 from codemod.fileio import SourceError, SourceFile, read_source, remove_stale_temp_file, write_source_atomic
+from codemod.write_policy import WritePolicy, may_write
 from codemod.ftypes import (
     Action,
     AnalysisOptions,
@@ -46,6 +47,8 @@ class RunOptions:
     write: bool = True  # False for --dry-run and --check
     validate: bool = True
     require_validated: bool = False
+    unsafe_fixes: bool = False  # also write failed, errored, timed-out and unproven rewrites
+    allow_new_keys: bool = False  # new state_dict keys that break old checkpoints are not a failure
     excludes: Sequence[str] = ()
     respect_gitignore: bool = True
     jobs: int | None = None
@@ -365,19 +368,27 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
         root,
         rewrites,
         overlay,  # type: ignore[arg-type]
-        ValidationOptions(device=options.device, jobs=options.jobs or 1, timeout=options.timeout, examples=options.examples),
+        ValidationOptions(device=options.device, jobs=options.jobs or 1, timeout=options.timeout,
+                          examples=options.examples, allow_new_keys=options.allow_new_keys),
     )
+    policy = WritePolicy(unsafe_fixes=options.unsafe_fixes, require_validated=options.require_validated)
     for analysis in analyses:
         rejected: set[str] = set()
         for rewrite in analysis.result.classes:
             validation = verdicts.get((rewrite.path, rewrite.class_name)) or Validation(Verdict.NOT_VALIDATED, message="no verdict")
-            for finding in analysis.result.findings:
-                if finding.class_name == rewrite.class_name and finding.action is not Action.SKIP:
-                    finding.validation = validation
-            if validation.verdict is Verdict.FAILED or (
-                options.require_validated and validation.verdict is not Verdict.PASSED
-            ):
+            findings = [
+                f for f in analysis.result.findings if f.class_name == rewrite.class_name and f.action is not Action.SKIP
+            ]
+            for finding in findings:
+                finding.validation = validation
+            reasons = {f.attribute: may_write(f, policy)[1] for f in findings}
+            if any(reasons.values()):
+                # a class is written whole or not at all (see write_policy)
                 rejected.add(rewrite.class_name)
+                blocking = ", ".join(attr for attr, reason in reasons.items() if reason)
+                for finding in findings:
+                    finding.held_back = reasons[finding.attribute] or f"held back with {blocking} of the same class"
+
         if rejected:
             try:
                 from codemod.api import rewrite_without
@@ -429,6 +440,9 @@ def _finalise(
                 summary.parameters += 1
             if finding.validation is not None:
                 verdicts[(result.path, finding.class_name)] = finding.validation.verdict.value
+                if finding.action is not Action.SKIP:
+                    summary.rewrites_validated += 1
+                    summary.rewrites_proven += finding.validation.verdict_for(finding.attribute) is Verdict.PASSED
         summary.errors += int(result.error is not None)
     for verdict in verdicts.values():  # counted per class, not per attribute
         summary.verdicts[verdict] = summary.verdicts.get(verdict, 0) + 1

@@ -142,7 +142,7 @@ def documented_keys() -> dict[str, str]:
 VALID = {
     "persistent": '"never"', "exclude": '["scripts/"]', "output-format": '"sarif"', "select": '["BUF1"]',
     "ignore": '["BUF101"]', "validate": "false",
-    "require-validated": "true", "jobs": "2", "device": '"cuda:1"', "examples": '"codemod_examples.py"',
+    "require-validated": "true", "unsafe-fixes": "false", "allow-new-keys": "true", "jobs": "2", "device": '"cuda:1"', "examples": '"codemod_examples.py"',
     "timeout": "12.5", "cache": "false", "color": "false", "check": "true", "dry-run": "true",
     "quiet": "true", "parse-all": "true", "formatter": '"none"',
 }
@@ -170,7 +170,7 @@ def test_every_run_option_can_be_set_in_pyproject() -> None:
     assert set(cli._FLAG_TO_CONFIG.values()) <= set(KNOWN_KEYS)
     readme = section(README.read_text(encoding="utf-8"), "Command line")
     for option in cli.PER_INVOCATION:
-        flag = {"verbose": "-v"}.get(option, "--" + option.replace("_", "-"))
+        flag = {"verbose": "-v", "report_path": "--report"}.get(option, "--" + option.replace("_", "-"))
         assert f"`{flag}`" in readme.split("is for one invocation")[0].rsplit("Every other option", 1)[1]
 
 

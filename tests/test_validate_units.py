@@ -246,8 +246,14 @@ def _simple_repo(root: Path, examples_text: str | None = None):
     if examples_text is not None:
         (root / "codemod_examples.py").write_text(textwrap.dedent(examples_text))
     path = root / "simple" / "m.py"
+    text = textwrap.dedent(SIMPLE)
+
+    def line_of(statement: str) -> int:  # validation checks that the rewritten statement ran
+        return text[: text.index(statement)].count("\n") + 1
+
+    lines = {"Simple": line_of("self.table = torch.ones(4)"), "NeedsArgs": line_of("self.table = torch.ones(dim)")}
     rewrites = [
-        ClassRewrite(path, "simple.m", cls, [Finding("m.py", 1, 1, cls, "table", Action.BUFFER, False, "")])
+        ClassRewrite(path, "simple.m", cls, [Finding("m.py", lines[cls], 1, cls, "table", Action.BUFFER, False, "")])
         for cls in ("Simple", "NeedsArgs")
     ]
     return path, rewrites, {path: textwrap.dedent(REWRITTEN)}

@@ -4,9 +4,12 @@ For every rewritten class, two worker subprocesses build it (the original
 source in one, the rewritten source in the other, both under the
 repository's real package names) after the same ``torch.manual_seed(0)``,
 and compare attributes, state_dict, checkpoint loading, parameters, device
-movement and, when inputs are known, forward outputs.  Without a GPU, device
-movement is shown on the meta device with a dispatch-mode checker; with one,
-on the GPU itself.
+movement and, when inputs are known, forward outputs; then what breaks in real
+use (``checks.py``): a checkpoint round trip, dtype casts, one training step,
+meta-device materialisation, ``from_pretrained``, and whether each rewritten
+statement ran at all.  Each rewrite gets its own verdict (``Validation.rewrites``).
+Without a GPU, device movement is shown on the meta device with a dispatch-mode
+checker; with one, on the GPU itself.
 
 **Validation executes the repository's code** (module imports, constructors,
 forward, the examples file, recorded arguments, which are pickles).  Only run
@@ -50,6 +53,7 @@ class ValidationOptions:
     device: str = "auto"  # auto|cpu|meta|cuda|cuda:N ; auto = cuda if available else cpu values + meta evidence
     jobs: int = 1  # parallel worker pairs
     timeout: float = 60.0  # seconds per class and side
+    allow_new_keys: bool = False  # a rewrite that breaks strict loading of old checkpoints is not failed
     examples: Path | None = None  # examples file; default <root>/codemod_examples.py if it exists
     records_dir: Path | None = None  # default <root>/.codemod/records
     # called as each class finishes, from a worker thread
@@ -105,6 +109,7 @@ def validate_rewrites(
                         "module": rewrite.module,
                         "class_name": rewrite.class_name,
                         "findings": _findings(rewrite),
+                        "file": str(rewrite.path),
                         "record": str(record_path) if record_path else None,
                         "data": str(workdir / f"class-{number}.pt"),
                     },
@@ -144,6 +149,10 @@ def _examples_path(root: Path, options: ValidationOptions) -> Path | None | Vali
 
 
 def _findings(rewrite: ClassRewrite) -> list[list]:
+    """[attribute, action, persistent, values comparable, [[first, last line] of each edited statement]]."""
+    spans: dict[str, list[list[int]]] = {}
+    for attr, first, last in getattr(rewrite, "statements", ()):
+        spans.setdefault(attr, []).append([first, last])
     out = []
     for finding in rewrite.findings:
         action = getattr(finding.action, "value", finding.action)
@@ -151,7 +160,8 @@ def _findings(rewrite: ClassRewrite) -> list[list]:
             # Uninitialised memory (torch.empty, torch.FloatTensor(n)) differs from build to
             # build: only its dtype and shape can be compared.
             values_comparable = "uninitialised memory" not in finding.reason
-            out.append([finding.attribute, action, finding.persistent, values_comparable])
+            lines = spans.get(finding.attribute) or [[finding.line, finding.line]]
+            out.append([finding.attribute, action, finding.persistent, values_comparable, lines])
     return out
 
 
@@ -172,6 +182,7 @@ def _write_configs(
         "examples": str(examples) if examples else None,
         "device": options.device,
         "threads": threads,
+        "allow_new_keys": bool(options.allow_new_keys),
         "rewrites": [
             {"module": r.module, "class_name": r.class_name, "findings": _findings(r)} for r in rewrites
         ],
@@ -205,6 +216,9 @@ def _to_validation(side: str, outcome: dict) -> Validation:
             missing_keys=list(data["missing_keys"]),
             parameter_order_changed=bool(data["parameter_order_changed"]),
             details=list(data["details"]),
+            failures=list(data.get("failures", [])),
+            notes=list(data.get("notes", [])),
+            rewrites={attr: dict(v) for attr, v in (data.get("rewrites") or {}).items()},
         )
     if status == "timeout":
         return Validation(Verdict.TIMEOUT, device=device, message=message)

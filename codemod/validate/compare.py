@@ -185,3 +185,37 @@ def compare_specs(reference: list[tuple[str, Any]], got: list[tuple[str, Any]]) 
             if a.shape != b.shape or a.dtype != b.dtype:
                 problems.append(f"{path}: {describe(a)} on CPU vs {describe(b)} on meta")
     return problems
+
+
+# After a cast, how far the rewritten model's outputs may drift from the original's: both
+# ran at the cast dtype, but the original kept its raw tensors at their own precision.
+_CAST_TOLERANCE = {torch.bfloat16: 5e-2, torch.float16: 1e-2, torch.float64: 1e-5}
+
+
+def compare_cast(reference: list[tuple[str, Any]], got: list[tuple[str, Any]], dtype: torch.dtype) -> list[str]:
+    """Outputs of both models after the same cast, compared in float64 within the cast's rounding.
+
+    The dtypes may differ (a raw float32 table promotes the original's result to float32),
+    so values alone are compared, relative to the largest magnitude of each output.
+    """
+    if [p for p, _ in reference] != [p for p, _ in got]:
+        return ["outputs differ in structure"]
+    tol = _CAST_TOLERANCE.get(dtype, 1e-2)
+    problems = []
+    for (path, a), (_, b) in zip(reference, got):
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+            continue
+        if a.shape != b.shape:
+            problems.append(f"{path}: shape {tuple(a.shape)} vs {tuple(b.shape)}")
+            continue
+        if not (a.is_floating_point() or a.is_complex()) or a.numel() == 0:
+            if not (b.is_floating_point() or b.is_complex()) and not torch.equal(a, b.to(a.dtype)):
+                problems.append(f"{path} differs")
+            continue
+        wide = torch.complex128 if (a.is_complex() or b.is_complex()) else torch.float64
+        a64, b64 = a.to(wide), b.to(wide)
+        finite = a64[torch.isfinite(a64)]
+        scale = max(1.0, float(finite.abs().max())) if finite.numel() else 1.0
+        if not bool(torch.isclose(b64, a64, rtol=tol, atol=tol * scale, equal_nan=True).all()):
+            problems.append(f"{path} differs (max abs diff {max_abs_diff(a64, b64):.3g})")
+    return problems

@@ -8,11 +8,19 @@ skipped) are reported in ``details`` but do not block a correct rewrite.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import torch
 
-from codemod.validate.compare import compare_leaves, compare_specs, describe, exact_difference
+from codemod.validate.checks import CASTS
+from codemod.validate.compare import (
+    compare_cast,
+    compare_leaves,
+    compare_specs,
+    describe,
+    exact_difference,
+)
 
 Index = dict[str, dict[str, tuple[str, "bool | None"]]]
 
@@ -45,8 +53,9 @@ def rewritten_names(rew: dict[str, Any], orig: dict[str, Any], index: Index) -> 
 class _Judgement:
     def __init__(self, device_label: str) -> None:
         self.device_label = device_label
-        self.failures: list[str] = []
+        self.failed: list[tuple[str, str, str | None]] = []  # (check, message, attribute it concerns)
         self.details: list[str] = []
+        self.notes: list[str] = []  # compatibility notes: not failures, but a user must know them
         self.compared: list[str] = []
         self.error: str | None = None
         self.max_abs_diff: float | None = None
@@ -57,21 +66,63 @@ class _Judgement:
         self.parameter_order_changed = False
         self.forward_compared = False
 
-    def fail(self, check: str, message: str) -> None:
-        self.failures.append(f"{check}: {message}")
+    @property
+    def failures(self) -> list[str]:
+        return [f"{check}: {message}" for check, message, _ in self.failed]
+
+    def fail(self, check: str, message: str, attr: str | None = None) -> None:
+        self.failed.append((check, message, attr))
 
     def diff(self, value: float | None) -> None:
         if value is not None:
             self.max_abs_diff = value if self.max_abs_diff is None else max(self.max_abs_diff, value)
 
-    def result(self) -> dict[str, Any]:
-        if self.failures:
+    def rewrites(self, findings: list[list[Any]], not_run: dict[str, list[int]] | None) -> dict[str, dict[str, Any]]:
+        """The verdict of each rewritten attribute, with the checks that ran for it.
+
+        A failure that names an attribute fails that rewrite; one that names none (the
+        outputs differ, keys are reordered) fails every rewrite of the class.  A rewrite
+        whose statement never ran while the model was built is not validated, never passed.
+        """
+        attrs = [attr for attr, *_ in findings]
+        general = [f for f in self.failed if f[2] not in attrs]
+        out: dict[str, dict[str, Any]] = {}
+        for attr in attrs:
+            checks = list(self.compared)
+            unrun = (not_run or {}).get(attr)
+            if not_run is not None and not unrun:
+                checks.append("coverage")
+            own = [f for f in self.failed if f[2] == attr] + general
+            if own:
+                verdict, message = "failed", "; ".join(f"{c}: {m}" for c, m, _ in own[:3])
+            elif self.error:
+                verdict, message = "error", self.error
+            elif unrun:
+                verdict = "not validated"
+                lines = ", ".join(str(n) for n in unrun)
+                message = f"branch not taken with these arguments: the rewritten statement (line {lines}) never ran"
+            else:
+                verdict, message = "passed", "proven by running"
+            out[attr] = {"verdict": verdict, "checks": checks, "message": message}
+        return out
+
+    def result(self, findings: list[list[Any]], not_run: dict[str, list[int]] | None) -> dict[str, Any]:
+        rewrites = self.rewrites(findings, not_run)
+        if self.failed:
             verdict = "failed"
-            message = "; ".join(self.failures[:4])
-            if len(self.failures) > 4:
-                message += f"; and {len(self.failures) - 4} more"
+            failures = self.failures
+            message = "; ".join(failures[:4])
+            if len(failures) > 4:
+                message += f"; and {len(failures) - 4} more"
         elif self.error:
             verdict, message = "error", self.error
+        elif any(r["verdict"] != "passed" for r in rewrites.values()):
+            verdict = "not validated"
+            unproven = [attr for attr, r in rewrites.items() if r["verdict"] != "passed"]
+            message = (
+                f"{len(unproven)} of {len(rewrites)} rewrites not validated ({', '.join(unproven)}): "
+                + rewrites[unproven[0]]["message"]
+            )
         else:
             verdict = "passed"
             message = "matches the original: " + ", ".join(self.compared)
@@ -89,6 +140,9 @@ class _Judgement:
             "missing_keys": self.missing_keys,
             "parameter_order_changed": self.parameter_order_changed,
             "details": self.failures + self.details,
+            "failures": self.failures,
+            "notes": self.notes,
+            "rewrites": rewrites,
         }
 
 
@@ -99,6 +153,7 @@ def judge(
     index: Index,
     device: torch.device | None,
     device_label: str,
+    allow_new_keys: bool = False,
 ) -> dict[str, Any]:
     j = _Judgement(device_label)
     j.details.append(orig["source_detail"])
@@ -106,12 +161,18 @@ def judge(
     rewritten = rewritten_names(rew, orig, index)
     _attributes(j, orig, rew, findings)
     _state_dict(j, orig, rew, rewritten)
-    _checkpoint(j, rew, rewritten)
+    _checkpoint(j, rew, rewritten, allow_new_keys)
     _parameters(j, orig, rew, rewritten)
     if device is not None:
         _device_movement(j, orig, rew, rewritten, device)
     _forward(j, orig, rew, rewritten, device)
-    return j.result()
+    o_checks, r_checks = orig.get("checks") or {}, rew.get("checks") or {}
+    _round_trip(j, o_checks.get("round_trip"), r_checks.get("round_trip"), findings)
+    _casts(j, o_checks.get("casts"), r_checks.get("casts"), findings)
+    _training(j, o_checks.get("training"), r_checks.get("training"), findings, rewritten)
+    _meta(j, o_checks.get("meta"), r_checks.get("meta"))
+    _pretrained(j, o_checks.get("pretrained"), r_checks.get("pretrained"))
+    return j.result(findings, orig.get("coverage"))
 
 
 def _unchanged(n: int, noun: str) -> str:
@@ -133,7 +194,7 @@ def _attributes(j: _Judgement, orig: dict[str, Any], rew: dict[str, Any], findin
         o, r = orig["attrs"].get(attr, {"where": "missing"}), rew["attrs"].get(attr, {"where": "missing"})
         if o["where"] == "missing":
             if r["where"] != "missing":
-                j.fail("attributes", f"the original does not set {attr} with these arguments, the rewritten does")
+                j.fail("attributes", f"the original does not set {attr} with these arguments, the rewritten does", attr)
             else:
                 j.details.append(f"attributes: {attr} is not set with these constructor arguments; not compared")
             continue
@@ -143,22 +204,22 @@ def _attributes(j: _Judgement, orig: dict[str, Any], rew: dict[str, Any], findin
             continue
         compared = True
         if r["where"] == "missing":
-            j.fail("attributes", f"the rewritten class no longer sets {attr}")
+            j.fail("attributes", f"the rewritten class no longer sets {attr}", attr)
             continue
         if r["where"] == "dict":
-            j.fail("attributes", f"{attr} is still a plain attribute in the rewritten class")
+            j.fail("attributes", f"{attr} is still a plain attribute in the rewritten class", attr)
             continue
         if r["where"] == "other":
-            j.fail("attributes", f"the rewritten class holds a {r.get('type')} in {attr}, not a tensor")
+            j.fail("attributes", f"the rewritten class holds a {r.get('type')} in {attr}, not a tensor", attr)
             continue
         if r["where"] != action:
-            j.fail("attributes", f"{attr} should be a {action} but the rewritten class makes it a {r['where']}")
+            j.fail("attributes", f"{attr} should be a {action} but the rewritten class makes it a {r['where']}", attr)
             continue
         if r["in_dict"]:
-            j.fail("attributes", f"{attr} is registered but a plain attribute still shadows it in __dict__")
+            j.fail("attributes", f"{attr} is registered but a plain attribute still shadows it in __dict__", attr)
             continue
         if r.get("tensor") is None:
-            j.fail("attributes", f"{attr} is registered as None")
+            j.fail("attributes", f"{attr} is registered as None", attr)
             continue
         if values_comparable:
             difference = exact_difference(o["tensor"], r["tensor"])
@@ -167,16 +228,17 @@ def _attributes(j: _Judgement, orig: dict[str, Any], rew: dict[str, Any], findin
             difference = None if same else "dtype or shape differs"
             j.details.append(f"attributes: {attr} is uninitialised memory; only its dtype and shape are compared")
         if difference:
-            j.fail("attributes", f"{attr} holds a different tensor than the original: {difference}")
+            j.fail("attributes", f"{attr} holds a different tensor than the original: {difference}", attr)
             continue
         if o["requires_grad"] != r["requires_grad"]:
-            j.fail("attributes", f"{attr} has requires_grad={r['requires_grad']}, the original {o['requires_grad']}")
+            j.fail("attributes", f"{attr} has requires_grad={r['requires_grad']}, the original {o['requires_grad']}", attr)
             continue
         if action == "buffer" and persistent is not None and r["persistent"] != persistent:
             j.fail(
                 "attributes",
                 f"{attr} is registered with persistent={r['persistent']} "
                 f"but the rewrite planned persistent={persistent}",
+                attr,
             )
             continue
         j.details.append(f"attributes: {attr} holds the same tensor ({describe(o['tensor'])}), now a {_kind(r)}")
@@ -202,7 +264,7 @@ def _state_dict(j: _Judgement, orig: dict[str, Any], rew: dict[str, Any], rewrit
         else:
             difference = None if type(value) is type(other) else "type differs"
         if difference:
-            j.fail("state_dict", f"{key} differs from the original: {difference}")
+            j.fail("state_dict", f"{key} differs from the original: {difference}", key)
     kept = [k for k in r_keys if k in o_set]
     if kept != [k for k in o_keys if k in r_set]:
         j.fail("state_dict", "the original keys are in a different order")
@@ -214,9 +276,9 @@ def _state_dict(j: _Judgement, orig: dict[str, Any], rew: dict[str, Any], rewrit
             continue
         plan = rewritten.get(key)
         if plan and plan[0] == "buffer" and plan[1] is False:
-            j.fail("state_dict", f"{key} is saved although the rewrite planned a non-persistent buffer")
+            j.fail("state_dict", f"{key} is saved although the rewrite planned a non-persistent buffer", key)
         else:
-            j.fail("state_dict", f"unexpected new key {key}")
+            j.fail("state_dict", f"unexpected new key {key}", key)
     absent = sorted(k for k in expected if k not in r_set)
     if absent:
         j.fail("state_dict", f"expected new keys are missing: {', '.join(absent)}")
@@ -227,7 +289,8 @@ def _state_dict(j: _Judgement, orig: dict[str, Any], rew: dict[str, Any], rewrit
         )
 
 
-def _checkpoint(j: _Judgement, rew: dict[str, Any], rewritten: dict[str, Any]) -> None:
+def _checkpoint(j: _Judgement, rew: dict[str, Any], rewritten: dict[str, Any], allow_new_keys: bool) -> None:
+    """Pre-rewrite checkpoints: the original's state_dict must load with strict=True."""
     result = rew.get("checkpoint")
     if not result:
         return
@@ -236,14 +299,21 @@ def _checkpoint(j: _Judgement, rew: dict[str, Any], rewritten: dict[str, Any]) -
     j.missing_keys = list(result["missing"])
     if j.checkpoint_compatible:
         j.details.append("checkpoint: a state_dict saved from the original loads with strict=True")
-    elif j.missing_keys:
+        return
+    if j.missing_keys:
         names = ", ".join(j.missing_keys)
         hint = "load old checkpoints with strict=False"
         if any(rewritten.get(k, ("",))[0] == "buffer" for k in j.missing_keys):
             hint += ", or register the buffers with persistent=False"
-        j.details.append(f"checkpoint: a state_dict saved from the original lacks {names}; {hint}")
+        text = f"a state_dict saved from the original lacks {names}, so strict loading of released checkpoints fails"
     else:
-        j.details.append(f"checkpoint: a state_dict saved from the original does not load: {result['error']}")
+        text, hint = f"a state_dict saved from the original does not load: {result['error']}", ""
+    if allow_new_keys:
+        j.notes.append(f"checkpoint: {text} (allowed by --allow-new-keys){'; ' + hint if hint else ''}")
+        return
+    keys = j.missing_keys or [None]
+    for key in keys:
+        j.fail("checkpoint", f"{text} (pass --allow-new-keys to accept new keys)", key)
 
 
 def _parameters(j: _Judgement, orig: dict[str, Any], rew: dict[str, Any], rewritten: dict[str, Any]) -> None:
@@ -372,3 +442,200 @@ def _forward(
         j.details.append(f"forward: the rewritten forward still fails on {where} ({rd['error']}); {reason}")
         return
     j.fail("forward", f"the rewritten forward fails on {where} where the original runs: {rd['error']}")
+
+
+# -- the checks of what breaks in real use (evidence from checks.py) -------------------------
+
+
+def _named(text: str, findings: list[list[Any]]) -> str | None:
+    """The rewritten attribute an error message names, if exactly one."""
+    named = [attr for attr, *_ in findings if re.search(rf"(?<![\w.]){re.escape(attr)}(?!\w)", text)]
+    return named[0] if len(named) == 1 else None
+
+
+def _round_trip(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[Any]]) -> None:
+    if not o or not r:
+        return
+    if r["status"] == "unchecked":
+        j.details.append(f"round trip: not checked: {r['error']}")
+        return
+    if r["status"] == "failed":
+        if o["status"] == "failed":
+            j.details.append(f"round trip: the original's own state_dict does not load into a fresh original either: {o['error']}")
+            return
+        j.compared.append("round_trip")
+        error = r["error"]
+        j.fail("round_trip", "a state_dict saved after a forward does not load with strict=True into a freshly built "
+               f"model: {error}", _named(error.partition(":")[2] or error, findings))
+        return
+    j.compared.append("round_trip")
+    text = "round trip: a state_dict saved after a forward loads with strict=True into a freshly built model"
+    if o.get("outputs") is not None and r.get("outputs") is not None:
+        problems, worst = compare_leaves(o["outputs"], r["outputs"], "cpu")
+        j.diff(worst)
+        for problem in problems[:3]:
+            j.fail("round_trip", f"the reloaded model's outputs differ from the reloaded original's: {problem}")
+        text += ", and the reloaded model gives the original's outputs"
+    elif r.get("forward_error") and not o.get("forward_error"):
+        j.fail("round_trip", f"the reloaded model's forward raises {r['forward_error']}; the reloaded original's runs")
+    j.details.append(text)
+
+
+def _casts(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[Any]]) -> None:
+    if not o or not r:
+        return
+    if "error" in r or "error" in o:
+        j.details.append(f"casts: not checked: {r.get('error') or o.get('error')}")
+        return
+    ran = False
+    for label, dtype, _ in CASTS:
+        oe, re_ = o.get(label), r.get(label)
+        if not oe or not re_:
+            continue
+        if re_["error"]:
+            if oe["error"]:
+                j.details.append(f"casts: model.{label} raises on both models: {re_['error']}")
+            else:
+                ran = True
+                j.fail("casts", f"model.{label} raises on the rewritten model and not on the original: {re_['error']}")
+            continue
+        ran = True
+        for attr, _action, _persistent, *rest in findings:
+            oa, ra = oe["attrs"].get(attr), re_["attrs"].get(attr)
+            if not oa or not ra or oa.get("tensor") is None or ra.get("tensor") is None:
+                continue
+            if rest and not rest[0]:
+                continue  # uninitialised memory: its values mean nothing
+            ot, rt = oa["tensor"], ra["tensor"]
+            if ot.is_complex() and not rt.is_complex():
+                j.fail("casts", f"after model.{label} {attr} is {ra['dtype']}: its imaginary part is discarded "
+                       f"(the original keeps it {oa['dtype']})", attr)
+            elif ot.shape == rt.shape and int(torch.isfinite(rt).sum()) < int(torch.isfinite(ot).sum()):
+                j.fail("casts", f"after model.{label} values of {attr} become inf or nan (beyond the range of "
+                       f"{ra['dtype']}); the original keeps them finite in {oa['dtype']}", attr)
+        if oe["outputs"] is not None and re_["outputs"] is not None:
+            for problem in compare_cast(oe["outputs"], re_["outputs"], dtype)[:3]:
+                j.fail("casts", f"after model.{label} the outputs differ from the original's beyond "
+                       f"{str(dtype).replace('torch.', '')} rounding: {problem}")
+        elif re_["forward_error"] and not oe["forward_error"]:
+            j.fail("casts", f"after model.{label} the rewritten forward raises {re_['forward_error']}; the original's runs")
+        elif oe["forward_error"] and not re_["forward_error"]:
+            j.details.append(f"casts: after model.{label} the original forward raises ({oe['forward_error']}) and "
+                             "the rewritten runs: the original's plain tensors were not cast")
+    if ran:
+        j.compared.append("casts")
+        j.details.append("casts: " + ", ".join(f"model.{label}" for label, _, _ in CASTS)
+                         + " keep the rewritten tensors' values as the original keeps them")
+
+
+def _training(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[Any]], rewritten: dict[str, Any]) -> None:
+    if not o or not r:
+        return
+    for attr, action, *_ in findings:
+        oa, ra = (o.get("attrs") or {}).get(attr), (r.get("attrs") or {}).get(attr)
+        if oa and ra and oa["requires_grad"] and ra["where"] == "buffer":
+            j.fail("training", f"{attr} requires grad in the original (a tensor meant to be trained), but as a buffer "
+                   "no optimizer over model.parameters() ever updates it: it should be an nn.Parameter", attr)
+    expected = set(o.get("optimizer") or []) | {n for n, (action, _) in rewritten.items() if action == "parameter"}
+    got = set(r.get("optimizer") or [])
+    if o.get("optimizer") is not None and r.get("optimizer") is not None:
+        missing, extra = sorted(expected - got), sorted(got - expected)
+        if missing:
+            j.fail("training", f"an optimizer over model.parameters() no longer gets {', '.join(missing)}")
+        if extra:
+            j.fail("training", f"an optimizer over model.parameters() also gets {', '.join(extra)}, "
+                   "which the rewrite does not report")
+    if r["status"] != "ok":
+        if o["status"] == "ok":
+            j.compared.append("training")
+            j.fail("training", f"one backward pass in train() mode fails on the rewritten model: {r['error']}")
+        else:
+            j.details.append(f"training: no backward pass ({r['error']}); optimizer parameters compared only")
+        return
+    if o["status"] != "ok":
+        j.details.append(f"training: the original fails in train() mode ({o['error']}); not compared")
+        return
+    j.compared.append("training")
+    o_grads = dict(o["grads"])
+    for name, grad in r["grads"]:
+        if name not in o_grads:
+            continue
+        other = o_grads[name]
+        if (grad is None) != (other is None):
+            j.fail("training", f"parameter {name} {'gets no gradient' if grad is None else 'gets a gradient'} "
+                   "in the rewritten model, unlike the original")
+        elif grad is not None:
+            problems, _ = compare_leaves([(name, other)], [(name, grad)], "cpu")
+            for problem in problems:
+                j.fail("training", f"gradient of the existing parameter {problem}")
+    for attr, action, *_ in findings:
+        oa, ra = o["attrs"].get(attr), r["attrs"].get(attr)
+        if action != "parameter" or not ra or ra["where"] != "parameter":
+            continue
+        if ra["grad"] is None:
+            if oa and oa.get("grad") is not None:
+                j.fail("training", f"the new parameter {attr} receives no gradient; the original tensor did", attr)
+            else:
+                j.details.append(f"training: the new parameter {attr} receives no gradient from this forward")
+        elif oa and oa.get("grad") is not None:
+            problems, _ = compare_leaves([(attr, oa["grad"])], [(attr, ra["grad"])], "cpu")
+            for problem in problems:
+                j.fail("training", f"gradient of the new parameter {problem}", attr)
+    new = sorted(got - set(o.get("optimizer") or []))
+    j.details.append(
+        "training: one backward pass in train() mode gives the existing parameters the original's gradients; "
+        f"an optimizer over model.parameters() gets {len(got)} tensors" + (f" (new: {', '.join(new)})" if new else "")
+    )
+
+
+def _meta(j: _Judgement, o: dict | None, r: dict | None) -> None:
+    if not r:
+        return
+    if r["status"] != "ok":
+        j.details.append(f"meta init: not checked: {r['error']}")
+        return
+    j.compared.append("meta_init")
+    o_attrs = (o or {}).get("attrs") or {}
+    for attr, state in r["attrs"].items():
+        if state not in ("uninitialised", "meta"):
+            continue
+        text = (f"{attr} comes back uninitialised when the model is built on the meta device, materialised "
+                "with to_empty() and re-initialised as large-model loaders do")
+        if o_attrs.get(attr) == "ok":
+            # the original's plain attribute keeps its value on that path: a user relying on it must know
+            j.notes.append(f"meta init: {text}, where the original's plain attribute keeps its value; "
+                           "re-create it in reset_parameters() or _init_weights() if such loaders are used")
+        else:
+            j.details.append(f"meta init: {text}; the original's plain attribute is no better there "
+                             f"({o_attrs.get(attr, 'not checked')})")
+    if not any(state in ("uninitialised", "meta") for state in r["attrs"].values()):
+        j.details.append("meta init: after building on meta, to_empty() and re-initialisation, the rewritten tensors hold their values")
+
+
+def _pretrained(j: _Judgement, o: dict | None, r: dict | None) -> None:
+    if not r:
+        return
+    if r["status"] != "ok":
+        if o and o.get("status") == "ok":
+            j.compared.append("from_pretrained")
+            j.fail("from_pretrained", f"save_pretrained/from_pretrained fails on the rewritten model: {r['error']}")
+        else:
+            j.details.append(f"from_pretrained: not checked: {r['error']}")
+        return
+    j.compared.append("from_pretrained")
+    o_attrs = (o or {}).get("attrs") or {}
+    for attr, state in r["attrs"].items():
+        if state == "ok":
+            continue
+        # Even where the original's plain attribute is left on the meta device (a loud error in
+        # forward), silent uninitialised memory is worse: the rewrite is not proven.
+        original = {"ok": "keeps its value", "meta": "is left on the meta device (forward fails loudly)"}.get(
+            o_attrs.get(attr, ""), "is not right either")
+        j.fail("from_pretrained", f"after save_pretrained/from_pretrained {attr} holds uninitialised memory "
+               f"(the original's plain attribute {original}); re-create it in the model's _init_weights", attr)
+    if o and o.get("outputs") is not None and r.get("outputs") is not None:
+        problems, worst = compare_leaves(o["outputs"], r["outputs"], "cpu")
+        j.diff(worst)
+        for problem in problems[:3]:
+            j.fail("from_pretrained", f"the model loaded with from_pretrained gives other outputs: {problem}")
+    j.details.append("from_pretrained: a save_pretrained/from_pretrained round trip in a temporary directory")

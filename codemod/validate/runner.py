@@ -290,6 +290,9 @@ class Worker:
                 return Reply("crash", phase=current, message=message)
             if item.get("type") == "phase":
                 current = item["phase"]
+            elif item.get("type") == "extend":
+                # a one-time import of torch's own (see worker.warm_import): not the class's time
+                deadline += min(float(item.get("seconds", 0.0)), STARTUP_TIMEOUT)
             elif item.get("type") == "result":
                 return Reply("result", result=item["result"], phase=current)
 

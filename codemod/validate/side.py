@@ -9,8 +9,9 @@ from typing import Any, Callable
 
 import torch
 
-from codemod.validate import compare, devices
+from codemod.validate import checks, compare, devices
 from codemod.validate.build import (
+    FORWARD_SEED,
     ExamplesFile,
     NotBuildable,
     Source,
@@ -21,9 +22,8 @@ from codemod.validate.build import (
     seed_all,
 )
 from codemod.validate.judge import judge
-from codemod.validate.worker import phase
+from codemod.validate.worker import phase, warm_import
 
-FORWARD_SEED = 2
 
 
 class StageError(Exception):
@@ -124,6 +124,7 @@ class WorkerState:
             entry = self.index.setdefault(f"{item['module']}.{item['class_name']}", {})
             for attr, action, persistent, *_ in item["findings"]:
                 entry[attr] = (action, persistent)
+        self.allow_new_keys = bool(config.get("allow_new_keys"))
         self.default_dtype = torch.get_default_dtype()
         self.device: torch.device | None = None
         self.device_label = "cpu"
@@ -157,6 +158,11 @@ class WorkerState:
     # -- one class -------------------------------------------------------------------------
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        # Imported by torch on first use, seconds each (sympy by meta kernels, torch._dynamo by
+        # meta random initialisation, train-mode kernels and the dispatch-mode checker), which
+        # the checks of every class reach: imported first, their time is not the class's.
+        warm_import("torch.fx.experimental.symbolic_shapes")
+        warm_import("torch._dynamo")
         try:
             result = self._original(request) if self.side == "original" else self._rewritten(request)
         finally:
@@ -188,7 +194,7 @@ class WorkerState:
         except NotBuildable as exc:
             return {"status": "not_validated", "message": exc.message, "snippet": exc.snippet}
         try:
-            data = self._gather(cls, source, request["findings"])
+            data = self._gather(cls, source, request["findings"], coverage_file=request.get("file"))
         except NotBuildable as exc:
             return {"status": "not_validated", "message": exc.message, "snippet": exc.snippet}
         except StageError as exc:
@@ -228,7 +234,8 @@ class WorkerState:
             where = "constructor" if exc.stage == "build" else "example inputs"
             return {"status": "failed", "message": f"the rewritten {where} raised {exc.text} (the original did not)"}
         phase("judge")
-        validation = judge(original, data, request["findings"], self.index, self.device, self.device_label)
+        validation = judge(original, data, request["findings"], self.index, self.device, self.device_label,
+                           allow_new_keys=self.allow_new_keys)
         return {"status": "judged", "validation": validation}
 
     # -- evidence shared by both sides -----------------------------------------------------
@@ -239,9 +246,35 @@ class WorkerState:
         source: Source,
         findings: list[list[Any]],
         after_cpu: Callable[[torch.nn.Module, dict[str, Any]], None] | None = None,
+        coverage_file: str | None = None,
     ) -> dict[str, Any]:
         data: dict[str, Any] = {"source": source.kind, "source_detail": source.detail, "notes": list(source.notes)}
         phase("build")
+        # Which edited statements run while the model is built and first called.  The original
+        # runs the same statements as the rewritten text (same arguments, same control flow),
+        # and its lines are those the findings and edits name.
+        coverage = checks.LineCoverage(coverage_file) if coverage_file else None
+        if coverage is not None:
+            coverage.__enter__()
+        try:
+            model = self._build_and_call(cls, source, findings, data)
+        finally:
+            if coverage is not None:
+                coverage.__exit__(None, None, None)
+        if coverage is not None:
+            data["coverage"] = {
+                attr: checks.not_run(coverage.lines, rest[1] if len(rest) > 1 else [])
+                for attr, _action, _persistent, *rest in findings
+            }
+        data["checks"] = self._checks(cls, source, model, findings, data)
+        if after_cpu is not None:
+            after_cpu(model, data)
+        if self.device is not None:
+            data["device"] = self._device_stage(model, source, data["forward_error"] is None)
+        del model
+        return data
+
+    def _build_and_call(self, cls: type, source: Source, findings: list[list[Any]], data: dict[str, Any]) -> Any:
         try:
             model = build(cls, source)
         except NotBuildable:
@@ -265,12 +298,41 @@ class WorkerState:
             except BaseException as exc:
                 data["forward_error"] = format_exception(exc)
             del args, kwargs
-        if after_cpu is not None:
-            after_cpu(model, data)
-        if self.device is not None:
-            data["device"] = self._device_stage(model, source, data["forward_error"] is None)
-        del model
-        return data
+        return model
+
+    def _checks(
+        self, cls: type, source: Source, model: torch.nn.Module, findings: list[list[Any]], data: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Evidence for the checks of what breaks in real use (see checks.py)."""
+        attrs = [attr for attr, *_ in findings]
+        make = (lambda: make_inputs(source)) if source.make_inputs is not None and not data["forward_error"] else None
+        evidence: dict[str, Any] = {}
+
+        def guarded(name: str, run: Callable[[], dict[str, Any]]) -> None:
+            phase(f"check:{name}")
+            try:
+                evidence[name] = run()
+            except BaseException as exc:  # the validator's own failure must not cost the other checks
+                evidence[name] = {"status": "unchecked", "error": f"validator error: {format_exception(exc)}"}
+
+        guarded("round_trip", lambda: checks.round_trip(model, lambda: build(cls, source), make))
+        try:
+            fresh: torch.nn.Module | None = build(cls, source)
+        except BaseException as exc:
+            fresh = None
+            error = f"building a second model raised {format_exception(exc)}"
+            evidence["casts"] = {"error": error}
+            evidence["training"] = {"status": "unchecked", "error": error}
+        if fresh is not None:
+            guarded("casts", lambda: checks.casts(fresh, attrs, make))
+            guarded("training", lambda: checks.training(fresh, attrs, make))
+            del fresh
+        reference = {attr: state.get("tensor") for attr, state in data["attrs"].items()}
+        checkpoint = {k: v for k, v in data["state_dict"] if isinstance(v, torch.Tensor)}
+        guarded("meta", lambda: checks.meta_init(lambda: build(cls, source), attrs, reference, checkpoint))
+        if checks.is_pretrained_model(cls):
+            guarded("pretrained", lambda: checks.pretrained_round_trip(build(cls, source), attrs, reference, make))
+        return evidence
 
     def _device_stage(self, model: torch.nn.Module, source: Source, forward_ok: bool) -> dict[str, Any]:
         device = self.device
@@ -290,6 +352,7 @@ class WorkerState:
             args, kwargs = devices.move(make_inputs(source), device)
             seed_all(FORWARD_SEED)
             if device.type == "meta":
+                warm_import("torch._dynamo")
                 with devices.raw_tensor_checker(model):
                     output = model(*args, **kwargs)
             else:

@@ -35,6 +35,22 @@ def phase(name: str) -> None:
     send({"type": "phase", "phase": name})
 
 
+def warm_import(name: str) -> None:
+    """Import a module torch would import lazily on first use, and tell the parent how long
+    it took, so that the class's timeout does not pay for it.
+
+    Meta kernels import sympy; meta random initialisation and the dispatch-mode device
+    checker import torch._dynamo: seconds each, once per worker.
+    """
+    if name in sys.modules:
+        return
+    started = time.perf_counter()
+    import importlib
+
+    importlib.import_module(name)
+    send({"type": "extend", "seconds": round(time.perf_counter() - started, 3)})
+
+
 def _take_stdio() -> tuple[TextIO, TextIO]:
     """Keep private copies of stdin/stdout for the protocol; give user code stderr."""
     proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")

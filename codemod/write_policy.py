@@ -1,0 +1,52 @@
+"""Which validated rewrites are written.
+
+By default a rewrite is written when running proved it (**passed**), or when it could not
+be proven (**not validated**: no way to build the class, or its statement never ran with
+the arguments used) and the rule that decided it is statically safe: a rewrite that
+changes nothing a checkpoint, a cast, an optimizer or a loader sees beyond what the
+static analysis already proves.  **Failed**, **error** and **timeout** rewrites are not
+written, nor not-validated ones decided by other rules; `--unsafe-fixes` writes them too
+(as ruff does for its unsafe fixes), `--require-validated` writes passed rewrites only.
+
+The unit that is written or held back is the class: its rewrites are applied together
+(they can depend on each other, e.g. a local read instead of the attribute), so a class is
+written only when every one of its rewrites may be.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from codemod.ftypes import Finding, Verdict
+
+
+@dataclass(frozen=True)
+class WritePolicy:
+    unsafe_fixes: bool = False  # write failed, errored, timed-out and unproven rewrites too
+    require_validated: bool = False  # write passed rewrites only
+
+
+def statically_safe(code: str) -> bool:
+    """Whether the rule with this code marks its rewrites safe without running them."""
+    from codemod.rules import REGISTRY  # only runs that validate need the rules here
+
+    rule = REGISTRY.get(code)
+    return bool(rule is not None and rule.statically_safe)
+
+
+def may_write(finding: Finding, policy: WritePolicy) -> tuple[bool, str]:
+    """Whether this validated rewrite may be written, and why not when it may not."""
+    if finding.validation is None:
+        return True, ""
+    verdict = finding.validation.verdict_for(finding.attribute)
+    if verdict is Verdict.PASSED:
+        return True, ""
+    if policy.require_validated:
+        return False, f"{verdict.value}; --require-validated writes passed rewrites only"
+    if policy.unsafe_fixes:
+        return True, ""
+    if verdict is Verdict.NOT_VALIDATED:
+        if statically_safe(finding.code):
+            return True, ""
+        return False, f"not validated and {finding.code or 'its rule'} is not statically safe (--unsafe-fixes writes it)"
+    return False, f"{verdict.value} (--unsafe-fixes writes it)"
