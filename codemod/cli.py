@@ -11,7 +11,7 @@ import click
 from click.core import ParameterSource
 
 from codemod import __version__
-from codemod.config import OUTPUT_FORMATS, ConfigError, find_project_root, load_config, load_style
+from codemod.config import OUTPUT_FORMATS, ConfigError, check_device, check_timeout, find_project_root, load_config, load_style
 from codemod.discovery import display_path
 from codemod.ftypes import plural
 
@@ -38,6 +38,21 @@ Exit codes:
   1  rewrites pending (with --check, unless --exit-zero)
   2  usage error, or a file that could not be processed (the rest of the run completes)
 """
+
+
+def _checked(check, param, value):
+    """A value check of config.py as click's usage error (exit 2)."""
+    try:
+        return check(value)
+    except ValueError as exc:
+        raise click.BadParameter(f"{exc} (got {value!r})", param=param) from None
+
+
+def _non_empty_paths(ctx, param, paths):
+    # Checked before becoming Paths: Path("") is ".", the whole directory.
+    if any(path == "" for path in paths):
+        raise click.BadParameter("an empty path names no file (got '')", param=param)
+    return tuple(Path(path) for path in paths)
 
 
 class _Group(click.Group):
@@ -67,15 +82,15 @@ def main() -> None:
 
 
 @main.command("run", help=RUN_HELP)
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--dry-run", "--diff", "dry_run", is_flag=True, help="Print a unified diff of every change; write nothing.")
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 if any rewrite is pending.")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(), callback=_non_empty_paths)
+@click.option("--dry-run/--no-dry-run", "--diff", "dry_run", default=False, help="Print a unified diff of every change; write nothing.")
+@click.option("--check/--no-check", default=False, help="Write nothing; exit 1 if any rewrite is pending.")
 @click.option("--validate/--no-validate", default=True, help="Run the original and rewritten models before writing (default: on).")
-@click.option("--require-validated", is_flag=True, help="Write only rewrites whose validation passed.")
-@click.option("--unsafe-fixes", is_flag=True,
+@click.option("--require-validated/--no-require-validated", default=False, help="Write only rewrites whose validation passed.")
+@click.option("--unsafe-fixes/--no-unsafe-fixes", default=False,
               help="Also write rewrites that failed validation, errored, timed out, or could not be proven and "
                    "are not statically safe (by default they are held back).")
-@click.option("--allow-new-keys", is_flag=True,
+@click.option("--allow-new-keys/--no-allow-new-keys", default=False,
               help="Accept rewrites that add state_dict keys (new persistent buffers or parameters), so that "
                    "checkpoints saved before the rewrite no longer load with strict=True; failed otherwise.")
 @click.option("--report", "report_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
@@ -100,14 +115,15 @@ def main() -> None:
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where the result cache lives (default: $CODEMOD_CACHE_DIR, else the user's cache directory; "
                    "never inside the repository unless asked).")
-@click.option("--quiet", "-q", is_flag=True, help="Print the summary line only.")
+@click.option("--quiet/--no-quiet", "-q", default=False, help="Print the summary line only.")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr where settings come from and what the run does.")
 @click.option("--show-files", is_flag=True, help="List the files that would be analysed, then exit.")
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings, then exit.")
-@click.option("--device", default="auto", show_default=True, help="Validation device: auto, cpu, meta, cuda or cuda:N.")
-@click.option("--examples", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--device", default="auto", show_default=True, callback=lambda ctx, param, value: _checked(check_device, param, value),
+              help="Validation device: auto, cpu, meta, cuda or cuda:N.")
+@click.option("--examples", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
               help="Examples file declaring how to build classes (default: codemod_examples.py at the root).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+@click.option("--timeout", type=float, default=60.0, show_default=True, callback=lambda ctx, param, value: _checked(check_timeout, param, value),
               help="Seconds allowed to validate one class.")
 @click.option("--formatter", type=click.Choice(["black", "ruff", "none"]), default=None,
               help="Run the project's formatter over the files that change (default: none; the rewritten "
@@ -115,7 +131,7 @@ def main() -> None:
 @click.option("--python", "python", default=None, metavar="PATH",
               help="Interpreter (or virtual environment) the validation workers run under "
                    "(default: the active virtual environment, else .venv in the project, else this one).")
-@click.option("--parse-all", is_flag=True,
+@click.option("--parse-all/--no-parse-all", default=False,
               help="Parse every file in full (slower): also reports syntax errors in files that cannot hold "
                    "a rewrite, which are otherwise never parsed.")
 @click.pass_context
@@ -140,6 +156,7 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         raise click.UsageError(f"--statistics prints text or json, not {settings['output_format']}")
     if stdin and settings["require_validated"]:
         raise click.UsageError("--require-validated cannot be used with '-': validation does not run on standard input")
+    _check_settings(settings, root, validates=not stdin)
     formatter = settings["formatter"] if settings["formatter"] not in (None, "none") else None
     try:
         style = load_style(root, formatter)
@@ -324,7 +341,7 @@ def clean_command(paths: tuple[Path, ...], cache_dir: Path | None, everything: b
 def record_command(command: tuple[str, ...], root: Path | None) -> None:
     """Run COMMAND (after --) and record how it builds and calls each Module class.
 
-    Example: codemod record -- pytest tests/
+    Example: codemod record -- python -m pytest tests/
 
     Constructor arguments and the first forward inputs of every nn.Module
     class defined in the repository are stored under .codemod/records/, where
@@ -351,9 +368,37 @@ _FLAG_TO_CONFIG = {
     "device": "device",
     "examples": "examples",
     "timeout": "timeout",
+    "check": "check",
+    "dry_run": "dry_run",
+    "quiet": "quiet",
+    "parse_all": "parse_all",
     "formatter": "formatter",
     "python": "python",
 }
+# Options of one invocation, not read from [tool.codemod] (besides exclude, select and
+# ignore, which _merge combines, and color, which _colour resolves).
+# A repository does not choose where a user's cache goes: cache_dir is not read from it either.
+PER_INVOCATION = ("statistics", "exit_zero", "stdin_filename", "verbose", "show_files", "show_settings", "cache_dir", "report_path")
+
+
+def _check_settings(settings: dict, root: Path, validates: bool) -> None:
+    """What only the merged settings can tell; a usage error (exit 2) before any work."""
+    examples = settings["examples"]
+    if examples is not None and not Path(examples).is_file():
+        raise click.UsageError(f"examples file {display_path(Path(examples))} does not exist (examples in [tool.codemod])")
+    if validates and settings["validate"] and not (settings["show_settings"] or settings["show_files"]):
+        from codemod.validate.imports import InterpreterError, project_python
+        from codemod.validate.preflight import validation_problem
+
+        try:
+            python = project_python(root, settings["python"])
+        except InterpreterError as exc:
+            raise click.UsageError(str(exc)) from None
+        problem = validation_problem(settings["device"], python)
+        if problem is not None:
+            raise click.UsageError(problem)
+
+
 _CLI, _CONFIG, _DEFAULT = "command line", "pyproject.toml", "default"
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .discovery import display_path
 
-__all__ = ["ConfigError", "KNOWN_KEYS", "find_project_root", "load_config", "load_style"]
+__all__ = ["ConfigError", "KNOWN_KEYS", "check_device", "check_timeout", "find_project_root", "load_config", "load_style"]
 
 
 def _toml_reader():
@@ -26,11 +27,16 @@ class ConfigError(Exception):
     """The configuration is unusable; the message names the file and the key."""
 
 
-def find_project_root(paths: Sequence[Path]) -> Path:
-    """Nearest common ancestor of ``paths`` holding ``pyproject.toml`` or ``.git``.
+PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py")
 
-    Falls back to the common parent directory (a file's own directory) when no
-    ancestor has either.
+
+def find_project_root(paths: Sequence[Path]) -> Path:
+    """Nearest common ancestor of ``paths`` holding ``pyproject.toml``, ``setup.cfg``,
+    ``setup.py`` or ``.git``.
+
+    Without any such ancestor: the import root of the common directory (the parent of
+    its outermost package, the directory itself when it is no package), so that a file
+    deep in a package still sees the whole package.
     """
     if not paths:
         paths = [Path.cwd()]
@@ -41,12 +47,17 @@ def find_project_root(paths: Sequence[Path]) -> Path:
     common = os.path.commonpath(directories)
     current = common
     while True:
-        if os.path.isfile(os.path.join(current, "pyproject.toml")) or os.path.exists(os.path.join(current, ".git")):
+        if any(os.path.isfile(os.path.join(current, m)) for m in PROJECT_MARKERS) or os.path.exists(
+            os.path.join(current, ".git")
+        ):
             return Path(current)
         parent = os.path.dirname(current)
         if parent == current:
-            return Path(common)
+            break
         current = parent
+    while os.path.isfile(os.path.join(common, "__init__.py")) and os.path.dirname(common) != common:
+        common = os.path.dirname(common)
+    return Path(common)
 
 
 # --- value checks: each returns the normalised value or raises ValueError("must be ...")
@@ -92,6 +103,20 @@ def _positive_number(value: Any) -> float:
     return float(value)
 
 
+_DEVICE = re.compile(r"auto|cpu|meta|cuda(?::\d+)?")
+
+
+def check_device(value: Any) -> str:
+    if not isinstance(value, str) or not _DEVICE.fullmatch(value):
+        raise ValueError("must be auto, cpu, meta, cuda or cuda:N")
+    return value
+
+
+def check_timeout(value: Any) -> float:
+    """Seconds: a finite number > 0 (not nan, not inf)."""
+    return _positive_number(value)
+
+
 def _selectors(value: Any) -> tuple[str, ...]:
     from codemod.selection import UnknownCode, parse_selectors
 
@@ -114,7 +139,7 @@ KNOWN_KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "ignore": ("list of rule codes or prefixes", _selectors),
     "validate": ("boolean", _boolean),
     "jobs": ("integer >= 1", _positive_int),
-    "device": ("string", _string),
+    "device": ('"auto", "cpu", "meta", "cuda" or "cuda:N"', check_device),
     "examples": ("path relative to the project root", _string),
     "timeout": ("number of seconds > 0", _positive_number),
     "require_validated": ("boolean", _boolean),
@@ -122,6 +147,10 @@ KNOWN_KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "allow_new_keys": ("boolean", _boolean),
     "cache": ("boolean", _boolean),
     "color": ("boolean", _boolean),
+    "check": ("boolean", _boolean),
+    "dry_run": ("boolean", _boolean),
+    "quiet": ("boolean", _boolean),
+    "parse_all": ("boolean", _boolean),
     "formatter": ('"black", "ruff" or "none"', _choice("black", "ruff", "none")),
     "python": ("path of the interpreter for validation, relative to the project root", _string),
 }

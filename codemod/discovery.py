@@ -121,11 +121,13 @@ def module_spellings(path: Path, name: str, root: Path | None) -> list[str]:
     """
     spellings = [name]
     if root is not None:
-        try:
-            rel = path.relative_to(root).with_suffix("")
-        except ValueError:
+        # String work: this runs for every file of the project on every run.
+        base = str(root)
+        prefix = base if base.endswith(os.sep) else base + os.sep
+        text = str(path)
+        if not text.startswith(prefix):
             return spellings
-        parts = list(rel.parts)
+        parts = os.path.splitext(text[len(prefix) :])[0].split(os.sep)
         if parts and parts[-1] == "__init__":
             parts.pop()
         alt = ".".join(parts)

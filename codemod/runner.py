@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from codemod.config import find_project_root
 from codemod.discovery import Discovery, discover, display_path, module_map
 from codemod.cache import Entry, ResultCache, cache_base, file_digest, repository_digest
 from codemod.fileio import SourceError, SourceFile, read_source, remove_stale_temp_file, write_source_atomic
@@ -55,7 +56,11 @@ class RunOptions:
     device: str = "auto"
     examples: Path | None = None
     timeout: float = 60.0
-    root: Path | None = None
+    root: Path | None = None  # the project root; found from the paths when None
+    # Index every file of the project, whatever paths are given: a single file is then
+    # decided with its base classes, subclasses, helpers and call sites, as in a run over
+    # the whole repository.  Only the given files are reported and rewritten.
+    index_project: bool = True
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
     selection: RuleSelection = field(default_factory=RuleSelection)  # --select / --ignore
     cache_dir: Path | None = None  # default: $CODEMOD_CACHE_DIR, else the user's cache directory (cache.py)
@@ -93,9 +98,10 @@ class RunReport:
 Progress = Callable[[int, int], None]
 
 
-def files_to_analyse(paths: Sequence[Path | str], options: RunOptions) -> Discovery:
+def files_to_analyse(paths: Sequence[Path | str], options: RunOptions, root: Path | None = None) -> Discovery:
     """The files a run over `paths` covers (and the paths that could not be read)."""
-    return discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=options.root)
+    root = root or options.root or (find_project_root([Path(p) for p in paths]) if paths else None)
+    return discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=root)
 
 
 def run_source(text: str, path: Path, shown: str, options: RunOptions) -> RunReport:
@@ -134,15 +140,19 @@ def _run(
     paths: Sequence[Path | str], options: RunOptions, progress: Progress | None, stdin: tuple[Path, str, str] | None = None
 ) -> RunReport:
     cwd = Path.cwd()
+    root = options.root or (find_project_root([Path(p) for p in paths]) if paths else cwd)
     texts: dict[Path, str] = {}
     if stdin is not None:
-        found = Discovery(files=[stdin[0]])
-        texts[stdin[0]] = stdin[2]
+        # The real path, as the project's walk finds it: the text stands in for that file.
+        stdin_path = Path(os.path.realpath(stdin[0]))
+        found = Discovery(files=[stdin_path])
+        texts[stdin_path] = stdin[2]
     else:
-        found = files_to_analyse(paths, options)
-    root = options.root or _common_root(found.files) or cwd
+        found = files_to_analyse(paths, options, root)
     report = RunReport(root=root, errors=list(found.errors))
-    files = found.files
+    files = found.files  # reported and rewritten
+    index_files = _project_files(root, files, options) if options.index_project and files else files
+    index_root = Path(os.path.realpath(root))  # the files are real paths too
     shown = [stdin[1]] if stdin is not None else [display_path(path, cwd) for path in files]
     analyses: list[FileAnalysis | None] = [None] * len(files)
 
@@ -157,13 +167,14 @@ def _run(
         key = options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}"
         cache = ResultCache(root, key, cache_base(options.cache_dir))
         cache.load()
-        digests = _digests(files, cache, stats, identities)
+        # Every file of the project: an analysis may have read any of them.
+        digests = _digests(index_files, cache, stats, identities)
         repo_digest = repository_digest(digests)
         modules: list[dict[str, tuple[str, ...]]] = []  # built on first use
 
         def module_paths(name: str) -> tuple[str, ...]:
             if not modules:
-                modules.append(module_map(files, root))
+                modules.append(module_map(index_files, index_root))
             return modules[0].get(name, ())
 
         for i, path in enumerate(files):
@@ -174,7 +185,7 @@ def _run(
             _identify(str(path), identities)
     todo = [i for i, a in enumerate(analyses) if a is None]
     done = len(files) - len(todo)
-    for i, analysis, dependencies, scanned in _analyse_all(files, shown, todo, root, options, texts):
+    for i, analysis, dependencies, scanned in _analyse_all(files, index_files, shown, todo, index_root, options, texts):
         analyses[i] = analysis
         done += 1
         if progress is not None:
@@ -213,6 +224,14 @@ def _run(
     return report
 
 
+def _project_files(root: Path, given: list[Path], options: RunOptions) -> list[Path]:
+    """Every file of the project (walked as a run over its root would), and the given ones."""
+    project = discover([root], excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=root)
+    known = set(project.files)
+    extra = [path for path in given if path not in known]  # named explicitly, outside the walk
+    return sorted(project.files + extra) if extra else project.files
+
+
 def _identify(key: str, identities: dict[str, tuple[int, int]]) -> os.stat_result | None:
     try:
         info = os.lstat(key)
@@ -247,13 +266,13 @@ _BATCH = 24
 _worker: dict = {}
 
 
-def _analyse_all(files, shown, todo, root, options, texts):
+def _analyse_all(files, index_files, shown, todo, root, options, texts):
     """Yield (index, analysis, dependencies, scanned_repository) for each file in `todo`, in order."""
     if not todo:
         return
     jobs = max(1, min(options.jobs or os.cpu_count() or 1, len(todo) // _MIN_FILES_PER_WORKER))
     if jobs == 1:
-        _init_worker(files, shown, root, options, texts)
+        _init_worker(files, index_files, shown, root, options, texts)
         try:
             for i in todo:
                 yield (i, *_analyse_one(i))
@@ -275,7 +294,7 @@ def _analyse_all(files, shown, todo, root, options, texts):
     batches.sort(key=lambda batch: -sum(sizes[i] for i in batch))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending: dict[int, tuple] = {}
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, shown, root, options, texts)) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, index_files, shown, root, options, texts)) as pool:
         futures = [pool.submit(_analyse_batch, batch) for batch in batches]
         # Results are yielded in file order, whatever order the workers finish in.
         position = 0
@@ -294,7 +313,7 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _init_worker(files, shown, root, options, texts) -> None:
+def _init_worker(files, index_files, shown, root, options, texts) -> None:
     from codemod.repo_index import RepoIndex
 
     gc.disable()  # see run()
@@ -303,7 +322,7 @@ def _init_worker(files, shown, root, options, texts) -> None:
         shown=shown,
         options=options,
         texts=texts,  # source given as text (standard input) instead of read from disk
-        index=RepoIndex(files, root=root, texts=texts, lazy=options.prefilter),
+        index=RepoIndex(index_files, root=root, texts=texts, lazy=options.prefilter),
     )
 
 
@@ -481,14 +500,3 @@ def _write(result: FileResult, roots: list[str], identity: tuple[int, int] | Non
         result.error = f"not written: {exc}"
         return False
     return True
-
-
-def _common_root(files: list[Path]) -> Path | None:
-    if not files:
-        return None
-    from codemod.config import find_project_root
-
-    try:
-        return find_project_root([Path(os.path.commonpath([str(f.parent) for f in files]))])
-    except ValueError:
-        return None

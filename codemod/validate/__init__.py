@@ -174,6 +174,7 @@ def validate_rewrites(
                     )
                 )
             env = worker_environment(os.environ)
+            env["CODEMOD_DISPLAY_CWD"] = os.getcwd()  # paths in messages as the report shows them
             pool = Pool(jobs, root, configs, env, workdir, float(options.timeout), python)
             pool.on_hello = lambda hello: site_dirs.__setitem__(slice(None), list(hello.get("site_dirs") or []))
             try:

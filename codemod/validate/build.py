@@ -15,6 +15,7 @@ import copy
 import importlib.util
 import inspect
 import io
+import os
 import pickle
 import random
 import sys
@@ -114,9 +115,22 @@ def _user_frame(exc: BaseException) -> str:
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
         if "/codemod/validate/" not in filename.replace("\\", "/") and "site-packages" not in filename:
-            last = f"{filename}:{tb.tb_lineno}"
+            last = f"{_shown(filename)}:{tb.tb_lineno}"
         tb = tb.tb_next
     return last or ""
+
+
+def _shown(filename: str) -> str:
+    """A file as the tool's report shows paths: relative to the directory the user ran the
+    tool from (the parent passes it; the worker itself runs in the project root) when inside it."""
+    base = os.environ.get("CODEMOD_DISPLAY_CWD")
+    if not base:
+        return filename
+    try:
+        relative = os.path.relpath(filename, base)
+    except ValueError:  # another drive
+        return filename
+    return filename if relative == os.pardir or relative.startswith(os.pardir + os.sep) else relative
 
 
 def load_record(path: str) -> dict[str, Any]:

@@ -168,7 +168,10 @@ def record(
             _SITECUSTOMIZE.format(recorder=str(Path(recorder.__file__).resolve())), encoding="utf-8"
         )
         env = os.environ.copy()
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(hook_dir), env.get("PYTHONPATH", "")) if p)
+        # The repository root goes on the path too (after the user's entries), as
+        # `python -m pytest` does: a bare `pytest tests/` could not import the repository's
+        # packages, and validation imports them from the root in the same way.
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(hook_dir), env.get("PYTHONPATH", ""), str(root)) if p)
         env["CODEMOD_RECORD_ROOT"] = str(root)
         env["CODEMOD_RECORD_STAGING"] = str(staging)
         env["CODEMOD_RECORD_MAX_BYTES"] = str(max_bytes)

@@ -182,12 +182,14 @@ def checkpoint_check(model: torch.nn.Module, original_state: list[tuple[str, Any
         return {"compatible": True, "missing": [], "error": None}
     except Exception as exc:
         error = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    only_missing = False  # the sole problem is keys the original never had
     try:
         result = model.load_state_dict(state, strict=False)
         missing = [k for k in result.missing_keys if k not in skipped]
+        only_missing = bool(missing) and not result.unexpected_keys
     except Exception:
         missing = []
-    return {"compatible": False, "missing": missing, "error": error}
+    return {"compatible": False, "missing": missing, "error": error, "only_missing": only_missing}
 
 
 class WorkerState:
