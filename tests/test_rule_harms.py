@@ -7,6 +7,8 @@ replaces would have written it; the harm shows on the last and not on the new re
 
 from __future__ import annotations
 
+import re
+
 import types
 import warnings
 from pathlib import Path
@@ -138,8 +140,9 @@ def test_kept_device_move_keeps_a_child_reference_on_the_model_device():
     assert 'self.register_buffer("adj", torch.eye(nodes).to(device), persistent=False)' in rewritten
     # The child registers the tensor it keeps (typed from its call); a child that keeps a
     # plain reference (one the tool cannot type) is what the kept move protects.
-    assert 'self.register_buffer("adj", adj, persistent=False)' in rewritten
-    rewritten = rewritten.replace('self.register_buffer("adj", adj, persistent=False)', "self.adj = adj")
+    child_registers = re.compile(r'self\.register_buffer\(\s*"adj", adj, persistent=False\s*\)')  # maybe wrapped
+    assert child_registers.search(rewritten)
+    rewritten = child_registers.sub("self.adj = adj", rewritten)
     old_rewrite = rewritten.replace(
         'self.register_buffer("adj", torch.eye(nodes).to(device), persistent=False)',
         'self.register_buffer("adj", torch.eye(nodes), persistent=False)',

@@ -160,10 +160,14 @@ def test_write_run_gives_parsable_files_and_a_second_run_changes_nothing(corpora
 
 
 def _same_results(root: Path, paths: list[Path]) -> tuple[RunReport, RunReport, RunReport]:
+    from codemod.cache import cache_base, project_directory
+
+    cache = project_directory(cache_base(), root)  # outside the tree: $CODEMOD_CACHE_DIR (conftest)
     reference = _run(paths, root, prefilter=False, use_cache=False, jobs=2)
-    assert not (root / ".codemod").exists()
+    assert not cache.exists()
     cold = _run(paths, root, prefilter=True, use_cache=True, jobs=2)
-    assert (root / ".codemod").exists()
+    assert cache.is_dir() and any(cache.iterdir())
+    assert not (root / ".codemod").exists()  # nothing written into the repository
     warm = _run(paths, root, prefilter=True, use_cache=True, jobs=2)
     assert _errors(reference) == []
     return reference, cold, warm

@@ -273,6 +273,13 @@ def meta_init(build_on_meta: Callable[[], torch.nn.Module], attrs: list[str],
         model.load_state_dict(checkpoint, strict=False)
     except BaseException as exc:
         return {"status": "unchecked", "error": f"materialising the meta model raised {format_exception(exc)}"}
+    states = _reloaded_states(model, attrs, reference)
+    return {"status": "ok", "error": None, "attrs": states}
+
+
+def _reloaded_states(model: torch.nn.Module, attrs: list[str], reference: dict[str, torch.Tensor | None]) -> dict[str, str]:
+    """Each rewritten tensor of a model built again (meta materialisation, from_pretrained):
+    ok (the reference values), meta, uninitialised (other values) or missing."""
     states: dict[str, str] = {}
     for attr in attrs:
         tensor = tensor_at(model, attr)
@@ -285,7 +292,7 @@ def meta_init(build_on_meta: Callable[[], torch.nn.Module], attrs: list[str],
             states[attr] = "ok"
         else:
             states[attr] = "uninitialised"
-    return {"status": "ok", "error": None, "attrs": states}
+    return states
 
 
 # -- transformers ----------------------------------------------------------------------------
@@ -312,18 +319,7 @@ def pretrained_round_trip(model: torch.nn.Module, attrs: list[str], reference: d
     except BaseException as exc:
         return {"status": "unchecked", "error": f"save_pretrained/from_pretrained raised {format_exception(exc)}"}
     loaded.eval()
-    states: dict[str, str] = {}
-    for attr in attrs:
-        tensor = tensor_at(loaded, attr)
-        expected = reference.get(attr)
-        if tensor is None or expected is None:
-            states[attr] = "missing"
-        elif tensor.device.type == "meta":
-            states[attr] = "meta"
-        elif compare.exact_difference(expected, tensor.detach().cpu()) is None:
-            states[attr] = "ok"
-        else:
-            states[attr] = "uninitialised"
+    states = _reloaded_states(loaded, attrs, reference)
     result: dict[str, Any] = {"status": "ok", "error": None, "attrs": states, "outputs": None, "forward_error": None}
     if make is not None:
         try:
