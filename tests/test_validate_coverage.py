@@ -614,3 +614,39 @@ def test_a_stand_in_fails_only_when_used(tmp_path, monkeypatch):
         stubs._finder.names[:] = finder_names
         for name in [n for n in sys.modules if n.startswith(("standin_pkg", "missing_dep_for_codemod_stub_test"))]:
             del sys.modules[name]
+
+
+# -- a rewrite whose attribute holds no tensor with the arguments used is not proven ----------------
+
+MAYBE_TENSOR = """
+import torch
+import torch.nn as nn
+
+
+class MaybeMean(nn.Module):
+    def __init__(self, mean=None):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.mean = torch.tensor(mean) if mean else None
+        self.table = torch.ones(4)
+
+    def forward(self, x):
+        return self.lin(x) + self.table
+"""
+
+
+def test_a_rewrite_that_held_none_in_both_models_is_not_validated(tmp_path):
+    _repo(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": MAYBE_TENSOR})
+    rewrites = {
+        "m": ("        self.mean = torch.tensor(mean) if mean else None",
+              '        self.register_buffer("mean", torch.tensor(mean) if mean else None, persistent=False)'),
+        "t": ("        self.table = torch.ones(4)",
+              '        self.register_buffer("table", torch.ones(4), persistent=False)'),
+    }
+    v = _validate(tmp_path, "pkg/m.py", "pkg.m", rewrites,
+                  [("MaybeMean", [_finding("MaybeMean", "mean"), _finding("MaybeMean", "table")])])["MaybeMean"]
+    # the statement ran, but its tensor branch did not: nothing about the tensor is proven
+    assert v.verdict_for("mean") is Verdict.NOT_VALIDATED, _detail(v)
+    assert "holds None" in v.message_for("mean") and "no tensor was compared" in v.message_for("mean")
+    assert v.verdict_for("table") is Verdict.PASSED, _detail(v)
+    assert v.verdict is Verdict.NOT_VALIDATED  # the class as a whole is not proven

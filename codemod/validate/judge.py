@@ -65,6 +65,8 @@ class _Judgement:
         self.missing_keys: list[str] = []
         self.parameter_order_changed = False
         self.forward_compared = False
+        # attribute -> why its value was never compared (no tensor with these arguments)
+        self.uncompared: dict[str, str] = {}
 
     @property
     def failures(self) -> list[str]:
@@ -101,6 +103,8 @@ class _Judgement:
                 verdict = "not validated"
                 lines = ", ".join(str(n) for n in unrun)
                 message = f"branch not taken with these arguments: the rewritten statement (line {lines}) never ran"
+            elif attr in self.uncompared:
+                verdict, message = "not validated", self.uncompared[attr]
             else:
                 verdict, message = "passed", "proven by running"
             out[attr] = {"verdict": verdict, "checks": checks, "message": message}
@@ -197,10 +201,15 @@ def _attributes(j: _Judgement, orig: dict[str, Any], rew: dict[str, Any], findin
                 j.fail("attributes", f"the original does not set {attr} with these arguments, the rewritten does", attr)
             else:
                 j.details.append(f"attributes: {attr} is not set with these constructor arguments; not compared")
+                j.uncompared[attr] = f"{attr} is not set with these constructor arguments: no tensor was compared"
             continue
         if o["where"] != "dict":
             kind = o.get("type")
             j.details.append(f"attributes: the original holds a {kind} in {attr}, not a plain tensor; not compared")
+            # The statement ran, but its tensor branch did not (`torch.tensor(m) if m else None`):
+            # nothing about the tensor is proven.
+            if kind == "NoneType":
+                j.uncompared[attr] = f"{attr} holds None, not a tensor, with these arguments: no tensor was compared"
             continue
         compared = True
         if r["where"] == "missing":
