@@ -81,11 +81,12 @@ def test_ci_installs_as_the_readme_says() -> None:
     ci = (REPO_ROOT / ".ci" / "run").read_text()
     ci_commands = [line.split("#")[0].strip() for line in ci.splitlines() if re.match(r"\s*python -m (pip|pytest)", line)]
     development = blocks(install, "sh")[-1].splitlines()
-    assert development[-2:] == ['pip install -e ".[test]"', "python -m pytest -q"]
-    torch_step = development[-3]
+    assert development[-3:] == ['pip install -e ".[test]"', "python -m pytest -q", "python -m pytest -q -m slow"]
+    torch_step = development[-4]
     assert torch_step == "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
     # CI: the CPU build of the same torch first, then the test extra, then the README's test command.
-    assert ci_commands == ["python -m pip install torch==2.13.0", 'python -m pip install -e ".[test]"', "python -m pytest -q"]
+    assert ci_commands == ["python -m pip install torch==2.13.0", 'python -m pip install -e ".[test]"', "python -m pytest -q",
+                           "python -m pytest -q -m slow"]
     assert "`pip install torch==2.13.0`" in install  # the README says why CI drops the index URL
     assert "torch-buffer-codemod" in install
 

@@ -13,7 +13,9 @@ import json
 import os
 import queue
 import re
+import select
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -36,8 +38,200 @@ _BOOT = (
     "main(sys.argv[1], int(sys.argv[3]) if len(sys.argv) > 3 else None)\n"
 )
 
+# The same for the zygote (zygote.py), which forks the workers from one warm interpreter.
+_ZYGOTE_BOOT = (
+    "import sys, importlib.util\n"
+    "spec = importlib.util.spec_from_file_location('codemod', sys.argv[1] + '/__init__.py',"
+    " submodule_search_locations=[sys.argv[1]])\n"
+    "sys.modules['codemod'] = importlib.util.module_from_spec(spec)\n"
+    "from codemod.validate.zygote import serve\n"
+    "serve(int(sys.argv[2]), int(sys.argv[3]))\n"
+)
+
 STARTUP_TIMEOUT = 300.0
 _EOF = object()
+
+
+def forking_supported() -> bool:
+    """Workers are forked from a warm zygote on Linux; elsewhere each starts its own interpreter
+    (macOS frameworks are not fork-safe once loaded; Windows has no fork)."""
+    return sys.platform.startswith("linux") and hasattr(socket, "send_fds") and hasattr(socket, "SOCK_SEQPACKET")
+
+
+class ForkedProcess:
+    """A worker forked by the zygote, with the part of subprocess.Popen's interface the Worker uses.
+
+    It is the zygote's child, not ours: its exit status comes from the zygote."""
+
+    def __init__(self, zygote: "Zygote", pid: int, stdin, stdout) -> None:
+        self.zygote = zygote
+        self.pid = pid
+        self.stdin = stdin
+        self.stdout = stdout
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = self.zygote.exit_status(self.pid)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise subprocess.TimeoutExpired(f"worker {self.pid}", timeout or 0.0)
+            time.sleep(0.02)
+        assert self.returncode is not None
+        return self.returncode
+
+
+class Zygote:
+    """The tool's end of zygote.py: started on first use, one per pool (one interpreter)."""
+
+    def __init__(self, python: str, root: Path, env: dict[str, str], logs: Path) -> None:
+        self.python = python
+        self.root = root
+        self.env = env
+        self.logs = logs
+        self.proc: subprocess.Popen[bytes] | ForkedProcess | None = None
+        self.sock: socket.socket | None = None
+        self.watch_write: int | None = None
+        self.failed = False
+        self.exits: dict[int, int] = {}
+        self.replies: queue.Queue[Any] = queue.Queue()
+        self.lock = threading.Lock()
+        self.gone = threading.Event()
+
+    def start(self) -> bool:
+        """Start it and wait until torch is imported; False (and never again) when it cannot start."""
+        if self.failed:
+            return False
+        if self.sock is not None:
+            return True
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        watch_read, self.watch_write = os.pipe()
+        try:
+            with open(self.logs / "zygote.log", "wb") as log:
+                self.proc = subprocess.Popen(
+                    [self.python, "-c", _ZYGOTE_BOOT, str(PACKAGE_DIR), str(theirs.fileno()), str(watch_read)],
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=log,
+                    cwd=str(self.root),
+                    env=self.env,
+                    start_new_session=True,
+                    pass_fds=(theirs.fileno(), watch_read),
+                )
+        except OSError:
+            ours.close()
+            self._fail()
+            return False
+        finally:
+            theirs.close()
+            os.close(watch_read)
+        self.sock = ours
+        threading.Thread(target=self._read, daemon=True).start()
+        try:
+            ready = self.replies.get(timeout=STARTUP_TIMEOUT)
+        except queue.Empty:
+            ready = None
+        if not (isinstance(ready, dict) and ready.get("type") == "ready"):
+            self.close()
+            self._fail()
+            return False
+        return True
+
+    def _fail(self) -> None:
+        self.failed = True
+        if self.watch_write is not None:
+            os.close(self.watch_write)
+            self.watch_write = None
+
+    def _read(self) -> None:
+        assert self.sock is not None
+        while True:
+            try:
+                data = self.sock.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            try:
+                message = json.loads(data)
+            except ValueError:
+                continue
+            if message.get("type") == "exit":
+                self.exits[int(message["pid"])] = int(message["status"])
+            else:
+                self.replies.put(message)
+        self.gone.set()
+        self.replies.put(None)
+
+    def spawn(self, config: Path, log_path: Path, watch_read: int) -> ForkedProcess | None:
+        """A worker for ``config``, forked; None when the zygote is not there (start one instead)."""
+        if not self.start():
+            return None
+        stdin_read, stdin_write = os.pipe()
+        stdout_read, stdout_write = os.pipe()
+        log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        theirs = [stdin_read, stdout_write, log, watch_read]
+        try:
+            with self.lock:
+                assert self.sock is not None
+                socket.send_fds(self.sock, [json.dumps({"op": "spawn", "config": str(config)}).encode()], theirs)
+                reply = self.replies.get(timeout=30)
+        except (OSError, queue.Empty, AssertionError):
+            reply = None
+        finally:
+            for fd in theirs[:3]:
+                os.close(fd)
+        if not (isinstance(reply, dict) and reply.get("type") == "spawned"):
+            os.close(stdin_write)
+            os.close(stdout_read)
+            self.close()
+            self._fail()
+            return None
+        return ForkedProcess(self, int(reply["pid"]), os.fdopen(stdin_write, "wb"), os.fdopen(stdout_read, "rb"))
+
+    def exit_status(self, pid: int) -> int | None:
+        if pid in self.exits:
+            return self.exits[pid]
+        if self.gone.is_set():
+            # No zygote to say how it ended: whoever reaped it, it is gone or going.
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return self.exits.setdefault(pid, -signal.SIGKILL)
+            except PermissionError:
+                pass
+        return None
+
+    def close(self) -> None:
+        if self.sock is not None:
+            try:
+                self.sock.send(b'{"op": "exit"}')
+            except OSError:
+                pass
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                pass
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+            self.proc = None
+        if self.watch_write is not None:
+            os.close(self.watch_write)
+            self.watch_write = None
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
 
 
 @dataclass
@@ -88,6 +282,21 @@ def _is_standard_library(path: str) -> bool:
     return path.startswith(library) and "/site-packages/" not in path
 
 
+def _put_line(lines: queue.Queue[Any], raw: bytes) -> None:
+    try:
+        lines.put(json.loads(raw))
+    except ValueError:
+        pass  # not a protocol line
+
+
+def _wait_briefly(proc: subprocess.Popen[bytes] | ForkedProcess, seconds: float = 5.0) -> int | None:
+    """Its exit status once its protocol pipe ended; None when it still runs (it is killed next)."""
+    try:
+        return proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        return None
+
+
 def _describe_exit(returncode: int | None) -> str:
     if returncode is None:
         return "stopped answering"
@@ -103,8 +312,9 @@ class Worker:
     """One worker subprocess for one side, restarted on demand."""
 
     def __init__(self, side: str, config_path: Path, root: Path, env: dict[str, str], logs: Path, label: str,
-                 python: str = sys.executable) -> None:
+                 python: str = sys.executable, zygote: Zygote | None = None) -> None:
         self.side = side
+        self.zygote = zygote  # forks this worker warm when it can (see zygote.py)
         self.python = python  # the project's interpreter (imports.project_python)
         self.config_path = config_path
         self.root = root
@@ -113,6 +323,7 @@ class Worker:
         self.label = label
         self.proc: subprocess.Popen[bytes] | None = None
         self.lines: queue.Queue[Any] = queue.Queue()
+        self.stop_reading = threading.Event()
         self.hello: dict[str, Any] | None = None
         self.starts = 0
         self.log_path: Path | None = None
@@ -125,6 +336,17 @@ class Worker:
         self.starts += 1
         self.hello = None
         self.log_path = self.logs / f"{self.label}-{self.side}-{self.starts}.log"
+        if self.zygote is not None and os.name == "posix":
+            watch_read, self.watch_write = os.pipe()
+            try:
+                forked = self.zygote.spawn(self.config_path, self.log_path, watch_read)
+            finally:
+                os.close(watch_read)
+            if forked is not None:
+                self.proc = forked
+                self._start_reader()
+                return
+            self._close_watch()
         log = open(self.log_path, "wb")
         watch_read = None
         argv = [self.python, "-c", _BOOT, str(self.config_path), str(PACKAGE_DIR)]
@@ -152,18 +374,47 @@ class Worker:
             log.close()
             if watch_read is not None:
                 os.close(watch_read)
+        self._start_reader()
+
+    def _start_reader(self) -> None:
         self.lines = queue.Queue()
-        threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
+        self.stop_reading = threading.Event()
+        threading.Thread(target=self._read, args=(self.proc, self.lines, self.stop_reading), daemon=True).start()
 
     @staticmethod
-    def _read(proc: subprocess.Popen[bytes], lines: queue.Queue[Any]) -> None:
+    def _read(proc: subprocess.Popen[bytes] | ForkedProcess, lines: queue.Queue[Any], stop: threading.Event) -> None:
+        """Protocol lines into ``lines`` until EOF or ``stop``.
+
+        Never a blocking read to EOF: a daemon the model started (double fork, setsid)
+        inherits the protocol pipe and can hold it open forever after the worker is gone, so
+        the reader polls, and it is the one that closes the pipe (closing a file object that
+        another thread is reading blocks the closer)."""
         assert proc.stdout is not None
-        for raw in proc.stdout:
+        try:
+            if os.name != "posix":
+                for raw in proc.stdout:
+                    _put_line(lines, raw)
+                return
+            fd = proc.stdout.fileno()
+            pending = b""
+            while not stop.is_set():
+                ready, _, _ = select.select([fd], [], [], 0.25)
+                if not ready:
+                    continue
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                *complete, pending = (pending + chunk).split(b"\n")
+                for raw in complete:
+                    _put_line(lines, raw)
+        except (OSError, ValueError):
+            pass
+        finally:
+            lines.put(_EOF)
             try:
-                lines.put(json.loads(raw))
-            except ValueError:
-                continue
-        lines.put(_EOF)
+                proc.stdout.close()
+            except OSError:
+                pass
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -182,7 +433,7 @@ class Worker:
                 self.kill()
                 raise WorkerStartError(f"the {self.side} worker did not start within {STARTUP_TIMEOUT:.0f} s")
             if item is _EOF:
-                returncode = self.proc.wait() if self.proc else None
+                returncode = _wait_briefly(self.proc) if self.proc else None
                 raise WorkerStartError(
                     f"the {self.side} worker could not start ({_describe_exit(returncode)}): {self.tail(600)}"
                 )
@@ -211,18 +462,22 @@ class Worker:
             elif proc.poll() is None:
                 proc.kill()
         except (ProcessLookupError, PermissionError):
-            pass
+            if isinstance(proc, ForkedProcess):
+                try:  # forked a moment ago, not yet the leader of its own group
+                    os.kill(proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
         self._close_watch()
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             pass
-        for stream in (proc.stdin, proc.stdout):
-            try:
-                if stream:
-                    stream.close()
-            except OSError:
-                pass
+        self.stop_reading.set()  # the reader closes stdout (see _read)
+        try:
+            if proc.stdin:
+                proc.stdin.close()
+        except OSError:
+            pass
 
     def close(self) -> None:
         proc = self.proc
@@ -279,7 +534,7 @@ class Worker:
                 else:
                     continue
             if item is _EOF:
-                returncode = self.proc.wait()
+                returncode = _wait_briefly(self.proc)
                 tail = self.tail()
                 frame = _frame_from_dump(tail, self.root)
                 fatal = next((ln for ln in tail.splitlines() if ln.startswith("Fatal Python error")), "")
@@ -343,10 +598,11 @@ class Pool:
         self.on_hello: Callable[[dict[str, Any]], None] | None = None
         self.workdir = workdir
         self.stopped = threading.Event()
+        self.zygote = Zygote(python, root, env, workdir) if forking_supported() else None
         self.pairs = [
             (
-                Worker("original", configs["original"], root, env, workdir, f"w{i}", python),
-                Worker("rewritten", configs["rewritten"], root, env, workdir, f"w{i}", python),
+                Worker("original", configs["original"], root, env, workdir, f"w{i}", python, self.zygote),
+                Worker("rewritten", configs["rewritten"], root, env, workdir, f"w{i}", python, self.zygote),
             )
             for i in range(jobs)
         ]
@@ -382,6 +638,8 @@ class Pool:
         for original, rewritten in self.pairs:
             original.close()
             rewritten.close()
+        if self.zygote is not None:
+            self.zygote.close()
 
     def prepare(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
         """One request to the first original-side worker before the classes (the parent harvest)."""
