@@ -62,3 +62,15 @@ def write_files(root: _Path, files: dict) -> _Path:
 def write_tree():
     """`write_tree(root, {"pkg/mod.py": "...", ...})` writes a small repository."""
     return write_files
+
+
+@_pytest.fixture(scope="session", autouse=True)
+def _one_validation_zygote_per_session(tmp_path_factory):
+    """Validation runs made in this process fork their workers from one warm interpreter per
+    session instead of importing torch again for every run (runner.keep_zygotes); runs of
+    the `codemod` command in subprocesses still start their own."""
+    from codemod.validate import runner
+
+    runner.keep_zygotes(tmp_path_factory.mktemp("zygote"))
+    yield
+    runner.release_zygotes()

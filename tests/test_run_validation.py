@@ -544,6 +544,7 @@ def recorded_run(tmp_path_factory):
     return root, recorded, before, dry
 
 
+@pytest.mark.slow
 def test_record_command_records_the_test_suites_models(recorded_run):
     root, recorded, _, _ = recorded_run
     assert recorded.returncode == 0, recorded.stdout[-3000:] + recorded.stderr[-3000:]
@@ -552,6 +553,7 @@ def test_record_command_records_the_test_suites_models(recorded_run):
     assert (root / ".codemod" / "records").is_dir()
 
 
+@pytest.mark.slow
 def test_dry_run_validates_forward_from_the_records(recorded_run):
     root, _, before, dry = recorded_run
     assert dry.returncode == 0, dry.stdout[-3000:] + dry.stderr[-3000:]

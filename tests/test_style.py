@@ -86,6 +86,7 @@ def golden_outputs(tmp_path_factory) -> tuple[Path, list[str]]:
     return work, names
 
 
+@pytest.mark.slow
 def test_golden_outputs_pass_black_where_the_inputs_did(golden_outputs):
     work, names = golden_outputs
     rejected_inputs = _black_rejects([work / f"{n}_in.py" for n in names], work)
@@ -94,6 +95,7 @@ def test_golden_outputs_pass_black_where_the_inputs_did(golden_outputs):
     assert _black_rejects([work / f"{n}_out.py" for n in clean], work) == set()
 
 
+@pytest.mark.slow
 def test_golden_outputs_pass_ruff_where_the_inputs_did(golden_outputs):
     work, names = golden_outputs
     inputs = [work / f"{n}_in.py" for n in names]
@@ -171,6 +173,7 @@ def _generated_module(rng: random.Random, single_quotes: bool) -> str:
     "tool, line_length",
     [("black", 60), ("black", 79), ("black", 88), ("black", 120), ("ruff", 79), ("ruff", 88), ("ruff", 120)],
 )
+@pytest.mark.slow
 def test_generated_modules_stay_formatted(tmp_path, line_length, tool):
     rng = random.Random(f"{tool}{line_length}")
     inputs = []

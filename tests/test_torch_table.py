@@ -25,6 +25,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 # --- (a) the committed file is what the generator produces -------------------
 
 
+@pytest.mark.slow
 def test_committed_table_matches_installed_torch() -> None:
     # A fresh interpreter, so nothing other tests imported or patched leaks in.
     result = _run("-m", "codemod.tools.generate_torch_table", "--check")

@@ -518,6 +518,7 @@ def _cli(args: list[str], cwd: Path, stderr=None):
                           stdout=subprocess.PIPE, stderr=stderr if stderr is not None else subprocess.PIPE)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="the fake interpreter is a shell script")
 def test_python_from_the_command_line_and_from_pyproject(tmp_path):
     _repo(tmp_path, {"pkg/__init__.py": "", "pkg/s.py": SIMPLE, "pyproject.toml": "[project]\nname = 'pkg'\n"})
@@ -536,6 +537,7 @@ def test_python_from_the_command_line_and_from_pyproject(tmp_path):
     assert b"validation:" not in result.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 def test_the_validation_progress_bar_shows_on_a_terminal_only(tmp_path):
     _repo(tmp_path, {"pkg/__init__.py": "", "pkg/s.py": SIMPLE})

@@ -58,6 +58,34 @@ def forking_supported() -> bool:
     return sys.platform.startswith("linux") and hasattr(socket, "send_fds") and hasattr(socket, "SOCK_SEQPACKET")
 
 
+# A caller that validates many times in one process (a test session) may keep one zygote per
+# interpreter for every run (keep_zygotes); otherwise each run starts and stops its own.
+_kept: dict[str, "Zygote"] = {}
+_keep_in: list[Path] = []
+
+
+def keep_zygotes(logs: Path) -> None:
+    """From now on, runs share one zygote per interpreter, logging to ``logs``, until release_zygotes()."""
+    _keep_in[:] = [logs]
+
+
+def release_zygotes() -> None:
+    for zygote in _kept.values():
+        zygote.close()
+    _kept.clear()
+    _keep_in.clear()
+
+
+def _zygote_for(python: str, root: Path, env: dict[str, str], workdir: Path) -> "Zygote | None":
+    if not forking_supported():
+        return None
+    if not _keep_in:
+        return Zygote(python, root, env, workdir)
+    if python not in _kept or _kept[python].failed:
+        _kept[python] = Zygote(python, root, env, _keep_in[0])
+    return _kept[python]
+
+
 class ForkedProcess:
     """A worker forked by the zygote, with the part of subprocess.Popen's interface the Worker uses.
 
@@ -167,30 +195,31 @@ class Zygote:
         self.gone.set()
         self.replies.put(None)
 
-    def spawn(self, config: Path, log_path: Path, watch_read: int) -> ForkedProcess | None:
+    def spawn(self, config: Path, log_path: Path, watch_read: int, env: dict[str, str], cwd: Path) -> ForkedProcess | None:
         """A worker for ``config``, forked; None when the zygote is not there (start one instead)."""
-        if not self.start():
-            return None
-        stdin_read, stdin_write = os.pipe()
-        stdout_read, stdout_write = os.pipe()
-        log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        theirs = [stdin_read, stdout_write, log, watch_read]
-        try:
-            with self.lock:
+        with self.lock:  # workers of several threads (restarts) ask one at a time
+            if not self.start():
+                return None
+            stdin_read, stdin_write = os.pipe()
+            stdout_read, stdout_write = os.pipe()
+            log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            theirs = [stdin_read, stdout_write, log, watch_read]
+            try:
                 assert self.sock is not None
-                socket.send_fds(self.sock, [json.dumps({"op": "spawn", "config": str(config)}).encode()], theirs)
+                request = {"op": "spawn", "config": str(config), "env": env, "cwd": str(cwd)}
+                socket.send_fds(self.sock, [json.dumps(request).encode()], theirs)
                 reply = self.replies.get(timeout=30)
-        except (OSError, queue.Empty, AssertionError):
-            reply = None
-        finally:
-            for fd in theirs[:3]:
-                os.close(fd)
-        if not (isinstance(reply, dict) and reply.get("type") == "spawned"):
-            os.close(stdin_write)
-            os.close(stdout_read)
-            self.close()
-            self._fail()
-            return None
+            except (OSError, queue.Empty, AssertionError):
+                reply = None
+            finally:
+                for fd in theirs[:3]:
+                    os.close(fd)
+            if not (isinstance(reply, dict) and reply.get("type") == "spawned"):
+                os.close(stdin_write)
+                os.close(stdout_read)
+                self.close()
+                self._fail()
+                return None
         return ForkedProcess(self, int(reply["pid"]), os.fdopen(stdin_write, "wb"), os.fdopen(stdout_read, "rb"))
 
     def exit_status(self, pid: int) -> int | None:
@@ -339,7 +368,7 @@ class Worker:
         if self.zygote is not None and os.name == "posix":
             watch_read, self.watch_write = os.pipe()
             try:
-                forked = self.zygote.spawn(self.config_path, self.log_path, watch_read)
+                forked = self.zygote.spawn(self.config_path, self.log_path, watch_read, self.env, self.root)
             finally:
                 os.close(watch_read)
             if forked is not None:
@@ -598,7 +627,7 @@ class Pool:
         self.on_hello: Callable[[dict[str, Any]], None] | None = None
         self.workdir = workdir
         self.stopped = threading.Event()
-        self.zygote = Zygote(python, root, env, workdir) if forking_supported() else None
+        self.zygote = _zygote_for(python, root, env, workdir)
         self.pairs = [
             (
                 Worker("original", configs["original"], root, env, workdir, f"w{i}", python, self.zygote),
@@ -638,7 +667,7 @@ class Pool:
         for original, rewritten in self.pairs:
             original.close()
             rewritten.close()
-        if self.zygote is not None:
+        if self.zygote is not None and _kept.get(self.zygote.python) is not self.zygote:
             self.zygote.close()
 
     def prepare(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:

@@ -7,7 +7,7 @@ runs a tensor operation (so no thread pool exists to be broken by fork) and neve
 CUDA (a CUDA context does not survive fork).
 
 Protocol, over a SOCK_SEQPACKET Unix socket shared with the tool: the tool sends
-``{"op": "spawn", "config": PATH}`` with four descriptors attached (the worker's stdin,
+``{"op": "spawn", "config": PATH, "env": {...}, "cwd": DIR}`` with four descriptors attached (the worker's stdin,
 its stdout, its log for stderr, and the read end of its watch pipe); the zygote answers
 ``{"type": "spawned", "pid": N}``, and ``{"type": "exit", "pid": N, "status": S}`` when a
 worker ends (it reaps them, being their parent).  Each worker starts a session of its own,
@@ -77,7 +77,7 @@ def serve(sock_fd: int, watch_fd: int) -> None:
         sys.stderr.flush()
         pid = os.fork()
         if pid == 0:
-            _become_worker(request["config"], fds, sock, (wake_read, wake_write))
+            _become_worker(request, fds, sock, (wake_read, wake_write))
         for fd in fds:
             os.close(fd)
         sock.send(json.dumps({"type": "spawned", "pid": pid}).encode())
@@ -98,10 +98,14 @@ def _reap(sock: socket.socket) -> None:
             return
 
 
-def _become_worker(config: str, fds: list[int], sock: socket.socket, wake: tuple[int, int]) -> None:
-    """In the forked child: a session of its own, the given stdio, then the worker's loop."""
+def _become_worker(request: dict, fds: list[int], sock: socket.socket, wake: tuple[int, int]) -> None:
+    """In the forked child: a session of its own, the run's environment and working directory,
+    the given stdio, then the worker's loop."""
     try:
         os.setsid()
+        os.environ.clear()
+        os.environ.update(request["env"])
+        os.chdir(request["cwd"])
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         stdin, stdout, log, watch = fds
@@ -113,7 +117,7 @@ def _become_worker(config: str, fds: list[int], sock: socket.socket, wake: tuple
         sock.close()
         from codemod.validate.worker import main
 
-        main(config, watch)
+        main(request["config"], watch)
     finally:
         os._exit(70)
 

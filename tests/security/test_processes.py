@@ -88,6 +88,7 @@ def _project(root: Path, marks: Path, tail: str = "") -> None:
     (root / "model.py").write_text(FORKER.format(marks=str(marks), tail=tail))
 
 
+@pytest.mark.slow
 def test_children_of_constructors_are_killed_with_the_worker(tmp_path: Path):
     root, marks = tmp_path / "repo", tmp_path / "marks"
     root.mkdir(), marks.mkdir()
@@ -100,6 +101,7 @@ def test_children_of_constructors_are_killed_with_the_worker(tmp_path: Path):
     assert _working_in(root, 5.0) == [], "a worker or the zygote outlived the run"
 
 
+@pytest.mark.slow
 def test_a_killed_parent_takes_its_workers_and_their_children_along(tmp_path: Path):
     root, marks = tmp_path / "repo", tmp_path / "marks"
     root.mkdir(), marks.mkdir()
@@ -170,6 +172,7 @@ class Daemonic(nn.Module):
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tail", ["", "while True:\n            time.sleep(0.1)"], ids=["finishes", "hangs"])
 def test_a_setsid_daemon_does_not_hold_the_run_past_its_timeout(tmp_path: Path, tail: str):
     root, marks = tmp_path / "repo", tmp_path / "marks"
