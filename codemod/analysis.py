@@ -49,6 +49,7 @@ class _Decision:
     persistent: bool | None = None
     suggestion: str | None = None
     code: str = ""  # the deciding rule's code (codemod.rules)
+    statically_safe: bool = False  # see Finding.statically_safe
 
 
 # -- entry point --------------------------------------------------------------------------------
@@ -355,6 +356,7 @@ class _ClassAnalyser:
             reason=decision.reason,
             suggestion=decision.suggestion,
             code=decision.code,
+            statically_safe=decision.statically_safe,
         )
 
     # analysis ----------------------------------------------------------------------------------
@@ -873,7 +875,11 @@ class _ClassAnalyser:
             if isinstance(event.stmt, ast.AnnAssign):
                 self._declare(attr, event.stmt.annotation)
         code = R.PERSISTENT.code if persistent else R.NON_PERSISTENT.code
-        return anchor, _Decision(Action.BUFFER, reason, persistent, code=code), edits
+        # Float casts (model.half(), .to(torch.bfloat16)) never touch an integer or bool buffer,
+        # and a non-persistent one adds no checkpoint key: nothing can tell it from the attribute.
+        tensors = [e.value for e in events if e.kind == "assign" and e.value is not None and e.value.is_tensor]
+        safe = not persistent and bool(tensors) and all(v.integer for v in tensors)
+        return anchor, _Decision(Action.BUFFER, reason, persistent, code=code, statically_safe=safe), edits
 
     def _persistence(self, attr, events, outside) -> tuple[bool, str]:
         if self.policy == "always":

@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterator
 
 import codemod
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 ENVIRONMENT_VARIABLE = "CODEMOD_CACHE_DIR"
 TAG_NAME = "CACHEDIR.TAG"
 # The standard cache-directory tag (backup tools skip such directories), naming this tool.

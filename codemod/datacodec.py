@@ -62,6 +62,7 @@ def _encode_finding(f: Finding) -> dict[str, Any]:
         "reason": f.reason,
         "suggestion": f.suggestion,
         "code": f.code,
+        "statically_safe": f.statically_safe,
     }
 
 
@@ -140,7 +141,8 @@ def decode_analysis(data: Any, path: Path, display_path: str) -> FileAnalysis:
 
 
 def _decode_finding(data: Any, display_path: str) -> Finding:
-    d = _record(data, {"line", "column", "class_name", "attribute", "action", "persistent", "reason", "suggestion", "code"})
+    d = _record(data, {"line", "column", "class_name", "attribute", "action", "persistent", "reason", "suggestion", "code",
+                       "statically_safe"})
     action = _ACTIONS.get(_typed(d["action"], str))
     if action is None:
         raise Malformed("unknown action")
@@ -155,6 +157,7 @@ def _decode_finding(data: Any, display_path: str) -> Finding:
         reason=_typed(d["reason"], str),
         suggestion=_optional(d["suggestion"], str),
         code=_typed(d["code"], str),
+        statically_safe=_typed(d["statically_safe"], bool),
     )
 
 

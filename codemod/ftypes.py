@@ -119,6 +119,9 @@ class Finding:
     suggestion: str | None = None
     validation: Validation | None = None
     code: str = ""  # stable rule code of the rule that decided this finding
+    # The rewrite is safe without running the model: a non-persistent buffer of an integer
+    # or bool tensor (no checkpoint key; no float cast can change it), set by the analysis.
+    statically_safe: bool = False
     held_back: str = ""  # why a validated rewrite is not written (codemod.write_policy); "" when it is
 
     def to_json(self) -> dict[str, Any]:
@@ -133,6 +136,7 @@ class Finding:
             "reason": self.reason,
             "suggestion": self.suggestion,
             "code": self.code,
+            "statically_safe": self.statically_safe,
         }
         if self.validation is not None:
             record["verdict"] = self.validation.verdict_for(self.attribute).value

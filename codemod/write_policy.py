@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codemod.ftypes import Finding, Verdict
+from codemod.ftypes import Action, Finding, Verdict
 
 
 @dataclass(frozen=True)
@@ -26,12 +26,10 @@ class WritePolicy:
     require_validated: bool = False  # write passed rewrites only
 
 
-def statically_safe(code: str) -> bool:
-    """Whether the rule with this code marks its rewrites safe without running them."""
-    from codemod.rules import REGISTRY  # only runs that validate need the rules here
-
-    rule = REGISTRY.get(code)
-    return bool(rule is not None and rule.statically_safe)
+def statically_safe(finding: Finding) -> bool:
+    """Whether this rewrite is safe without running the model (the analysis proves it: see
+    Finding.statically_safe)."""
+    return finding.action is not Action.SKIP and finding.statically_safe
 
 
 def may_write(finding: Finding, policy: WritePolicy) -> tuple[bool, str]:
@@ -46,7 +44,7 @@ def may_write(finding: Finding, policy: WritePolicy) -> tuple[bool, str]:
     if policy.unsafe_fixes:
         return True, ""
     if verdict is Verdict.NOT_VALIDATED:
-        if statically_safe(finding.code):
+        if statically_safe(finding):
             return True, ""
-        return False, f"not validated and {finding.code or 'its rule'} is not statically safe (--unsafe-fixes writes it)"
+        return False, "not validated and not statically safe (--unsafe-fixes writes it)"
     return False, f"{verdict.value} (--unsafe-fixes writes it)"

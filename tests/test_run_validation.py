@@ -117,7 +117,7 @@ class Needy(nn.Module):
     def __init__(self, dim, encoder: nn.Module, scale=2.0):  # no module can be made up for encoder
         super().__init__()
         self.lin = nn.Linear(dim, dim)
-        self.offset = torch.linspace(0, 1, dim)
+        self.offset = torch.arange(dim)  # an integer buffer: statically safe
 
     def forward(self, x):
         return self.lin(x) + self.offset
@@ -419,7 +419,7 @@ def _processes_in(directory: Path) -> list[str]:
     return found
 
 
-def test_unbuildable_class_is_written_without_require_validated(mixed_run):
+def test_unbuildable_class_with_a_statically_safe_rewrite_is_written_without_require_validated(mixed_run):
     root, before, report = mixed_run
     needy = verdict_of(report, "Needy")
     assert needy.verdict is Verdict.NOT_VALIDATED

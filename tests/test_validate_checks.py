@@ -450,32 +450,35 @@ def test_from_pretrained_passes_a_buffer_init_weights_recreates(checked):
 # -- the write policy, as a function ---------------------------------------------------------
 
 
-def _finding(code: str, verdict: Verdict) -> Finding:
-    finding = Finding("m.py", 3, 9, "M", "x", Action.BUFFER, False, "r", code=code)
+def _finding(code: str, verdict: Verdict, safe: bool = False) -> Finding:
+    finding = Finding("m.py", 3, 9, "M", "x", Action.BUFFER, False, "r", code=code, statically_safe=safe)
     finding.validation = Validation(verdict, rewrites={"x": {"verdict": verdict.value, "checks": [], "message": ""}})
     return finding
 
 
-def test_only_buf101_is_statically_safe():
+def test_only_buf101_can_be_statically_safe():
     from codemod.rules import REGISTRY
 
-    assert [code for code in REGISTRY if statically_safe(code)] == ["BUF101"]
+    assert [code for code, rule in REGISTRY.items() if rule.statically_safe] == ["BUF101"]
+    assert statically_safe(_finding("BUF101", Verdict.NOT_VALIDATED, safe=True))
+    assert not statically_safe(_finding("BUF101", Verdict.NOT_VALIDATED, safe=False))
 
 
 @pytest.mark.parametrize(
-    "verdict,code,default,unsafe,required",
+    "verdict,code,safe,default,unsafe,required",
     [
-        (Verdict.PASSED, "BUF102", True, True, True),
-        (Verdict.NOT_VALIDATED, "BUF101", True, True, False),
-        (Verdict.NOT_VALIDATED, "BUF102", False, True, False),
-        (Verdict.NOT_VALIDATED, "BUF103", False, True, False),
-        (Verdict.FAILED, "BUF101", False, True, False),
-        (Verdict.ERROR, "BUF101", False, True, False),
-        (Verdict.TIMEOUT, "BUF101", False, True, False),
+        (Verdict.PASSED, "BUF102", False, True, True, True),
+        (Verdict.NOT_VALIDATED, "BUF101", True, True, True, False),
+        (Verdict.NOT_VALIDATED, "BUF101", False, False, True, False),  # a float buffer: a cast can change it
+        (Verdict.NOT_VALIDATED, "BUF102", False, False, True, False),
+        (Verdict.NOT_VALIDATED, "BUF103", False, False, True, False),
+        (Verdict.FAILED, "BUF101", True, False, True, False),
+        (Verdict.ERROR, "BUF101", True, False, True, False),
+        (Verdict.TIMEOUT, "BUF101", True, False, True, False),
     ],
 )
-def test_write_policy(verdict, code, default, unsafe, required):
-    finding = _finding(code, verdict)
+def test_write_policy(verdict, code, safe, default, unsafe, required):
+    finding = _finding(code, verdict, safe)
     assert may_write(finding, WritePolicy())[0] is default
     assert may_write(finding, WritePolicy(unsafe_fixes=True))[0] is unsafe
     assert may_write(finding, WritePolicy(require_validated=True))[0] is required
@@ -511,7 +514,13 @@ class Raises(nn.Module):
 class NeedsDim(nn.Module):
     def __init__(self, encoder: nn.Module):
         super().__init__()
-        self.offset = torch.linspace(0, 1, encoder.dim)
+        self.offset = torch.arange(encoder.dim)
+
+
+class NeedsDimFloat(nn.Module):
+    def __init__(self, encoder: nn.Module):
+        super().__init__()
+        self.ramp = torch.linspace(0, 1, encoder.dim)
 
 
 class NeedsDimTrained(nn.Module):
@@ -557,20 +566,21 @@ def test_default_policy_writes_passed_and_statically_safe_rewrites_only(policy_r
     _, report, text = policy_runs["default"]
     verdicts = {f.class_name: f.validation.verdict_for(f.attribute) for f in report.findings if f.validation}
     assert verdicts == {"Good": Verdict.PASSED, "Raises": Verdict.ERROR, "NeedsDim": Verdict.NOT_VALIDATED,
-                        "NeedsDimTrained": Verdict.NOT_VALIDATED}
+                        "NeedsDimFloat": Verdict.NOT_VALIDATED, "NeedsDimTrained": Verdict.NOT_VALIDATED}
     codes = {f.class_name: f.code for f in report.findings}
     assert codes["NeedsDim"] == "BUF101" and codes["NeedsDimTrained"] == "BUF103"
     assert 'register_buffer("weights"' in _class_text(text, "Good")
-    # not validated, statically safe: written
-    assert '"offset", torch.linspace(0, 1, encoder.dim), persistent=False' in _class_text(text, "NeedsDim")
+    # not validated, statically safe (an integer buffer, no key): written; a float one is held back
+    assert '"offset", torch.arange(encoder.dim), persistent=False' in _class_text(text, "NeedsDim")
+    assert "self.ramp = torch.linspace(0, 1, encoder.dim)" in _class_text(text, "NeedsDimFloat")
     assert "self.table = torch.zeros(3)" in _class_text(text, "Raises")  # error: held back
     assert "self.scale = torch.ones(encoder.dim, requires_grad=True)" in _class_text(text, "NeedsDimTrained")
     held = {f.class_name: f.held_back for f in report.findings if f.held_back}
-    assert set(held) == {"Raises", "NeedsDimTrained"}
+    assert set(held) == {"Raises", "NeedsDimFloat", "NeedsDimTrained"}
     assert "error" in held["Raises"] and "--unsafe-fixes" in held["Raises"]
-    assert "BUF103 is not statically safe" in held["NeedsDimTrained"]
-    assert report.summary.rewrites_proven == 1 and report.summary.rewrites_validated == 4
-    assert "; 1 of 4 rewrites proven by running;" in report.summary.line()
+    assert "not statically safe" in held["NeedsDimTrained"] and "not statically safe" in held["NeedsDimFloat"]
+    assert report.summary.rewrites_proven == 1 and report.summary.rewrites_validated == 5
+    assert "; 1 of 5 rewrites proven by running;" in report.summary.line()
 
 
 def test_unsafe_fixes_writes_the_rest(policy_runs):
@@ -606,15 +616,16 @@ def test_json_has_a_verdict_and_checks_per_rewrite(cli_runs):
     assert {"attributes", "round_trip", "casts", "training", "meta_init", "coverage"} <= set(good["checks"])
     assert rewrites["Raises"]["verdict"] == "error" and rewrites["Raises"]["written"] is False
     assert rewrites["NeedsDim"]["written"] is True
-    assert rewrites["NeedsDimTrained"]["written"] is False
-    assert (document["summary"]["rewrites_proven"], document["summary"]["rewrites_validated"]) == (1, 4)
+    assert rewrites["NeedsDimTrained"]["written"] is False and rewrites["NeedsDimFloat"]["written"] is False
+    assert rewrites["NeedsDim"]["statically_safe"] is True and rewrites["NeedsDimFloat"]["statically_safe"] is False
+    assert (document["summary"]["rewrites_proven"], document["summary"]["rewrites_validated"]) == (1, 5)
 
 
 def test_report_file_is_a_markdown_summary(cli_runs):
     root, _, _ = cli_runs
     report = (root / "pr.md").read_text()
     assert report.startswith("# ")
-    assert "**1 of 4 rewrites proven by running.**" in report
+    assert "**1 of 5 rewrites proven by running.**" in report
     assert "| `pkg/policy.py:" in report and "`Good.weights`" in report
     assert "## Failures" in report and "this model refuses to be built" in report
     assert "## Not validated" in report and "NeedsDimTrained.scale" in report

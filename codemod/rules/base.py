@@ -17,7 +17,10 @@ class Rule:
     code: str
     name: str
     summary: str
-    statically_safe: bool = False
+    statically_safe: bool = False  # its rewrites can be safe without running the model (Finding.statically_safe decides each)
+    fact: str = ""  # the torch behaviour the rule rests on, as measured (torch 2.13)
+    before: str = ""  # a constructor the rule acts on
+    after: str = ""  # what the codemod makes of it; "" when it leaves the code as it is
 
     @property
     def rewrites(self) -> bool:

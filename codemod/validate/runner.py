@@ -41,6 +41,7 @@ _BOOT = (
 # The same for the zygote (zygote.py), which forks the workers from one warm interpreter.
 _ZYGOTE_BOOT = (
     "import sys, importlib.util\n"
+    "sys.path[:] = [p for p in sys.path if p not in ('', '.')]\n"
     "spec = importlib.util.spec_from_file_location('codemod', sys.argv[1] + '/__init__.py',"
     " submodule_search_locations=[sys.argv[1]])\n"
     "sys.modules['codemod'] = importlib.util.module_from_spec(spec)\n"
@@ -76,13 +77,13 @@ def release_zygotes() -> None:
     _keep_in.clear()
 
 
-def _zygote_for(python: str, root: Path, env: dict[str, str], workdir: Path) -> "Zygote | None":
+def _zygote_for(python: str, env: dict[str, str], workdir: Path) -> "Zygote | None":
     if not forking_supported():
         return None
     if not _keep_in:
-        return Zygote(python, root, env, workdir)
+        return Zygote(python, env, workdir)
     if python not in _kept or _kept[python].failed:
-        _kept[python] = Zygote(python, root, env, _keep_in[0])
+        _kept[python] = Zygote(python, env, _keep_in[0])
     return _kept[python]
 
 
@@ -116,9 +117,8 @@ class ForkedProcess:
 class Zygote:
     """The tool's end of zygote.py: started on first use, one per pool (one interpreter)."""
 
-    def __init__(self, python: str, root: Path, env: dict[str, str], logs: Path) -> None:
+    def __init__(self, python: str, env: dict[str, str], logs: Path) -> None:
         self.python = python
-        self.root = root
         self.env = env
         self.logs = logs
         self.proc: subprocess.Popen[bytes] | ForkedProcess | None = None
@@ -145,7 +145,9 @@ class Zygote:
                     stdin=subprocess.DEVNULL,
                     stdout=log,
                     stderr=log,
-                    cwd=str(self.root),
+                    # not the repository: `python -c` puts the working directory first on sys.path,
+                    # and a repository's `sympy/` must not stand in for the one torch imports
+                    cwd=str(self.logs),
                     env=self.env,
                     start_new_session=True,
                     pass_fds=(theirs.fileno(), watch_read),
@@ -627,7 +629,7 @@ class Pool:
         self.on_hello: Callable[[dict[str, Any]], None] | None = None
         self.workdir = workdir
         self.stopped = threading.Event()
-        self.zygote = _zygote_for(python, root, env, workdir)
+        self.zygote = _zygote_for(python, env, workdir)
         self.pairs = [
             (
                 Worker("original", configs["original"], root, env, workdir, f"w{i}", python, self.zygote),
