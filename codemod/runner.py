@@ -190,7 +190,7 @@ def _run(
         done += 1
         if progress is not None:
             progress(done, len(files))
-        if cache is not None and digests is not None and str(files[i]) in digests:
+        if cache is not None and digests is not None and str(files[i]) in digests and dependencies is not None:
             files_read, lookups = dependencies
             cache.put(
                 str(files[i]),
@@ -272,10 +272,14 @@ def _analyse_all(files, index_files, shown, todo, root, options, texts):
         return
     jobs = max(1, min(options.jobs or os.cpu_count() or 1, len(todo) // _MIN_FILES_PER_WORKER))
     if jobs == 1:
+        from codemod import limits
+
         _init_worker(files, index_files, shown, root, options, texts)
         try:
             for i in todo:
-                yield (i, *_analyse_one(i))
+                with limits.capped():  # lifted between files: the caller's work is not capped
+                    item = _analyse_one(i)
+                yield (i, *item)
         finally:
             # Free the parsed modules now, while the cyclic collector is off: left to the
             # interpreter's exit, a collection would first walk all of them (about 1 s on
@@ -284,6 +288,7 @@ def _analyse_all(files, index_files, shown, todo, root, options, texts):
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     import codemod.api  # noqa: F401  (imported once here; forked workers inherit it)
 
@@ -294,16 +299,24 @@ def _analyse_all(files, index_files, shown, todo, root, options, texts):
     batches.sort(key=lambda batch: -sum(sizes[i] for i in batch))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending: dict[int, tuple] = {}
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, index_files, shown, root, options, texts)) as pool:
-        futures = [pool.submit(_analyse_batch, batch) for batch in batches]
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, index_files, shown, root, options, texts, True)) as pool:
+        futures = {pool.submit(_analyse_batch, batch): batch for batch in batches}
         # Results are yielded in file order, whatever order the workers finish in.
         position = 0
         for future in as_completed(futures):
-            for item in future.result():
+            try:
+                items = future.result()
+            except BrokenProcessPool:  # a worker was killed (by the kernel, or by a signal)
+                items = [(i, _died(files[i], shown[i]), None, False) for i in futures[future]]
+            for item in items:
                 pending[item[0]] = item
             while position < len(todo) and todo[position] in pending:
                 yield pending.pop(todo[position])
                 position += 1
+
+
+def _died(path: Path, shown: str) -> FileAnalysis:
+    return FileAnalysis(FileResult(path=path, display_path=shown, error="not analysed: the analysis worker died"))
 
 
 def _size(path: Path) -> int:
@@ -313,7 +326,7 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _init_worker(files, index_files, shown, root, options, texts) -> None:
+def _init_worker(files, index_files, shown, root, options, texts, pooled: bool = False) -> None:
     from codemod.repo_index import RepoIndex
 
     gc.disable()  # see run()
@@ -322,22 +335,36 @@ def _init_worker(files, index_files, shown, root, options, texts) -> None:
         shown=shown,
         options=options,
         texts=texts,  # source given as text (standard input) instead of read from disk
-        index=RepoIndex(index_files, root=root, texts=texts, lazy=options.prefilter),
+        new_index=lambda: RepoIndex(index_files, root=root, texts=texts, lazy=options.prefilter),
     )
+    _worker["index"] = _worker["new_index"]()
+    if pooled:
+        from codemod import limits
+
+        limits.enter_worker()
 
 
 def _analyse_batch(batch: list[int]) -> list[tuple]:
     return [(i, *_analyse_one(i)) for i in batch]
 
 
-def _analyse_one(i: int) -> tuple[FileAnalysis, tuple[set[str], set[tuple]], bool]:
+def _analyse_one(i: int) -> tuple[FileAnalysis, tuple[set[str], set[tuple]] | None, bool]:
     from codemod.repo_index import MODULE_LOOKUP
+
+    from codemod import limits
 
     index: RepoIndex = _worker["index"]
     path = _worker["files"][i]
     index.begin_tracking()
     try:
-        analysis = _analyse_path(index, path, _worker["shown"][i], _worker["options"], _worker["texts"].get(path))
+        with limits.one_file():
+            analysis = _analyse_path(index, path, _worker["shown"][i], _worker["options"], _worker["texts"].get(path))
+    except (limits.OverBudget, MemoryError) as exc:
+        # Stopped anywhere: the index's memos may be half built, so the next file gets a new one.
+        _worker["index"] = _worker["new_index"]()
+        reason = str(exc) if isinstance(exc, limits.OverBudget) else f"over the {limits.MEMORY_BYTES >> 30} GiB memory limit for analysing one file"
+        # Not cached (dependencies None): another run may have the room.
+        return FileAnalysis(FileResult(path=path, display_path=_worker["shown"][i], error=f"skipped: {reason}")), None, False
     finally:
         dependencies = index.end_tracking()
     if not analysis.result.changed:
@@ -358,8 +385,13 @@ def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions,
             return FileAnalysis(FileResult(path=path, display_path=shown, error=str(exc)))
     from codemod.api import analyse_text
 
+    from codemod.budget import TooLarge
+
     try:
         return analyse_text(index, path, text, shown, options.analysis_options())
+    except TooLarge as exc:
+        elsewhere = exc.filename and os.path.abspath(exc.filename) != os.path.abspath(path)
+        message = f"skipped: {exc.filename + ': ' if elsewhere else ''}{exc.msg} (split it, or --exclude the file)"
     except SyntaxError as exc:
         message = f"syntax error: {exc.msg} (line {exc.lineno})"
     except (ValueError, RecursionError) as exc:
