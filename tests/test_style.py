@@ -435,13 +435,13 @@ def test_formatter_from_config_and_the_dry_run_diff_shows_formatted_output(tmp_p
 
 
 def test_missing_formatter_is_a_usage_error(tmp_path, monkeypatch):
-    import importlib.util
-    import shutil
+    import sysconfig
 
     _project(tmp_path)
-    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: None)
-    real_find_spec = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "black" else real_find_spec(name, *a))
+    # Neither on PATH nor next to the tool's interpreter (its module being importable does not count).
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    real_get_path = sysconfig.get_path
+    monkeypatch.setattr(sysconfig, "get_path", lambda name, *a, **k: str(tmp_path / "empty") if name == "scripts" else real_get_path(name, *a, **k))
     result = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "--formatter", "black", str(tmp_path)])
     assert result.exit_code == 2
     assert "formatter 'black' is not installed (pip install black), or use --formatter none" in result.output
