@@ -14,6 +14,7 @@ from codemod import __version__
 from codemod.config import OUTPUT_FORMATS, ConfigError, check_device, check_timeout, find_project_root, load_config, load_style
 from codemod.discovery import display_path
 from codemod.ftypes import plural
+from codemod.report import printable
 
 EXIT_OK, EXIT_PENDING, EXIT_ERROR = 0, 1, 2
 
@@ -198,20 +199,20 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         ctx.exit(EXIT_OK)
     if settings["show_files"]:
         if stdin:
-            click.echo(display_path(stdin_path) if flags["stdin_filename"] else "-")
+            click.echo(printable(display_path(stdin_path)) if flags["stdin_filename"] else "-")
             ctx.exit(EXIT_OK)
         found = files_to_analyse(paths, options)
         for path in found.files:
-            click.echo(display_path(path))
+            click.echo(printable(display_path(path)))
         for shown, message in found.errors:
-            click.echo(f"{shown}: error: {message}", err=True)
+            click.echo(f"{printable(shown)}: error: {message}", err=True)
         if not found.files:
             _warn_no_files(paths)
         ctx.exit(EXIT_ERROR if found.errors else EXIT_OK)
 
     verbose = _Verbose(settings["verbose"])
-    verbose(f"project root: {root}")
-    verbose(f"configuration: {config_file} [tool.codemod]" if config else "configuration: none ([tool.codemod] not found)")
+    verbose(f"project root: {printable(str(root))}")
+    verbose(f"configuration: {printable(str(config_file))} [tool.codemod]" if config else "configuration: none ([tool.codemod] not found)")
     if stdin:
         verbose(f"reading standard input as {display_path(stdin_path)}" if flags["stdin_filename"] else "reading standard input")
         verbose("validation: not run for standard input (it imports the project's files from disk)")
@@ -288,7 +289,7 @@ def _run_stdin(ctx: click.Context, path: Path, shown: str, options, settings: di
 
 
 def _warn_no_files(paths) -> None:
-    shown = ", ".join(str(p) for p in paths)
+    shown = ", ".join(printable(str(p)) for p in paths)
     click.echo(f"warning: no Python files found under {shown}", err=True)
 
 
@@ -582,7 +583,7 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
                         echo(line)
         if settings["check"]:
             for result in report.changed_files:
-                echo(f"would rewrite {result.display_path}")
+                echo(f"would rewrite {printable(result.display_path)}")
         for hint in report.hints:
             echo(f"hint: {hint}")
     echo(report.summary.line(pending))
@@ -590,10 +591,10 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
 
 def _print_errors(report) -> None:
     for shown, message in report.errors:
-        click.echo(f"{shown}: error: {message}", err=True)
+        click.echo(f"{printable(shown)}: error: {message}", err=True)
     for result in report.files:
         if result.error:
-            click.echo(f"{result.display_path}: error: {result.error}", err=True)
+            click.echo(f"{printable(result.display_path)}: error: {result.error}", err=True)
 
 
 if __name__ == "__main__":
