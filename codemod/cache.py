@@ -6,8 +6,10 @@ platform's user cache directory (`$XDG_CACHE_HOME/codemod` or `~/.cache/codemod`
 project root.  Nothing a repository ships is ever read as a cache.
 
 What: JSON data (see datacodec.py), one file per tool build and option set, with one
-entry per source file, so runs on a subset and on the whole project share entries.  An
-entry holds the file's analysis, the content hash it was computed from, the hashes of
+entry per source file with nothing to rewrite, so runs on a subset and on the whole
+project share entries.  A file with a rewrite has no entry: it is analysed again on
+every run, so what is written never comes from the cache.  An entry holds the file's
+findings (skips and reports), the content hash it was computed from, the hashes of
 the other files the analysis read (base classes, helper functions), the module names it
 looked up and the files they named (a file added or removed changes how names resolve),
 and, when the analysis searched every file (subclasses, call sites), a digest of all of
@@ -35,7 +37,7 @@ from typing import Any, Callable, Iterator
 
 import codemod
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 ENVIRONMENT_VARIABLE = "CODEMOD_CACHE_DIR"
 TAG_NAME = "CACHEDIR.TAG"
 # The standard cache-directory tag (backup tools skip such directories), naming this tool.
@@ -306,8 +308,13 @@ class ResultCache:
             return None
 
     def put(self, path: str, entry: Entry) -> None:
-        from codemod.datacodec import encode_analysis
+        """Store the analysis of `path` when it has nothing to write (else forget the file)."""
+        from codemod.datacodec import cacheable, encode_analysis
 
+        if not cacheable(entry.analysis):
+            if self.entries.pop(path, None) is not None:
+                self.dirty = True
+            return
         entry.analysis = encode_analysis(entry.analysis)
         self.entries[path] = entry
         self.dirty = True

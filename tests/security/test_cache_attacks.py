@@ -118,6 +118,18 @@ def test_clean_removes_only_what_the_tool_created(repo: Path):
     assert (lookalike / "analysis-0123456789abcdef01234567.json").exists()
 
 
+SKIPPED = """\
+import torch
+from torch import nn
+
+
+class Pairs(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pair = [torch.ones(2), torch.zeros(2)]
+"""
+
+
 def _entries(root: Path) -> tuple[Path, dict]:
     path = cache_file(root)
     return path, json.loads(path.read_text())
@@ -126,12 +138,11 @@ def _entries(root: Path) -> tuple[Path, dict]:
 @pytest.mark.parametrize(
     "tamper",
     [
-        "rewritten text",
+        "a rewrite added",
+        "a finding that is not a skip",
         "extra key",
         "wrong type",
-        "unknown edit",
         "code in an identifier",
-        "finding index out of range",
         "entry for a file outside",
         "deep nesting",
     ],
@@ -139,25 +150,24 @@ def _entries(root: Path) -> tuple[Path, dict]:
 def test_tampered_cache_entries_are_ignored_and_never_written_anywhere(repo: Path, outside: Path, tamper: str):
     """Whatever an entry says, a writing run writes what the analysis of today's file gives,
     and only to the files of this run."""
-    model = repo / "pkg" / "model.py"
+    model, other = repo / "pkg" / "model.py", repo / "pkg" / "other.py"
+    other.write_text(SKIPPED)
     assert invoke("run", "--dry-run", "--no-validate", ".").exit_code == 0
     path, data = _entries(repo)
-    key = str(model)
+    assert str(model) not in data["entries"], "a file with a rewrite is never cached"
+    key = str(other)
     entry = data["entries"][key]
     analysis = entry["analysis"]
-    if tamper == "rewritten text":
-        analysis["rewritten"] = "import os\nos.system('echo owned')\n"
-        analysis["plan"] = None  # a rewrite without its plan is malformed
+    if tamper == "a rewrite added":
+        analysis["rewritten"] = SKIPPED + "import os\nos.system('echo owned')\n"
+    elif tamper == "a finding that is not a skip":
+        analysis["findings"][0]["action"] = "buffer"
     elif tamper == "extra key":
         analysis["path"] = str(outside / "victim.py")
     elif tamper == "wrong type":
         analysis["findings"][0]["line"] = True
-    elif tamper == "unknown edit":
-        analysis["plan"]["classes"][0]["edits"][0]["op"] = "exec"
     elif tamper == "code in an identifier":
-        analysis["plan"]["classes"][0]["edits"][0]["attr"] = "x); __import__('os').system('id'); (y"
-    elif tamper == "finding index out of range":
-        analysis["classes"][0]["findings"] = [99]
+        analysis["findings"][0]["class_name"] = "x); __import__('os').system('id'); (y"
     elif tamper == "entry for a file outside":
         data["entries"][str(outside / "victim.py")] = entry
     elif tamper == "deep nesting":
@@ -170,4 +180,7 @@ def test_tampered_cache_entries_are_ignored_and_never_written_anywhere(repo: Pat
     report = run([repo], RunOptions(write=True, validate=False, root=repo, jobs=1))
     assert not report.has_errors
     assert model.read_text() == MODEL.replace("self.mask = torch.ones(3)", REWRITTEN_LINE)
+    assert other.read_text() == SKIPPED
+    (skip,) = [f for f in report.findings if f.class_name == "Pairs"]
+    assert skip.action.value == "skip" and skip.line == 8
     assert snapshot(outside) == before
