@@ -48,6 +48,7 @@ TAG_TEXT = (
 _CACHE_FILE = re.compile(r"analysis-[0-9a-f]{24}\.json\Z")
 _TEMP_FILE = re.compile(r"\.analysis-[0-9a-f]{24}\.json\.codemod-tmp-(\d+)\Z")
 _PROJECT_DIR = re.compile(r"[A-Za-z0-9_.-]{0,40}-[0-9a-f]{16}\Z")
+WRITE_RECORD = re.compile(r"write-([0-9a-f]{32})\.json\Z")  # a temporary file's record (tempfiles.py)
 _MAX_CACHE_BYTES = 2 << 30  # a larger file is not one this tool wrote for a real project
 
 # Filesystems with coarse timestamps (1 s, or 2 s on FAT) cannot tell two edits apart
@@ -424,7 +425,7 @@ def clean(base: Path, root: Path | None) -> Iterator[Path]:
                 if not _is_ours(handle):
                     continue
                 for name in handle.names():
-                    if _CACHE_FILE.match(name) or _TEMP_FILE.match(name):
+                    if _CACHE_FILE.match(name) or _TEMP_FILE.match(name) or WRITE_RECORD.match(name):
                         handle.remove_file(name)
                 if set(handle.names()) != {TAG_NAME}:
                     continue  # something this tool did not put there: the directory stays

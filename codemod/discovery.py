@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from codemod.fileio import TEMP_MARK
-
 if TYPE_CHECKING:
     import pathspec
 
@@ -59,9 +57,6 @@ _EXCLUDED_DIR_GLOBS = ("*.egg-info",)
 class Discovery:
     files: list[Path] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (display path, one-line message)
-    # `.<name>.codemod-tmp-<pid>` files met on the way: a writing run removes those whose
-    # process is gone (see fileio.remove_stale_temp_file).
-    stale_temp_files: list[str] = field(default_factory=list)
 
 
 def is_default_excluded_dir(path: Path | str) -> bool:
@@ -293,7 +288,6 @@ def _walk(
     cwd: Path,
     out: list[str],
     errors: list[tuple[str, str]],
-    temp_files: list[str],
 ) -> None:
     # Iterative so deep trees cannot hit the recursion limit.
     stack: list[tuple[str, list[_IgnoreLayer]]] = [(top, layers)]
@@ -324,8 +318,6 @@ def _walk(
                 if is_default_excluded_dir(entry.path):
                     continue
             elif not (is_file and entry.name.endswith(".py")):
-                if is_file and TEMP_MARK in entry.name:
-                    temp_files.append(entry.path)
                 continue
             if excluded(entry.path, is_dir):
                 continue
@@ -370,7 +362,7 @@ def discover(
             if excluded(resolved, True):
                 continue
             layers = _enclosing_layers(resolved) if respect_gitignore else []
-            _walk(resolved, layers, excluded, respect_gitignore, cwd, found, result.errors, result.stale_temp_files)
+            _walk(resolved, layers, excluded, respect_gitignore, cwd, found, result.errors)
         else:
             result.errors.append((shown, "not a regular file or directory"))
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from codemod.config import find_project_root
 from codemod.discovery import Discovery, discover, display_path, module_map
 from codemod.cache import Entry, ResultCache, cache_base, file_digest, repository_digest
-from codemod.fileio import SourceError, SourceFile, read_source, remove_stale_temp_file, write_source_atomic
+from codemod.fileio import SourceError, SourceFile, read_source, write_source_atomic
 from codemod.write_policy import WritePolicy, may_write
 from codemod.ftypes import (
     Action,
@@ -209,9 +209,6 @@ def _run(
     results = [a for a in analyses if a is not None]
     if options.validate:
         _validate(root, results, options)
-    if options.write:
-        for stale in found.stale_temp_files:
-            remove_stale_temp_file(stale)  # left by a run that was killed mid-write
     # Files are written only inside what the user asked for (resolved: no symlink leads out).
     roots = [os.path.realpath(p) for p in paths]
     _finalise(report, results, options, roots, identities)
@@ -461,6 +458,13 @@ def _finalise(
     summary = report.summary
     summary.writing = options.write
     verdicts: dict[tuple[Path, str], str] = {}
+    journal = None
+    if options.write:
+        from codemod.cache import cache_base, project_directory
+        from codemod.tempfiles import Journal
+
+        # Temporary files are recorded where the cache lives, outside the tree (tempfiles.py).
+        journal = Journal(project_directory(cache_base(options.cache_dir), report.root))
     command = None
     if options.formatter and any(a.result.changed for a in analyses):
         from codemod.formatter import formatter_command
@@ -471,7 +475,7 @@ def _finalise(
         if result.changed and result.error is None and command is not None:
             _format(result, command, options, report)
         proposed = result.changed and result.error is None
-        written = proposed and options.write and _write(result, roots, identities.get(str(result.path)))
+        written = proposed and options.write and _write(result, roots, identities.get(str(result.path)), journal)
         report.files.append(result)
         summary.files_scanned += 1
         summary.files_proposed += int(proposed)
@@ -514,7 +518,7 @@ def _format(result: FileResult, command: list[str], options: RunOptions, report:
         report.errors.append((result.display_path, f"{exc}; the rewrite is kept as codemod wrote it"))
 
 
-def _write(result: FileResult, roots: list[str], identity: tuple[int, int] | None) -> bool:
+def _write(result: FileResult, roots: list[str], identity: tuple[int, int] | None, journal=None) -> bool:
     try:
         try:
             now = os.lstat(result.path)
@@ -527,7 +531,7 @@ def _write(result: FileResult, roots: list[str], identity: tuple[int, int] | Non
         source = read_source(result.path)
         if source.text != result.original:
             raise SourceError("changed on disk since it was read")
-        write_source_atomic(source, result.rewritten, roots)  # type: ignore[arg-type]
+        write_source_atomic(source, result.rewritten, roots, journal)  # type: ignore[arg-type]
     except SourceError as exc:
         result.error = f"not written: {exc}"
         return False
