@@ -116,6 +116,9 @@ def main() -> None:
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where the result cache lives (default: $CODEMOD_CACHE_DIR, else the user's cache directory; "
                    "never inside the repository unless asked).")
+@click.option("--follow-symlinks", is_flag=True,
+              help="Take PATHS that are symlinks, pass through one, or resolve outside the project root (refused "
+                   "otherwise); directory walks never follow symlinks.")
 @click.option("--quiet/--no-quiet", "-q", default=False, help="Print the summary line only.")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr where settings come from and what the run does.")
 @click.option("--show-files", is_flag=True, help="List the files that would be analysed, then exit.")
@@ -188,6 +191,7 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         prefilter=not settings["parse_all"],
         selection=settings["selection"],
         cache_dir=flags["cache_dir"],
+        follow_symlinks=flags["follow_symlinks"],
         style=style,
         formatter=formatter,
         python=str(settings["python"]) if settings["python"] else None,
@@ -378,8 +382,9 @@ _FLAG_TO_CONFIG = {
 }
 # Options of one invocation, not read from [tool.codemod] (besides exclude, select and
 # ignore, which _merge combines, and color, which _colour resolves).
-# A repository does not choose where a user's cache goes: cache_dir is not read from it either.
-PER_INVOCATION = ("statistics", "exit_zero", "stdin_filename", "verbose", "show_files", "show_settings", "cache_dir", "report_path")
+# A repository does not choose where a user's cache goes, nor to follow symlinks out of itself.
+PER_INVOCATION = ("statistics", "exit_zero", "stdin_filename", "verbose", "show_files", "show_settings", "cache_dir", "report_path",
+                  "follow_symlinks")
 
 
 def _check_settings(settings: dict, root: Path, validates: bool) -> None:

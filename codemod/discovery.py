@@ -329,14 +329,38 @@ def _walk(
                 out.append(entry.path)
 
 
+def symlink_problem(given: Path | str, root: Path | str) -> str | None:
+    """Why the path argument `given` is refused unless symlinks are followed: it is a
+    symlink, passes through one on the way from the project root `root` (the root
+    included), or resolves outside that root.  None when it is none of these."""
+    absolute, top = os.path.abspath(given), os.path.abspath(root)
+    if _relative_to(absolute, top) is None:
+        return f"is outside the project root {top}"
+    current = top
+    parts = [p for p in (_relative_to(absolute, top) or "").split("/") if p]
+    for part in [None, *parts]:
+        current = os.path.join(current, part) if part else current
+        if os.path.islink(current):
+            if current == absolute:
+                return "is a symlink"
+            return f"passes through the symlink {display_path(Path(current))}"
+    if _relative_to(os.path.realpath(absolute), os.path.realpath(top)) is None:
+        return f"resolves outside the project root {top}"
+    return None
+
+
 def discover(
     paths: Sequence[Path | str],
     *,
     excludes: Sequence[str] = (),
     respect_gitignore: bool = True,
     root: Path | None = None,
+    follow_symlinks: bool = False,
 ) -> Discovery:
-    """Collect the files a run covers from files and directories given by the user."""
+    """Collect the files a run covers from files and directories given by the user.
+
+    A path that is or passes through a symlink, or resolves outside the project root, is
+    an error unless `follow_symlinks` (walks never follow one: see _walk)."""
     cwd = Path.cwd()
     root_dir = os.path.realpath(root if root is not None else cwd)
     excluded = _Excluder(excludes, root_dir)
@@ -352,6 +376,10 @@ def discover(
             continue
         except OSError as exc:
             result.errors.append((shown, (exc.strerror or str(exc)).lower()))
+            continue
+        problem = None if follow_symlinks else symlink_problem(given, root if root is not None else cwd)
+        if problem is not None:
+            result.errors.append((shown, f"{problem}: not followed (--follow-symlinks takes it)"))
             continue
         resolved = os.path.realpath(given)
         if stat.S_ISREG(st.st_mode):

@@ -64,6 +64,8 @@ class RunOptions:
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
     selection: RuleSelection = field(default_factory=RuleSelection)  # --select / --ignore
     cache_dir: Path | None = None  # default: $CODEMOD_CACHE_DIR, else the user's cache directory (cache.py)
+    # Take path arguments that are or pass through symlinks, or resolve outside the root.
+    follow_symlinks: bool = False
     style: Style = Style()  # how rewritten statements are laid out (see wrap.py)
     formatter: str | None = None  # "black" or "ruff": run over the changed files (see formatter.py)
     python: str | None = None  # interpreter for the validation workers (default: the project's venv)
@@ -101,7 +103,8 @@ Progress = Callable[[int, int], None]
 def files_to_analyse(paths: Sequence[Path | str], options: RunOptions, root: Path | None = None) -> Discovery:
     """The files a run over `paths` covers (and the paths that could not be read)."""
     root = root or options.root or (find_project_root([Path(p) for p in paths]) if paths else None)
-    return discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=root)
+    return discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=root,
+                    follow_symlinks=options.follow_symlinks)
 
 
 def run_source(text: str, path: Path, shown: str, options: RunOptions) -> RunReport:

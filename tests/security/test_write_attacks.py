@@ -184,3 +184,32 @@ def test_writes_stay_inside_the_paths_given(repo: Path, tmp_path: Path):
     with pytest.raises(SourceError, match="outside the paths given"):
         write_source_atomic(read_source(other / "model.py"), "x = 1\n", [str(repo)])
     assert (other / "model.py").read_text() == MODEL
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symlinks")
+def test_a_symlinked_path_argument_is_refused_unless_asked(repo: Path, outside: Path):
+    """Files and directories named on the command line follow the walk's rule: nothing is
+    taken through a symlink, nor outside the project root, without --follow-symlinks."""
+    project = outside / "project"  # a project of its own: the link must not become the root
+    project.mkdir()
+    (project / "pyproject.toml").write_text("")
+    (project / "m.py").write_text(MODEL)
+    (repo / "pkg" / "linked.py").symlink_to(outside / "victim.py")
+    (repo / "linked_dir").symlink_to(outside, target_is_directory=True)
+    (repo / "linked_project").symlink_to(project, target_is_directory=True)
+    before = snapshot(outside)
+    for argument in ("pkg/linked.py", "linked_dir", "linked_dir/victim.py", "linked_project", str(repo / "linked_project")):
+        result = run_codemod(["run", "--no-validate", argument], repo, timeout=120)
+        assert result.returncode == 2, (argument, result.stdout, result.stderr)
+        assert "not followed (--follow-symlinks takes it)" in result.stderr
+        assert "0 changed" in result.stdout
+        assert snapshot(outside) == before
+    assert (repo / "pkg" / "model.py").read_text() == MODEL
+    result = run_codemod(["run", "--no-validate", "."], repo, timeout=120)  # the walk skips the links
+    assert result.returncode == 0, result.stderr
+    assert snapshot(outside) == before
+    assert REWRITTEN_LINE in (repo / "pkg" / "model.py").read_text()
+    # Asked for, a named link is taken: its target is rewritten.
+    result = run_codemod(["run", "--no-validate", "--follow-symlinks", "pkg/linked.py"], repo, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert REWRITTEN_LINE in (outside / "victim.py").read_text()
