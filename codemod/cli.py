@@ -332,7 +332,9 @@ def clean_command(paths: tuple[Path, ...], cache_dir: Path | None, everything: b
     root = None if everything else find_project_root(list(paths) or [Path.cwd()])
     from codemod.validate import verdict_cache
 
-    removed = list(clean(base, root)) + list(verdict_cache.clean(base, root))
+    from codemod.validate import scratch
+
+    removed = list(clean(base, root)) + list(verdict_cache.clean(base, root)) + scratch.remove_leftovers()
     for directory in removed:
         click.echo(f"removed {directory}")
     if not removed:

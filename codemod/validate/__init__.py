@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from codemod.ftypes import ClassRewrite, Validation, Verdict
-from codemod.validate import imports
+from codemod.validate import imports, scratch
 from codemod.validate.record import RecordedClass, RecordResult, default_records_dir, record, record_file
 from codemod.validate.runner import Pool, Task
 from codemod.validate.verdict_cache import VerdictCache
@@ -150,8 +149,7 @@ def validate_rewrites(
         report(key, validation)
 
     if todo:
-        with tempfile.TemporaryDirectory(prefix="codemod-validate-") as temporary:
-            workdir = Path(temporary)
+        with scratch.folder() as workdir:  # removed on SIGTERM too, and after a SIGKILL by the next run
             jobs = worker_pairs(options.jobs, len(todo))
             configs = _write_configs(workdir, root, roots, list(unique.values()), overlay, examples, options, jobs)
             tasks = []
