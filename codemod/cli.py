@@ -33,6 +33,10 @@ THE REPOSITORY'S CODE. Use --no-validate for a purely static run.
 Options may also be set in [tool.codemod] of the project's pyproject.toml;
 command-line flags win.
 
+Run it as `codemod` or `python -P -m codemod`: a plain `python -m codemod`
+started in a repository that has its own codemod.py or codemod/ runs that
+repository's module instead of this tool.
+
 \b
 Exit codes:
   0  success, or nothing pending
@@ -73,6 +77,10 @@ def main() -> None:
 
     Validation runs the original and rewritten models, so it EXECUTES THE
     REPOSITORY'S CODE; `codemod run --no-validate` is purely static.
+
+    Run it as `codemod` or `python -P -m codemod`: a plain `python -m codemod`
+    started in a repository that has its own codemod.py or codemod/ runs that
+    repository's module instead of this tool.
 
     \b
     Exit codes of `codemod run`:
