@@ -362,7 +362,7 @@ def _analyse_one(i: int) -> tuple[FileAnalysis, tuple[set[str], set[tuple]] | No
     except (limits.OverBudget, MemoryError) as exc:
         # Stopped anywhere: the index's memos may be half built, so the next file gets a new one.
         _worker["index"] = _worker["new_index"]()
-        reason = str(exc) if isinstance(exc, limits.OverBudget) else f"over the {limits.MEMORY_BYTES >> 30} GiB memory limit for analysing one file"
+        reason = str(exc) if isinstance(exc, limits.OverBudget) else f"over the {limits.MEMORY_BYTES / 2**30:g} GiB memory limit for analysing one file"
         # Not cached (dependencies None): another run may have the room.
         return FileAnalysis(FileResult(path=path, display_path=_worker["shown"][i], error=f"skipped: {reason}")), None, False
     finally:
