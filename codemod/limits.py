@@ -100,8 +100,8 @@ def one_file() -> Iterator[None]:
     soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
     usage = resource.getrusage(resource.RUSAGE_SELF)
     limit = int(usage.ru_utime + usage.ru_stime) + 1 + FILE_CPU_S
-    if hard != resource.RLIM_INFINITY and limit >= hard:
-        yield  # the hard limit is lower: the kernel's own stop applies
+    if (hard != resource.RLIM_INFINITY and limit >= hard) or (soft != resource.RLIM_INFINITY and limit >= soft):
+        yield  # a lower limit is set already (ulimit -t): it applies as it is
         return
     resource.setrlimit(resource.RLIMIT_CPU, (limit, hard))
     _state["armed"] = True

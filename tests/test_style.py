@@ -488,3 +488,15 @@ def test_formatter_on_standard_input(tmp_path, monkeypatch):
     assert 'x = {"a": 1}\n' in result.stdout
     assert 'self.register_buffer("table", torch.zeros(n), persistent=False)\n' in result.stdout
     assert (tmp_path / "m.py").read_text() == _UNFORMATTED
+
+
+def test_formatter_output_is_compared_as_code_layout_aside():
+    from codemod.formatter import _changes_code
+
+    before = 'def f(x):\n    """Doc.\n\n      more"""\n    del (x, y)\n    return {  "a":1 }\n'
+    after = 'def f(x):\n    """Doc.\n\n    more"""\n    del x, y\n    return {"a": 1}\n'
+    assert _changes_code(before, after) is None
+    assert _changes_code(before, after.replace('"a"', '"b"')) == "it parses to different code than it was given"
+    assert _changes_code(before, after + "import os\n") == "it parses to different code than it was given"
+    assert _changes_code(before, "") == "it parses to different code than it was given"
+    assert _changes_code(before, "def f(:\n") == "it does not parse"

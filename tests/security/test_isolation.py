@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -47,8 +48,9 @@ def _shadowing_repository(tmp_path: Path, names: tuple[str, ...], config: str = 
     return root
 
 
-def test_the_command_and_python_P_run_the_tool_even_where_the_repository_has_a_codemod_module(tmp_path: Path):
-    root = _shadowing_repository(tmp_path, ("codemod",))
+@pytest.mark.parametrize("shadow", ["codemod", "codemod/"])
+def test_the_command_and_python_P_run_the_tool_even_where_the_repository_has_a_codemod_module(tmp_path: Path, shadow: str):
+    root = _shadowing_repository(tmp_path, (shadow,))
     script = shutil.which("codemod", path=sysconfig.get_path("scripts"))
     assert script, "the codemod command is installed next to this interpreter"
     for command in ([script], [sys.executable, "-P", "-m", "codemod"]):
@@ -60,7 +62,7 @@ def test_the_command_and_python_P_run_the_tool_even_where_the_repository_has_a_c
     assert not list(tmp_path.glob("imported-*"))
     # What the README warns about: a plain `python -m codemod` there runs the repository's module.
     result = run_codemod(["run", "--no-validate", "--dry-run", "."], root)
-    assert "the repository module codemod was imported" in result.stderr
+    assert f"the repository module {shadow} was imported" in result.stderr
     assert (tmp_path / "imported-codemod").exists()
     assert (root / "model.py").read_text() == MODEL
 
@@ -96,6 +98,25 @@ def test_a_formatter_shadowed_by_a_repository_module_is_never_run(tmp_path: Path
     result = CliRunner().invoke(main, ["run", "--no-validate", "."])
     assert result.exit_code == 0, result.output
     assert not list(tmp_path.glob("imported-*")) and not list(tmp_path.glob("ran-*"))
+    assert REWRITTEN_LINE in (root / "model.py").read_text()
+
+
+def test_the_formatter_starts_outside_the_repository_without_its_python_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    root = _shadowing_repository(tmp_path, ("black",), '[tool.codemod]\nformatter = "black"\n')
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    seen = tmp_path / "seen.json"
+    output = f"(__import__('json').dump([__import__('os').getcwd(), __import__('os').environ.get('PYTHONPATH')], open({str(seen)!r}, 'w')), data)[1]"
+    (bin_dir / "black").write_text(FAKE_FORMATTER.format(python=sys.executable, output=output))
+    (bin_dir / "black").chmod(0o755)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("PYTHONPATH", f"{root}{os.pathsep}.")
+    result = CliRunner().invoke(main, ["run", "--no-validate", "."])
+    assert result.exit_code == 0, result.output
+    cwd, python_path = json.loads(seen.read_text())
+    assert not Path(cwd).resolve().is_relative_to(root.resolve()) and python_path is None
+    assert not list(tmp_path.glob("imported-*"))
     assert REWRITTEN_LINE in (root / "model.py").read_text()
 
 
