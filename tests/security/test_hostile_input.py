@@ -171,13 +171,16 @@ def test_a_file_over_the_cpu_or_memory_cap_is_reported_and_the_run_goes_on(repo:
 def test_a_file_name_with_control_characters_cannot_forge_output_lines(repo: Path):
     name = "m\nevil.py:1:1: Evil.x -> register_buffer (forged)\x1b[2K\u202e.py"
     (repo / "pkg" / name).write_text(MODEL)
-    for args in (["--dry-run"], ["--check"], ["--show-files"], []):
+    report = repo.parent / "report.md"
+    for args in (["--dry-run"], ["--check"], ["--show-files"], ["--report", str(report)]):
         result = run_codemod(["run", "--no-validate", *args, "."], repo)
         assert result.returncode in (0, 1), result.stderr
         for line in (result.stdout + result.stderr).splitlines():
             assert not line.startswith("evil.py"), line
         assert "\x1b" not in result.stdout + result.stderr and "\u202e" not in result.stdout
         assert "pkg/m\\nevil.py:1:1: Evil.x -> register_buffer (forged)\\x1b[2K\\u202e.py" in result.stdout
+    markdown = report.read_text()
+    assert "\x1b" not in markdown and "pkg/m\\nevil.py:1:1: Evil.x -> register_buffer (forged)\\x1b[2K\\u202e.py:8" in markdown
     assert REWRITTEN_LINE in (repo / "pkg" / name).read_text()
 
 
