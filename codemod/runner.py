@@ -462,11 +462,12 @@ def _finalise(
     summary.writing = options.write
     verdicts: dict[tuple[Path, str], str] = {}
     journal = None
-    if options.write:
+    if options.write and options.use_cache:
         from codemod.cache import cache_base, project_directory
         from codemod.tempfiles import Journal
 
-        # Temporary files are recorded where the cache lives, outside the tree (tempfiles.py).
+        # Temporary files are recorded where the cache lives, outside the tree (tempfiles.py);
+        # --no-cache touches no cache directory, so a killed run's temporary file then stays.
         journal = Journal(project_directory(cache_base(options.cache_dir), report.root))
     command = None
     if options.formatter and any(a.result.changed for a in analyses):
