@@ -500,7 +500,8 @@ def _settings_lines(root: Path, config_file: Path | None, settings: dict, source
     """The resolved settings as TOML, each with where it came from."""
     import json
 
-    lines = [f"# project root: {root}", f"# configuration: {config_file if config_file else 'none'}", "[tool.codemod]"]
+    lines = [f"# project root: {printable(str(root))}", f"# configuration: {printable(str(config_file)) if config_file else 'none'}",
+             "[tool.codemod]"]
     selection = settings["selection"]
     for key, flag in _SHOWN_SETTINGS:
         if key == "select":
