@@ -3,6 +3,7 @@ needed), and the pre-filter agrees with the full parse on unusual line breaks.""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -159,6 +160,12 @@ def test_a_file_over_the_cpu_or_memory_cap_is_reported_and_the_run_goes_on(repo:
         "pkg/hog.py": "skipped: over the 0.25 GiB memory limit for analysing one file",
     }
     assert [r.display_path for r in report.changed_files] == ["pkg/model.py"]
+    from codemod.cache import cache_base, project_directory
+
+    (cached,) = project_directory(cache_base(), repo).glob("analysis-*.json")
+    entries = json.loads(cached.read_text())["entries"]
+    assert str(repo / "pkg" / "filler_0.py" if jobs > 1 else repo / "pkg" / "__init__.py") in entries
+    assert not {str(repo / "pkg" / "spin.py"), str(repo / "pkg" / "hog.py")} & set(entries), "a file over a cap is not cached"
     import resource
 
     assert resource.getrlimit(resource.RLIMIT_AS)[0] == resource.RLIM_INFINITY, "the caps are lifted afterwards"

@@ -76,3 +76,29 @@ def test_validation_folders_are_removed_on_sigterm_and_by_the_next_run_after_sig
         result = run_codemod(["run", "--jobs", "1", "--dry-run", "."], other, timeout=240, env_extra=env_tmp)
         assert result.returncode == 0, result.stderr
         assert _scratch(tmpdir) == [], "the next run that validates removes what the killed one left"
+
+
+def test_codemod_clean_removes_only_folders_a_dead_run_of_the_tool_left(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import tempfile
+
+    from click.testing import CliRunner
+
+    from codemod.cli import main
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    left = tmp_path / f"codemod-validate-{dead.pid}-{'a' * 16}-x1"
+    alive = tmp_path / f"codemod-validate-{os.getppid()}-{'b' * 16}-x2"
+    unmarked = tmp_path / f"codemod-validate-{dead.pid}-{'c' * 16}-x3"
+    mismatched = tmp_path / f"codemod-validate-{dead.pid}-{'d' * 16}-x4"
+    for folder, marker in ((left, f"{dead.pid} {'a' * 16}\n"), (alive, f"{os.getppid()} {'b' * 16}\n"),
+                           (unmarked, None), (mismatched, f"{dead.pid} {'e' * 16}\n")):
+        folder.mkdir()
+        (folder / "overlay.json").write_text("{}")
+        if marker is not None:
+            (folder / ".codemod-validate").write_text(marker)
+    result = CliRunner().invoke(main, ["clean"])
+    assert result.exit_code == 0, result.output
+    assert f"removed {left}" in result.output
+    assert not left.exists() and alive.exists() and unmarked.exists() and mismatched.exists()
