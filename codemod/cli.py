@@ -14,6 +14,7 @@ from codemod import __version__
 from codemod.config import OUTPUT_FORMATS, ConfigError, check_device, check_timeout, find_project_root, load_config, load_style
 from codemod.discovery import display_path
 from codemod.ftypes import plural
+from codemod.report import printable
 
 EXIT_OK, EXIT_PENDING, EXIT_ERROR = 0, 1, 2
 
@@ -31,6 +32,10 @@ THE REPOSITORY'S CODE. Use --no-validate for a purely static run.
 
 Options may also be set in [tool.codemod] of the project's pyproject.toml;
 command-line flags win.
+
+Run it as `codemod` or `python -P -m codemod`: a plain `python -m codemod`
+started in a repository that has its own codemod.py or codemod/ runs that
+repository's module instead of this tool.
 
 \b
 Exit codes:
@@ -72,6 +77,10 @@ def main() -> None:
 
     Validation runs the original and rewritten models, so it EXECUTES THE
     REPOSITORY'S CODE; `codemod run --no-validate` is purely static.
+
+    Run it as `codemod` or `python -P -m codemod`: a plain `python -m codemod`
+    started in a repository that has its own codemod.py or codemod/ runs that
+    repository's module instead of this tool.
 
     \b
     Exit codes of `codemod run`:
@@ -115,6 +124,9 @@ def main() -> None:
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where the result cache lives (default: $CODEMOD_CACHE_DIR, else the user's cache directory; "
                    "never inside the repository unless asked).")
+@click.option("--follow-symlinks", is_flag=True,
+              help="Take PATHS that are symlinks, pass through one, or resolve outside the project root (refused "
+                   "otherwise); directory walks never follow symlinks.")
 @click.option("--quiet/--no-quiet", "-q", default=False, help="Print the summary line only.")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr where settings come from and what the run does.")
 @click.option("--show-files", is_flag=True, help="List the files that would be analysed, then exit.")
@@ -187,6 +199,7 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         prefilter=not settings["parse_all"],
         selection=settings["selection"],
         cache_dir=flags["cache_dir"],
+        follow_symlinks=flags["follow_symlinks"],
         style=style,
         formatter=formatter,
         python=str(settings["python"]) if settings["python"] else None,
@@ -198,20 +211,20 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         ctx.exit(EXIT_OK)
     if settings["show_files"]:
         if stdin:
-            click.echo(display_path(stdin_path) if flags["stdin_filename"] else "-")
+            click.echo(printable(display_path(stdin_path)) if flags["stdin_filename"] else "-")
             ctx.exit(EXIT_OK)
         found = files_to_analyse(paths, options)
         for path in found.files:
-            click.echo(display_path(path))
+            click.echo(printable(display_path(path)))
         for shown, message in found.errors:
-            click.echo(f"{shown}: error: {message}", err=True)
+            click.echo(f"{printable(shown)}: error: {message}", err=True)
         if not found.files:
             _warn_no_files(paths)
         ctx.exit(EXIT_ERROR if found.errors else EXIT_OK)
 
     verbose = _Verbose(settings["verbose"])
-    verbose(f"project root: {root}")
-    verbose(f"configuration: {config_file} [tool.codemod]" if config else "configuration: none ([tool.codemod] not found)")
+    verbose(f"project root: {printable(str(root))}")
+    verbose(f"configuration: {printable(str(config_file))} [tool.codemod]" if config else "configuration: none ([tool.codemod] not found)")
     if stdin:
         verbose(f"reading standard input as {display_path(stdin_path)}" if flags["stdin_filename"] else "reading standard input")
         verbose("validation: not run for standard input (it imports the project's files from disk)")
@@ -288,7 +301,7 @@ def _run_stdin(ctx: click.Context, path: Path, shown: str, options, settings: di
 
 
 def _warn_no_files(paths) -> None:
-    shown = ", ".join(str(p) for p in paths)
+    shown = ", ".join(printable(str(p)) for p in paths)
     click.echo(f"warning: no Python files found under {shown}", err=True)
 
 
@@ -327,7 +340,9 @@ def clean_command(paths: tuple[Path, ...], cache_dir: Path | None, everything: b
     root = None if everything else find_project_root(list(paths) or [Path.cwd()])
     from codemod.validate import verdict_cache
 
-    removed = list(clean(base, root)) + list(verdict_cache.clean(base, root))
+    from codemod.validate import scratch
+
+    removed = list(clean(base, root)) + list(verdict_cache.clean(base, root)) + scratch.remove_leftovers()
     for directory in removed:
         click.echo(f"removed {directory}")
     if not removed:
@@ -377,8 +392,9 @@ _FLAG_TO_CONFIG = {
 }
 # Options of one invocation, not read from [tool.codemod] (besides exclude, select and
 # ignore, which _merge combines, and color, which _colour resolves).
-# A repository does not choose where a user's cache goes: cache_dir is not read from it either.
-PER_INVOCATION = ("statistics", "exit_zero", "stdin_filename", "verbose", "show_files", "show_settings", "cache_dir", "report_path")
+# A repository does not choose where a user's cache goes, nor to follow symlinks out of itself.
+PER_INVOCATION = ("statistics", "exit_zero", "stdin_filename", "verbose", "show_files", "show_settings", "cache_dir", "report_path",
+                  "follow_symlinks")
 
 
 def _check_settings(settings: dict, root: Path, validates: bool) -> None:
@@ -484,7 +500,8 @@ def _settings_lines(root: Path, config_file: Path | None, settings: dict, source
     """The resolved settings as TOML, each with where it came from."""
     import json
 
-    lines = [f"# project root: {root}", f"# configuration: {config_file if config_file else 'none'}", "[tool.codemod]"]
+    lines = [f"# project root: {printable(str(root))}", f"# configuration: {printable(str(config_file)) if config_file else 'none'}",
+             "[tool.codemod]"]
     selection = settings["selection"]
     for key, flag in _SHOWN_SETTINGS:
         if key == "select":
@@ -582,7 +599,7 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
                         echo(line)
         if settings["check"]:
             for result in report.changed_files:
-                echo(f"would rewrite {result.display_path}")
+                echo(f"would rewrite {printable(result.display_path)}")
         for hint in report.hints:
             echo(f"hint: {hint}")
     echo(report.summary.line(pending))
@@ -590,10 +607,10 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
 
 def _print_errors(report) -> None:
     for shown, message in report.errors:
-        click.echo(f"{shown}: error: {message}", err=True)
+        click.echo(f"{printable(shown)}: error: {message}", err=True)
     for result in report.files:
         if result.error:
-            click.echo(f"{result.display_path}: error: {result.error}", err=True)
+            click.echo(f"{printable(result.display_path)}: error: {result.error}", err=True)
 
 
 if __name__ == "__main__":

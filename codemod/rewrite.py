@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from codemod.budget import MAX_LIBCST_TOKENS, TooLarge, check_tokens
 from codemod.fileio import source_lines
 from codemod.ftypes import RewriteError
 from codemod.plans import ClassPlan, FilePlan, SpineEdit, StmtEdit
@@ -41,21 +42,42 @@ def apply_plan(
     style = style or Style()
     layout = _Layout(style, style.quote or dominant_quote(source), plan.parameter_spelling)
     pieces = split(source)
+    changed: list[str] = []  # the top-level statements that changed, when the file is cut
     if pieces is None:
         code = _transform(source, classes, layout, 0)
         needs_import = plan.add_nn_import and _adds_parameter(classes)
         code = _add_nn_import(code) if needs_import else code
     else:
-        code = _apply_by_statement(source, pieces, classes, plan, layout)
-    try:
-        ast.parse(code)
-    except SyntaxError as exc:  # never write code that does not parse
-        try:
-            ast.parse(source)
-        except SyntaxError as original:  # the file was broken already, in a part the analysis skipped
-            raise RewriteError(f"syntax error: {original.msg} (line {original.lineno})") from original
-        raise RewriteError(f"the rewritten code would not parse: {exc.msg} (line {exc.lineno})") from exc
+        code = _apply_by_statement(source, pieces, classes, plan, layout, changed)
+    _check_parses(source, code, changed if pieces is not None else None)
     return code
+
+
+def _check_parses(source: str, code: str, changed: list[str] | None) -> None:
+    """Never write code that does not parse: the whole file, or, when it is over the
+    parse budget, each top-level statement that changed (the rest is the text as read)."""
+    try:
+        check_tokens(code, "the rewritten file")
+        texts = [code]
+    except TooLarge as exc:
+        if changed is None:
+            raise RewriteError(f"not checked: {exc.msg}") from None
+        texts = changed
+    for text in texts:
+        try:
+            check_tokens(text, "a rewritten statement")
+            ast.parse(text)
+        except TooLarge as exc:
+            raise RewriteError(f"not checked: {exc.msg}") from None
+        except SyntaxError as exc:
+            try:
+                check_tokens(source, "the file")
+                ast.parse(source)
+            except TooLarge:
+                pass
+            except SyntaxError as original:  # the file was broken already, in a part the analysis skipped
+                raise RewriteError(f"syntax error: {original.msg} (line {original.lineno})") from original
+            raise RewriteError(f"the rewritten code would not parse: {exc.msg} (line {exc.lineno})") from exc
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,7 +89,9 @@ class _Layout:
     parameter_spelling: str
 
 
-def _apply_by_statement(source: str, pieces: list[Segment], classes: list[ClassPlan], plan: FilePlan, layout: _Layout) -> str:
+def _apply_by_statement(
+    source: str, pieces: list[Segment], classes: list[ClassPlan], plan: FilePlan, layout: _Layout, changed: list[str]
+) -> str:
     owners: dict[int, list[ClassPlan]] = {}
     for class_plan in classes:
         owner = next((i for i, p in enumerate(pieces) if p.start <= class_plan.line <= p.end), None)
@@ -77,6 +101,7 @@ def _apply_by_statement(source: str, pieces: list[Segment], classes: list[ClassP
     texts = [p.text for p in pieces]
     for index, owned in owners.items():
         texts[index] = _transform_piece(pieces[index], owned, layout)
+        changed.append(texts[index])
     if plan.add_nn_import and _adds_parameter(classes):
         # The imports live before the first class or function: only that part is re-read.
         first_definition = next((i for i, p in enumerate(pieces) if p.kind in ("class", "def")), len(pieces))
@@ -84,6 +109,7 @@ def _apply_by_statement(source: str, pieces: list[Segment], classes: list[ClassP
         texts[:first_definition] = [_add_nn_import(header)] if header else []
         if not header:
             texts.insert(0, _add_nn_import(""))
+        changed.append(texts[0])
     prefix = source[: len(source) - len("".join(p.text for p in pieces))]  # blank lines before the first statement
     return prefix + "".join(texts)
 
@@ -172,6 +198,20 @@ def _transform_indented(chunk: str, plan: ClassPlan, layout: _Layout, first_line
 
 def _transform(text: str, classes: list[ClassPlan], layout: _Layout, line_offset: int) -> str:
     try:
+        check_tokens(text, "the code to rewrite", MAX_LIBCST_TOKENS, line=line_offset + 1)
+    except TooLarge as exc:
+        raise RewriteError(exc.msg) from None
+    if "\x0c" in text:
+        # libcst drops a form feed that indents a statement, and cannot parse some
+        # (before a `def` in a class): they are taken out, and put back afterwards.
+        classes = _libcst_columns(text, classes, line_offset)
+        stripped, feeds = _without_form_feeds(text)
+        return _with_form_feeds(stripped, _libcst_transform(stripped, classes, layout, line_offset), feeds)
+    return _libcst_transform(text, classes, layout, line_offset)
+
+
+def _libcst_transform(text: str, classes: list[ClassPlan], layout: _Layout, line_offset: int) -> str:
+    try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         raise RewriteError(f"libcst cannot parse the file: {str(exc).splitlines()[0]}") from exc
@@ -180,7 +220,78 @@ def _transform(text: str, classes: list[ClassPlan], layout: _Layout, line_offset
     missing = transformer.unapplied()
     if missing:
         raise RewriteError(f"could not locate {len(missing)} statement(s) to rewrite (first at line {missing[0][0]})")
-    return new_module.code
+    code = new_module.code
+    # libcst drops the last line ending of a file whose lines end with a lone \r.
+    ending = _LAST_ENDING.search(text)
+    if ending and not code.endswith(("\n", "\r")):
+        code += ending.group(0)
+    return code
+
+
+_LAST_ENDING = re.compile(r"(?:\r\n|\r|\n)\Z")
+
+
+def _without_form_feeds(text: str) -> tuple[str, dict[int, str]]:
+    """`text` without what precedes the last form feed of each line's indentation (for
+    Python, a form feed resets the indentation: the rest of the line means the same);
+    and what was taken out, by line index."""
+    lines = source_lines(text, keepends=True)
+    feeds: dict[int, str] = {}
+    for index, line in enumerate(lines):
+        if "\x0c" in line:
+            body = line.lstrip(" \t\x0c")
+            cut = line.rfind("\x0c", 0, len(line) - len(body)) + 1
+            if cut:
+                feeds[index], lines[index] = line[:cut], line[cut:]
+    return "".join(lines), feeds
+
+
+def _with_form_feeds(stripped: str, code: str, feeds: dict[int, str]) -> str:
+    """`code` (the rewrite of `stripped`) with the form feeds put back on the lines they
+    were taken from; a rewritten statement's first line gets that statement's."""
+    import difflib
+
+    before = source_lines(stripped, keepends=True)
+    after = source_lines(code, keepends=True)
+    placed = 0
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            for k in range(i2 - i1):
+                if i1 + k in feeds:
+                    after[j1 + k] = feeds[i1 + k] + after[j1 + k]
+                    placed += 1
+        elif tag == "replace" and i1 in feeds and not any(i in feeds for i in range(i1 + 1, i2)):
+            after[j1] = feeds[i1] + after[j1]
+            placed += 1
+    if placed != len(feeds):
+        raise RewriteError("a form feed inside a rewritten statement would be lost")
+    return "".join(after)
+
+
+def _libcst_columns(text: str, classes: list[ClassPlan], line_offset: int) -> list[ClassPlan]:
+    """The edits' positions as libcst counts columns: from the last form feed before
+    them on their line (`ast` counts the form feed and what precedes it)."""
+    lines = source_lines(text)
+
+    def column(line: int, col: int) -> int:
+        index = line - line_offset - 1
+        if not 0 <= index < len(lines):
+            return col
+        return col - (lines[index].rfind("\x0c", 0, col) + 1)
+
+    moved = []
+    for plan in classes:
+        edits = [
+            dataclasses.replace(
+                e,
+                col=column(e.line, e.col),
+                move_after=None if e.move_after is None else (e.move_after[0], column(*e.move_after)),
+            )
+            for e in plan.edits
+        ]
+        moved.append(dataclasses.replace(plan, edits=edits))
+    return moved
 
 
 def _adds_parameter(classes: list[ClassPlan]) -> bool:
@@ -188,6 +299,10 @@ def _adds_parameter(classes: list[ClassPlan]) -> bool:
 
 
 def _add_nn_import(text: str) -> str:
+    try:
+        check_tokens(text, "the module's imports", MAX_LIBCST_TOKENS)
+    except TooLarge as exc:
+        raise RewriteError(exc.msg) from None
     # libcst's codemod package takes longer to import than the rest of libcst: only here.
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import AddImportsVisitor
