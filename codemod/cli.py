@@ -104,8 +104,9 @@ def main() -> None:
                    "checkpoints saved before the rewrite no longer load with strict=True; failed otherwise.")
 @click.option("--report", "report_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               metavar="FILE.md", help="Also write a Markdown summary of the run and its verdicts (for a pull request).")
-@click.option("--persistent", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
-              help="auto: persistent=False for constants fully determined by the constructor, persistent otherwise.")
+@click.option("--persistent", type=click.Choice(["never", "state"]), default="never", show_default=True,
+              help="never: every buffer persistent=False (no new checkpoint key); state: random initialisations and "
+                   "state that training updates are persistent (checkpoints saved before lack their keys).")
 @click.option("--select", "select", multiple=True, metavar="CODES",
               help="Only these rule codes or prefixes (BUF1, BUF101; repeatable or comma-separated).")
 @click.option("--ignore", "ignore", multiple=True, metavar="CODES",

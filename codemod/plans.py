@@ -17,7 +17,7 @@ class SpineEdit:
     """
 
     index: int
-    op: str  # drop (x.to(dev) -> x) | keep_args | drop_kwarg | unwrap (Variable(x, ...) -> x)
+    op: str  # drop (x.to(dev) -> x) | keep_args | drop_kwarg | unwrap (Variable(x, ...) -> x) | sink (P(x).to(d) -> P(x.to(d)))
     args: tuple[int, ...] = ()  # keep_args: the positional arguments kept
     kwarg: str = ""  # drop_kwarg: the keyword removed
     keywords: tuple[str, ...] = ()  # keep_args: the keywords kept

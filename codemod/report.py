@@ -44,6 +44,8 @@ def finding_text(finding: Finding) -> str:
         return text
     target = "register_buffer" if finding.action is Action.BUFFER else "nn.Parameter"
     text = f"{head} -> {target} ({finding.reason})"
+    if finding.suggestion:
+        text += f" (suggestion: {finding.suggestion})"
     if finding.validation is not None:
         verdict = finding.validation.verdict_for(finding.attribute).value
         text += f" [{verdict}, not written]" if finding.held_back else f" [{verdict}]"
@@ -167,7 +169,7 @@ def json_lines(files: Iterable[FileResult], errors: list[tuple[str, str]], with_
 
 def statistics(findings: Iterable[Finding]) -> list[dict]:
     """Findings counted per rule code, the most frequent first."""
-    from codemod.rules import REGISTRY
+    from codemod.rules.registry import REGISTRY
 
     counts: dict[str, int] = {}
     for finding in findings:

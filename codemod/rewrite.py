@@ -533,6 +533,14 @@ def _rebuild(node: cst.BaseExpression, edits: dict[int, SpineEdit], index: int =
         return node.with_changes(args=_fix_commas(kept))
     if edit.op == "unwrap" and node.args:
         return node.args[0].value
+    if edit.op == "sink" and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call) and node.func.value.args:
+        # nn.Parameter(t).to(device) -> nn.Parameter(t.to(device)): the move applied to the value inside
+        inner = node.func.value
+        value = inner.args[0].value
+        if not isinstance(value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) and not value.lpar:
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        moved = cst.Call(func=cst.Attribute(value=value, attr=node.func.attr), args=node.args)
+        return inner.with_changes(args=[inner.args[0].with_changes(value=moved), *inner.args[1:]])
     return node
 
 

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class RunOptions:
-    persistent: PersistentPolicy = "auto"
+    persistent: PersistentPolicy = "never"
     write: bool = True  # False for --dry-run and --check
     validate: bool = True
     require_validated: bool = False

@@ -283,19 +283,19 @@ def test_cached_paths_follow_the_working_directory(zoo: Path, monkeypatch: pytes
 
 
 def test_cache_invalidated_when_a_file_changes(small: Path, monkeypatch: pytest.MonkeyPatch):
-    first = analyse(small, use_cache=True)
+    first = analyse(small, use_cache=True, persistent="state")
     assert finding(first, "Model1", "noise").persistent is True
     target = small / "zoo" / "model_1.py"
     target.write_text(target.read_text().replace("torch.randn(size) * 0.1", "torch.full((size,), 0.5)"))
     spy = Spy(monkeypatch)
-    second = analyse(small, use_cache=True)
+    second = analyse(small, use_cache=True, persistent="state")
     assert "zoo/model_1.py" in spy.paths
     changed = finding(second, "Model1", "noise")
     assert (changed.action.value, changed.persistent) == ("buffer", False)
     assert 'self.register_buffer("noise", torch.full((size,), 0.5), persistent=False)' in next(
         r.rewritten for r in second.files if r.display_path == "zoo/model_1.py"
     )
-    assert comparable(second) == comparable(analyse(small))
+    assert comparable(second) == comparable(analyse(small, persistent="state"))
 
 
 def test_cache_sees_an_edit_that_keeps_size_and_mtime(small: Path):
@@ -307,16 +307,16 @@ def test_cache_sees_an_edit_that_keeps_size_and_mtime(small: Path):
         time.sleep(1.05 - now % 1)
     second_ns = int(time.time()) * 1_000_000_000  # the file's mtime, truncated to the current second
     os.utime(target, ns=(second_ns, second_ns))
-    first = analyse(small, use_cache=True)
+    first = analyse(small, use_cache=True, persistent="state")
     assert finding(first, "Model1", "noise").persistent is True
     text = target.read_text()
     edited = text.replace("torch.randn(size) * 0.1", "torch.zeros(size) * 0.1")
     assert edited != text and len(edited) == len(text)
     target.write_text(edited)
     os.utime(target, ns=(second_ns, second_ns))
-    second = analyse(small, use_cache=True)
+    second = analyse(small, use_cache=True, persistent="state")
     assert finding(second, "Model1", "noise").persistent is False, "stale cached result for an edited file"
-    assert comparable(second) == comparable(analyse(small))
+    assert comparable(second) == comparable(analyse(small, persistent="state"))
 
 
 def test_cache_invalidated_when_a_dependency_changes(small: Path, monkeypatch: pytest.MonkeyPatch):
@@ -358,14 +358,14 @@ def test_cache_invalidated_when_a_transitive_base_changes(small: Path):
 
 
 def test_cache_invalidated_when_the_persistent_option_changes(small: Path):
-    auto = analyse(small, use_cache=True)
-    always = analyse(small, use_cache=True, persistent="always")
-    assert comparable(always) == comparable(analyse(small, persistent="always"))
-    assert comparable(always) != comparable(auto)
-    assert finding(always, "Model1", "positions").persistent is True
+    default = analyse(small, use_cache=True)
+    state = analyse(small, use_cache=True, persistent="state")
+    assert comparable(state) == comparable(analyse(small, persistent="state"))
+    assert comparable(state) != comparable(default)
+    assert finding(state, "Model1", "noise").persistent is True
     never = analyse(small, use_cache=True, persistent="never")
     assert finding(never, "Model1", "noise").persistent is False
-    assert comparable(analyse(small, use_cache=True)) == comparable(auto)
+    assert comparable(analyse(small, use_cache=True)) == comparable(default)
 
 
 def test_cache_invalidated_when_the_tool_changes(small: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
@@ -578,7 +578,7 @@ def _spawn(root: Path, *args: str) -> subprocess.Popen:
     )
 
 
-def _expected_json(root: Path, persistent: str = "auto") -> list:
+def _expected_json(root: Path, persistent: str = "never") -> list:
     report = analyse(root, persistent=persistent)
     return [f.to_json() for f in report.findings]
 
@@ -603,14 +603,14 @@ def test_two_concurrent_runs_leave_a_readable_cache_and_correct_results(zoo: Pat
 
 
 def test_concurrent_runs_with_different_options(zoo: Path):
-    auto, always = _expected_json(zoo), _expected_json(zoo, "always")
-    assert auto != always
+    default, state = _expected_json(zoo), _expected_json(zoo, "state")
+    assert default != state
     first = _spawn(zoo, "--jobs", "2")
-    second = _spawn(zoo, "--jobs", "1", "--persistent", "always")
+    second = _spawn(zoo, "--jobs", "1", "--persistent", "state")
     (out1, err1), (out2, err2) = first.communicate(timeout=300), second.communicate(timeout=300)
     assert first.returncode == 0, err1
     assert second.returncode == 0, err2
-    assert json.loads(out1)["findings"] == auto
-    assert json.loads(out2)["findings"] == always
-    assert [f.to_json() for f in analyse(zoo, use_cache=True).findings] == auto
-    assert [f.to_json() for f in analyse(zoo, use_cache=True, persistent="always").findings] == always
+    assert json.loads(out1)["findings"] == default
+    assert json.loads(out2)["findings"] == state
+    assert [f.to_json() for f in analyse(zoo, use_cache=True).findings] == default
+    assert [f.to_json() for f in analyse(zoo, use_cache=True, persistent="state").findings] == state

@@ -42,7 +42,6 @@ CANNOT_BUILD: dict[tuple[str, str], str] = {}
 # exclusive branch) meets moved tensors in forward. (case, class)
 STILL_MIXES_AFTER_REWRITE: list[tuple[str, str]] = [
     ("safety_constructor_helper_bindings", "Embedder"),
-    ("safety_exclusive_branches_independent", "Policy"),
 ]
 
 BRANCH_NOT_TAKEN: dict[tuple[str, str], set[str]] = {

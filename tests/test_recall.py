@@ -61,8 +61,19 @@ class Scaler(nn.Module):
 """
 
 
-def test_raw_branch_beside_parameter_is_a_persistent_buffer_and_checkpoints_cross_configurations():
+def test_raw_branch_beside_parameter_keeps_the_checkpoints_of_each_configuration_by_default():
     result = rewrite(RAW_OR_PARAMETER)
+    finding = by_attr(result)["scale"]
+    assert (finding.action, finding.persistent) == (Action.BUFFER, False)
+    original, rewritten = build(RAW_OR_PARAMETER, "Scaler"), build(result.code, "Scaler")
+    for learn in (False, True):  # each configuration saves exactly the keys it saved before
+        assert list(rewritten(learn=learn).state_dict()) == list(original(learn=learn).state_dict())
+        rewritten(learn=learn).load_state_dict(original(learn=learn).state_dict())
+    assert [n for n, _ in rewritten(learn=False).named_buffers()] == ["scale"]
+
+
+def test_raw_branch_beside_parameter_is_persistent_under_the_state_policy_and_checkpoints_cross_configurations():
+    result = transform_source(textwrap.dedent(RAW_OR_PARAMETER), path="model.py", persistent="state")
     finding = by_attr(result)["scale"]
     assert (finding.action, finding.persistent) == (Action.BUFFER, True)
     original, rewritten = build(RAW_OR_PARAMETER, "Scaler"), build(result.code, "Scaler")
@@ -98,7 +109,7 @@ def test_parameter_assigned_over_a_registered_buffer_becomes_the_parameter():
                     self.shift = nn.Parameter(self.shift)
         """
     )
-    assert 'self.register_buffer("shift", torch.zeros(3))' in result.code
+    assert 'self.register_buffer("shift", torch.zeros(3), persistent=False)' in result.code
     module = build(result.code, "Shift")(learn=True)
     assert [n for n, _ in module.named_parameters()] == ["shift"] and not list(module.buffers())
 
@@ -119,7 +130,8 @@ def test_parameter_moved_to_device_fixed_beside_none_parameter():
         """
     )
     assert by_attr(result)["bias"].action is Action.PARAMETER
-    assert "self.bias = nn.Parameter(torch.zeros(3))\n" in result.code
+    # nothing shows that the model is moved as a whole: the parameter is made on the device it was moved to
+    assert "self.bias = nn.Parameter(torch.zeros(3).to(device))\n" in result.code
     cls = build(result.code, "Affine")
     assert [n for n, _ in cls(bias=True, device="meta").named_parameters()] == ["bias"]
     assert cls(bias=False).bias is None
