@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from codemod import rules as R
 from codemod import torch_names as tn
+from codemod import unpacking
 from codemod.call_sites import argument_values, kept_arguments, used_as_tensor
 from codemod.ftypes import Action, Finding, PersistentPolicy
 from codemod.plans import ClassPlan, FilePlan, SpineEdit, StmtEdit
@@ -608,9 +609,13 @@ class _ClassAnalyser:
                 "register each tensor as a buffer, or use nn.ParameterList / nn.ParameterDict for trained tensors",
                 R.CONTAINER.code,
             )
+        unpacked = unpacking.skip_reason(attr, events)  # codemod/unpacking.py
+        if unpacked is not None:
+            return skip(unpacked, code=R.UNPACKED.code)
+        passed = next((e for e in events if e.kind == "assign" and e.value is not None and e.value.maybe_parameter), None)
+        if passed is not None:
+            return skip(f"bound at line {passed.stmt.lineno} to an argument annotated as an nn.Parameter or a tensor; a Parameter passed in must stay a parameter", code=R.NOT_A_TENSOR.code)
         for event in events:
-            if event.kind == "unpack" and event.value is not None and event.value.is_tensor:
-                return skip("assigned by tuple unpacking or a chained assignment; rewrite it as one assignment per attribute", code=R.UNPACKED.code)
             if event.kind == "delete":
                 return skip(f"deleted with `del self.{attr}` at line {event.stmt.lineno}", code=R.DELETED.code)
 
@@ -969,6 +974,8 @@ class _ClassAnalyser:
         return line, _char_col(self.lines, line, stmt.end_col_offset or 0)
 
     def _stmt_edit(self, event: AttrEvent, op: str, attr: str, persistent: bool | None, *, parameter: bool) -> StmtEdit:
+        if event.unpacked is not None and not parameter:  # `self.a, self.b = v`: codemod/unpacking.py
+            return unpacking.edit(event, unpacking.function_of(self.cls, event.stmt), self._position(event.stmt), self._end(event.stmt), persistent)
         spine: tuple[SpineEdit, ...] = ()
         if event.value_node is not None:
             evaluator = self.init_evaluator
