@@ -228,10 +228,10 @@ TENSOR_ONLY_METHODS = (
 # What follows or precedes `self.<attr>` where only a tensor (or a list of them) fits.
 _TENSOR_USE_AFTER = re.compile(r"(?:\[[^\]\n]*\])?[ \t]*@(?!=)|\.(?:" + "|".join(TENSOR_ONLY_METHODS) + r")\(")
 _TENSOR_USE_BEFORE = re.compile(
-    r"(?:@[ \t]*|\bin[ \t]+|\b(?:torch|F|functional)\.(?:sparse\.)?(?:" + "|".join(TENSOR_ARGUMENT_FUNCTIONS) + r")\([^)\n]*"
-    # handed to a call of an attribute of self (a child module: `self.block(x, self.mask)`)
-    r"|\bself\.\w+(?:\[[^\]\n]*\])?\([^()\n]*)$"
+    r"(?:@[ \t]*|\bin[ \t]+|\b(?:torch|F|functional)\.(?:sparse\.)?(?:" + "|".join(TENSOR_ARGUMENT_FUNCTIONS) + r")\([^)\n]*)$"
 )
+# `self.block = Block(...)`, `self.layers = nn.ModuleList(...)`: a child module, as far as the text tells.
+_CHILD = re.compile(r"self\.(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?[A-Z]\w*\(")
 # `self.inv = 1.0 / self.size`: inv is derived from size.
 _DERIVED = re.compile(r"^[ \t]*self\.(\w+)[ \t]*=(?!=)([^\n]*)$", re.MULTILINE)
 
@@ -240,13 +240,19 @@ def tensor_used_attributes(class_text: str, attrs, _depth: int = 0) -> set[str]:
     """Those of `attrs` the text uses the way only a tensor (or a list of them) is used:
     `self.adj @ x`, `torch.mm(self.adj, x)`, `self.adj.t()`, `for a in self.supports`."""
     found: set[str] = set()
+    children = sorted(set(_CHILD.findall(class_text)))
+    # handed to a child module's call: `self.block(x, self.mask)`, `self.layers[0](x, self.adj)`
+    child_call = re.compile(r"\bself\.(?:" + "|".join(children) + r")(?:\[[^\]\n]*\])?\([^()\n]*$") if children else None
     for attr in attrs:
         needle = "self." + attr
         start = class_text.find(needle)
         while start >= 0:
             end = start + len(needle)
             if end >= len(class_text) or not (class_text[end].isalnum() or class_text[end] == "_"):
-                if _TENSOR_USE_AFTER.match(class_text, end, end + 80) or _TENSOR_USE_BEFORE.search(class_text[max(0, start - 80) : start]):
+                before = class_text[max(0, start - 80) : start]
+                if _TENSOR_USE_AFTER.match(class_text, end, end + 80) or _TENSOR_USE_BEFORE.search(before) or (
+                    child_call is not None and child_call.search(before)
+                ):
                     found.add(attr)
                     break
             start = class_text.find(needle, end)
