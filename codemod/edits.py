@@ -32,12 +32,25 @@ def end(lines: list[str], stmt: ast.stmt) -> tuple[int, int]:
 
 
 def statement_edit(
-    lines: list[str], evaluator: Evaluator, event: AttrEvent, op: str, attr: str, persistent: bool | None, *, parameter: bool
+    lines: list[str],
+    evaluator: Evaluator,
+    event: AttrEvent,
+    op: str,
+    attr: str,
+    persistent: bool | None,
+    *,
+    parameter: bool,
+    cls: ast.ClassDef | None = None,
 ) -> tuple[StmtEdit, tuple[SpineEdit, ...]]:
     """The edit for one binding, and apart from it the device moves its value makes.
 
     The moves are left in the value: a rule that proves them pointless (rules/device_moves.py)
     puts them into the edit's spine, where they are dropped."""
+    if event.unpacked is not None and not parameter:  # `self.a, self.b = v`: codemod/unpacking.py
+        from codemod import unpacking
+
+        function = unpacking.function_of(cls, event.stmt) if cls is not None else None
+        return unpacking.edit(event, function, position(lines, event.stmt), end(lines, event.stmt), persistent), ()
     spine: tuple[SpineEdit, ...] = ()
     moves: tuple[SpineEdit, ...] = ()
     if event.value_node is not None:

@@ -171,8 +171,13 @@ _REST_OF_LINE = re.compile(r"[ \t]*(?:#[^\r\n]*)?\r?\n?")
 def _transform_statements(piece: Segment, classes: list[ClassPlan], layout: _Layout) -> str:
     lines = source_lines(piece.text, keepends=True)
     first = piece.start
-    edits = sorted(((e, c) for c in classes for e in c.edits), key=lambda pair: pair[0].line, reverse=True)
-    for edit, owner in edits:  # from the bottom up, so that earlier line numbers stay valid
+    grouped: dict[tuple[int, int], tuple[list[StmtEdit], ClassPlan]] = {}
+    for c in classes:
+        for e in c.edits:
+            grouped.setdefault((e.line, e.col), ([], c))[0].append(e)  # the unpack edits of one statement go together
+    edits = sorted(grouped.values(), key=lambda pair: pair[0][0].line, reverse=True)
+    for same, owner in edits:  # from the bottom up, so that earlier line numbers stay valid
+        edit = same[0]
         (line, col), (end_line, end_col) = (edit.line, edit.col), edit.end
         if not first <= line <= end_line < first + len(lines):
             raise _CannotCut
@@ -180,7 +185,7 @@ def _transform_statements(piece: Segment, classes: list[ClassPlan], layout: _Lay
         before = lines[line - first - 1].rstrip("\r\n") if line > first else ""
         if head[:col].strip(" \t") or before.endswith("\\") or _REST_OF_LINE.fullmatch(tail, end_col) is None:
             raise _CannotCut  # shares its line with other code
-        plan = dataclasses.replace(owner, edits=[edit], annotations=[])
+        plan = dataclasses.replace(owner, edits=same, annotations=[])
         text = _transform_indented("".join(lines[line - first : end_line - first + 1]), plan, layout, line)
         lines[line - first : end_line - first + 1] = [text]
     return "".join(lines)
@@ -322,6 +327,11 @@ class _Rewriter(cst.CSTTransformer):
         self.default_indent = default_indent
         self.indents: list[str] = []  # of the blocks the visit is in
         self.edits: dict[tuple[int, int], StmtEdit] = {(e.line, e.col): e for c in classes for e in c.edits}
+        self.unpacks: dict[tuple[int, int], list[StmtEdit]] = {}  # every unpack edit of a statement
+        for c in classes:
+            for e in c.edits:
+                if e.op == "unpack":
+                    self.unpacks.setdefault((e.line, e.col), []).append(e)
         self.applied: set[tuple[int, int]] = set()
         self.annotations: dict[int, list[tuple[str, str]]] = {c.line: c.annotations for c in classes if c.annotations}
         self.parameter = cst.parse_expression(layout.parameter_spelling)
@@ -351,6 +361,15 @@ class _Rewriter(cst.CSTTransformer):
             edit = self.edits.get(key)
             if edit is None:
                 continue
+            if edit.op == "unpack":
+                split_out = self._unpack(self.unpacks[key], body[i])
+                self.applied.add(key)
+                if len(body) == 1:  # alone on its line: one statement a line
+                    return self._unpack_lines(original, updated, split_out, edit.move_after)
+                body[i : i + 1] = _with_semicolons(split_out, body[i].semicolon)
+                if edit.move_after:
+                    self.applied.discard(key)  # shares its line with other statements: not moved, reported
+                continue
             body[i] = self._apply(edit, body[i])
             if len(body) == 1 and edit.op in ("buffer", "parameter", "buffer_to_parameter"):
                 body[i] = self._wrap(body[i], updated.trailing_whitespace)
@@ -374,16 +393,69 @@ class _Rewriter(cst.CSTTransformer):
         """`if cond: self.x = t` — statements on the line of their block's header.  They are
         rewritten in place; one that must move after super().__init__() stays unapplied
         (and the file is reported, not rewritten)."""
-        body = list(updated.body)
-        for i, small in enumerate(original.body):
+        body: list[cst.BaseSmallStatement] = []
+        for small, current in zip(original.body, updated.body):
             start = self.get_metadata(PositionProvider, small).start
             key = (start.line + self.line_offset, start.column)
             edit = self.edits.get(key)
             if edit is None or edit.move_after:
+                body.append(current)
                 continue
-            body[i] = self._apply(edit, body[i])
+            if edit.op == "unpack":
+                body.extend(_with_semicolons(self._unpack(self.unpacks[key], current), current.semicolon))
+            else:
+                body.append(self._apply(edit, current))
             self.applied.add(key)
         return updated.with_changes(body=body)
+
+    # tuple unpacking ---------------------------------------------------------------------------
+
+    def _unpack(self, edits: list[StmtEdit], small: cst.BaseSmallStatement) -> list[cst.BaseSmallStatement]:
+        """`self.a, self.b = v` -> `a, b = v` and one register_buffer call per attribute split out."""
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, (cst.Tuple, cst.List))):
+            raise RewriteError("expected an assignment unpacking into attributes of self")
+        by_attr = {e.attr: e for e in edits}
+        target = small.targets[0].target
+        owners: dict[str, cst.BaseExpression] = {}
+        elements = []
+        for element in target.elements:
+            value = element.value
+            if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.attr.value in by_attr and value.attr.value not in owners:
+                owners[value.attr.value] = value.value
+                value = cst.Name(by_attr[value.attr.value].target_local, lpar=value.lpar, rpar=value.rpar)
+            elements.append(element.with_changes(value=value))
+        if len(owners) != len(by_attr):
+            raise RewriteError("an attribute to split out of an unpacking is not one of its targets")
+        value = small.value
+        for e in edits:
+            if e.local:
+                value = value.visit(_Localise(e.owner, e.attr, e.local))
+        assign = small.with_changes(targets=[small.targets[0].with_changes(target=target.with_changes(elements=elements))], value=value, semicolon=cst.MaybeSentinel.DEFAULT)
+        quote = self.layout.quote
+        out: list[cst.BaseSmallStatement] = [assign]
+        ordered = [e for element in target.elements for e in edits if isinstance(element.value, cst.Attribute) and element.value.attr.value == e.attr]
+        for e in ordered:
+            call = cst.parse_expression(
+                f"__self__.register_buffer({quote}{e.attr}{quote}, {e.target_local}"
+                + (", persistent=False)" if e.persistent is False else ")")
+            )
+            call = call.with_changes(func=call.func.with_changes(value=owners[e.attr]))
+            out.append(cst.Expr(value=call))
+        return out
+
+    def _unpack_lines(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, smalls: list[cst.BaseSmallStatement], move_to):
+        first = updated.with_changes(body=[smalls[0]])
+        lines = [first]
+        for small in smalls[1:]:
+            lines.append(cst.SimpleStatementLine(body=[self._wrap(small, cst.TrailingWhitespace())]))
+        if move_to is not None:
+            for line in lines:
+                self.movers[id(line)] = move_to
+        start = self.get_metadata(PositionProvider, original.body[0]).start
+        for anchor in self.anchor_positions:
+            if anchor[0] == start.line + self.line_offset:
+                self.anchors[anchor] = id(first)
+        return cst.FlattenSentinel(lines)
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
         self.indents.pop()
@@ -489,6 +561,12 @@ class _Localise(cst.CSTTransformer):
         if isinstance(updated.value, cst.Name) and updated.value.value == self.owner and updated.attr.value == self.attr:
             return cst.Name(self.local, lpar=updated.lpar, rpar=updated.rpar)
         return updated
+
+
+def _with_semicolons(smalls: list[cst.BaseSmallStatement], last: cst.MaybeSentinel | cst.Semicolon) -> list[cst.BaseSmallStatement]:
+    """Small statements sharing a line: each but the last ends with `; `, the last as the original did."""
+    separator = cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" "))
+    return [s.with_changes(semicolon=separator) for s in smalls[:-1]] + [smalls[-1].with_changes(semicolon=last)]
 
 
 def _assignment_parts(small: cst.BaseSmallStatement) -> tuple[cst.Attribute, cst.BaseExpression]:

@@ -65,7 +65,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
         persistent=False,
     )
     for binding in facts.events:
-        edit, _ = statement_edit(cls.lines, cls.evaluator, binding, "buffer", facts.attr, False, parameter=False)
+        edit, _ = statement_edit(cls.lines, cls.evaluator, binding, "buffer", facts.attr, False, parameter=False, cls=cls.cls)
         where = placement(facts, binding)
         edit.move_after = where if isinstance(where, tuple) else None
         decision.edits.append(edit)

@@ -54,6 +54,12 @@ def decide(facts: AttributeFacts) -> Decision | None:
     if found is not None and facts.trained is not None:
         first = found[1][0].line if found[1] else facts.anchor.lineno
         return RULE.skip(f"first bound to a non-tensor at line {first}; build the trained tensor in a local, then assign nn.Parameter once")
+    passed = next((e for e in events if e.kind == "assign" and e.value is not None and e.value.maybe_parameter), None)
+    if passed is not None:
+        return RULE.skip(
+            f"bound at line {passed.stmt.lineno} to an argument annotated as an nn.Parameter or a tensor; "
+            "a Parameter passed in must stay a parameter"
+        )
     tensors = [e for e in events if e.kind in ("assign", "register_buffer") and e.value is not None and e.value.is_tensor]
     seen_tensor = False
     for event in events:

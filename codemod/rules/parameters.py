@@ -51,7 +51,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
             moves = ()
         else:
             op = "unmove" if event.value.moved_parameter else "parameter"
-            edit, moves = statement_edit(cls.lines, cls.evaluator, event, op, facts.attr, None, parameter=True)
+            edit, moves = statement_edit(cls.lines, cls.evaluator, event, op, facts.attr, None, parameter=True, cls=cls.cls)
         where = placement(facts, event)
         edit.move_after = where if isinstance(where, tuple) else None
         decision.edits.append(edit)

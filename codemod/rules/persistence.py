@@ -67,7 +67,7 @@ def decide(facts: AttributeFacts) -> Decision:
             continue
         if not event.nested:
             registered_at = event.top_index if registered_at is None else registered_at
-        edit, moves = statement_edit(cls.lines, cls.evaluator, event, "buffer", facts.attr, persistent, parameter=False)
+        edit, moves = statement_edit(cls.lines, cls.evaluator, event, "buffer", facts.attr, persistent, parameter=False, cls=cls.cls)
         where = placement(facts, event)
         edit.move_after = where if isinstance(where, tuple) else None
         decision.edits.append(edit)
@@ -78,7 +78,7 @@ def decide(facts: AttributeFacts) -> Decision:
     # Float casts (model.half(), .to(torch.bfloat16)) never touch an integer or bool buffer,
     # and a non-persistent one adds no checkpoint key: nothing can tell it from the attribute.
     tensors = [e.value for e in events if e.kind == "assign" and e.value is not None and e.value.is_tensor]
-    decision.statically_safe = not persistent and bool(tensors) and all(v.integer for v in tensors)
+    decision.statically_safe = not persistent and bool(tensors) and all(v.integer and not v.integer_guessed for v in tensors)
     return decision
 
 

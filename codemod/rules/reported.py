@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from codemod import unpacking
 from codemod.edits import quote
 from codemod.facts import class_text
 from codemod.rules.base import Decision, Rule
@@ -91,9 +92,9 @@ def decide(facts: AttributeFacts) -> Decision | None:
             "a list, tuple or dict of tensors; its tensors are not moved by .to() nor saved",
             "register each tensor as a buffer, or use nn.ParameterList / nn.ParameterDict for trained tensors",
         )
-    for event in facts.events:
-        if event.kind == "unpack" and event.value is not None and event.value.is_tensor:
-            return UNPACKED.skip("assigned by tuple unpacking or a chained assignment; rewrite it as one assignment per attribute")
+    unpacked = unpacking.skip_reason(facts.attr, facts.events)
+    if unpacked is not None:
+        return UNPACKED.skip(unpacked)
     return None
 
 
