@@ -183,6 +183,8 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
                 return True
             if keeps_tensor_argument(text[line_start:end], text) or derives_from_buffer(text[line_start:end]):
                 return True
+            if calls_inherited_method(text[line_start:end], text):
+                return True  # a base class's method may bind a tensor (rules/mixins.py)
             constructors.append((line_start, end))
         position = text.find("def __init__", position + 1)
     # Other methods matter only where they bind an attribute of self.
@@ -205,6 +207,28 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
         start, indent, head_end = defs[i]
         checked.add(start)
         if mentions(text[start : _block_end(text, head_end, indent, quotes)], hints):
+            return True
+    return False
+
+
+_SELF_CALL = re.compile(r"\bself\.(\w+)\(")
+# Methods a constructor calls that are nn.Module's or a framework's own, never a repository's mixin.
+_FRAMEWORK_METHODS = frozenset(
+    {"register_buffer", "register_parameter", "register_module", "add_module", "apply", "to", "cuda", "cpu", "float",
+     "double", "half", "train", "eval", "requires_grad_", "register_forward_hook", "register_forward_pre_hook",
+     "register_full_backward_hook", "register_load_state_dict_post_hook", "_register_load_state_dict_pre_hook",
+     "_register_state_dict_hook", "post_init", "init_weights", "_init_weights", "tie_weights", "save_hyperparameters",
+     "gradient_checkpointing_enable", "_backward_compatibility_gradient_checkpointing", "set_default_attn_processor"}
+)
+
+
+def calls_inherited_method(constructor: str, class_text: str) -> bool:
+    """`self.setup(...)` in __init__ where the class itself defines no `setup`: the method of a
+    base class (a mixin) runs as constructor code."""
+    for name in set(_SELF_CALL.findall(constructor)):
+        if name in _FRAMEWORK_METHODS or name.startswith("__"):
+            continue
+        if f"def {name}(" not in class_text:
             return True
     return False
 

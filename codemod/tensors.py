@@ -650,6 +650,15 @@ class Evaluator:
         if found is None:
             return UNKNOWN
         symbols, method = found
+        first = method.args.args[0].arg if method.args.args and not _is_static(method) else None
+        reads_self = first is not None and any(
+            isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == first and isinstance(n.ctx, ast.Load)
+            for n in ast.walk(method)
+        )
+        if reads_self and self.self_attrs:
+            # `self.norm = self._normaliser()` where the method reads tensors set before the call:
+            # typed with what self holds at this point (not memoised: it depends on the caller)
+            return function_value(self.index, symbols, method, self.class_methods, self.depth + 1, dict(self.self_attrs))
         return function_value(self.index, symbols, method, self.class_methods, self.depth + 1)
 
 
@@ -840,9 +849,12 @@ def function_value(
     function: ast.FunctionDef | ast.AsyncFunctionDef,
     class_methods,
     depth: int,
+    self_attrs: dict[str, Value] | None = None,
 ) -> Value:
-    """The value a helper function returns, when every return gives a tensor (or None)."""
-    memo = getattr(function, _FUNCTION_MEMO_ATTR, None)
+    """The value a helper function returns, when every return gives a tensor (or None).
+
+    self_attrs: for a method, what the caller's self holds (the result is then not memoised)."""
+    memo = getattr(function, _FUNCTION_MEMO_ATTR, None) if self_attrs is None else None
     if memo is not None:
         value, dependencies = memo
         if index is not None:
@@ -850,13 +862,14 @@ def function_value(
         return value
     if depth > _MAX_DEPTH:
         return UNKNOWN
+    previous = getattr(function, _FUNCTION_MEMO_ATTR, None)
     setattr(function, _FUNCTION_MEMO_ATTR, (UNKNOWN, ()))  # recursion guard
     from codemod.walker import BodyWalker  # local import: walker builds on this module
 
     if index is not None:
         index.begin_tracking()
     try:
-        evaluator = Evaluator(index, symbols, function, class_methods, depth=depth)
+        evaluator = Evaluator(index, symbols, function, class_methods, depth=depth, self_attrs=self_attrs)
         walker = BodyWalker(evaluator)
         walker.walk(function.body)
     finally:
@@ -875,7 +888,12 @@ def function_value(
         annotated = return_annotation_value(function, evaluator)
         if annotated.kind is not Kind.UNKNOWN:
             result = annotated
-    setattr(function, _FUNCTION_MEMO_ATTR, (result, dependencies))
+    if self_attrs is None:
+        setattr(function, _FUNCTION_MEMO_ATTR, (result, dependencies))
+    elif previous is not None:
+        setattr(function, _FUNCTION_MEMO_ATTR, previous)
+    else:
+        delattr(function, _FUNCTION_MEMO_ATTR)
     return result
 
 

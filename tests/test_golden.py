@@ -100,8 +100,18 @@ def _transform(case: Path, file_name: str):
 
     source = read_source(case / file_name)
     style = load_style(case) if (case / "pyproject.toml").is_file() else None
-    result = transform_source(source.text, path=DISPLAY_PATH, persistent="auto", index=_index(case), style=style)
+    result = transform_source(source.text, path=DISPLAY_PATH, persistent=_persistent(case), index=_index(case), style=style)
     return source, result
+
+
+def _persistent(case: Path) -> str:
+    """The case's `[tool.codemod] persistent`, as a run over the case would read it; else the default."""
+    import tomllib
+
+    pyproject = case / "pyproject.toml"
+    if not pyproject.is_file():
+        return "never"
+    return tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("codemod", {}).get("persistent", "never")
 
 
 def _report_lines(findings) -> list[str]:
@@ -273,6 +283,13 @@ def _check_run(golden_runs: dict, key: str) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 def test_input_imports_and_builds(case: Path, golden_runs):
+    raises = case / "input_raises.txt"
+    if raises.is_file():
+        # an input that is broken as written (the rewrite is the fix): it must fail as the file says
+        record = golden_runs.get(f"{case.name}:input")
+        assert record is not None and not record["ok"], f"{case.name}: the input was expected to raise"
+        assert raises.read_text(encoding="utf-8").strip() in record["error"], record["error"]
+        return
     _check_run(golden_runs, f"{case.name}:input")
 
 

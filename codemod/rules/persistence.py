@@ -98,13 +98,17 @@ def policy(facts: AttributeFacts, events) -> tuple[bool, str, str | None]:
     state, why = state_of(facts.attr, events, facts.outside, cls.init, cls.self_name, cls.cache)
     if cls.policy == "state":
         if state:
+            if why.startswith("another branch"):
+                why += "; the key exists in both configurations"
             return True, f"persistent: {why}; {_OLD_CHECKPOINTS}", None
         return False, f"persistent=False: {why}", None
     if state:
+        # a saved copy helps where a rebuilt model cannot reproduce the value, or training accumulates it
+        helps = why.startswith(("random initialisation", "uninitialised memory", "value from a torch function", "running state"))
         return False, f"persistent=False: {why}; kept out of checkpoints, as the attribute was", (
             'persistent = "state" saves it in checkpoints; checkpoints saved before then lack the key: '
             "load them with strict=False"
-        )
+        ) if helps else None
     return False, f"persistent=False: {why}", None
 
 
@@ -157,10 +161,7 @@ def state_of(attr: str, events, outside, init: ast.FunctionDef | None, self_name
     """
     for event in events:
         if event.kind == "assign" and event.value is not None and event.value.kind.name == "PARAMETER":
-            return True, (
-                f"another branch makes it an nn.Parameter (line {event.stmt.lineno}); "
-                "the key exists in both configurations"
-            )
+            return True, f"another branch makes it an nn.Parameter (line {event.stmt.lineno})"
     if _starts_empty(events):
         for label, event in outside:
             if event.kind in ("assign", "register_buffer") and _outside_update(attr, event, self_name) == "recompute":
@@ -174,10 +175,11 @@ def state_of(attr: str, events, outside, init: ast.FunctionDef | None, self_name
         how = _outside_update(attr, event, self_name)
         if how == "update":
             return True, f"running state, updated from its previous value in {label} (line {event.stmt.lineno})"
+        if how == "fill":
+            # written in place (index assignment, copy_): what the model accumulates, a queue or a cache
+            return True, f"written in place in {label} (line {event.stmt.lineno})"
         if how == "recompute" and scratch is None:
             scratch = f"recomputed wholesale in {label} (line {event.stmt.lineno}); a saved value would be stale"
-        elif how == "fill" and scratch is None:
-            scratch = f"filled with new data in {label} (line {event.stmt.lineno}), a cache rather than state"
     if scratch is not None:
         return False, scratch
     state = _init_state(events)

@@ -33,23 +33,30 @@ RULES = (RULE,)
 def decide(facts: AttributeFacts) -> Decision | None:
     from codemod.rules.local_first import localise
 
+    from codemod.rules.rebinding import MIXED_REGISTERED
+
     events = facts.events
     registration = next((i for i, e in enumerate(events) if e.kind == "register_buffer"), None)
     if not registration or facts.trained is not None:
         return None
     last = events[registration]
-    if not _reads(last, facts):
-        return None
     prefix = events[:registration]
-    if not all(e.kind in ("assign", "mutate", "fill") for e in prefix) or not any(
-        e.kind == "assign" and e.value is not None and e.value.is_tensor for e in prefix
+    if not any(e.kind == "assign" and e.value is not None and e.value.is_tensor for e in prefix):
+        return None
+    found = None
+    if (
+        _reads(last, facts)
+        and all(e.kind in ("assign", "mutate", "fill") for e in prefix)
+        and not any(e.kind in ("assign", "setattr", "unpack", "register_buffer", "registered") for e in events[registration + 1 :])
     ):
-        return None
-    if any(e.kind in ("assign", "setattr", "unpack", "register_buffer", "registered") for e in events[registration + 1 :]):
-        return None  # bound again after: left for a decision by hand
-    found = localise(facts, prefix[0], last)
+        found = localise(facts, prefix[0], last)
     if found is None:
-        return None
+        return MIXED_REGISTERED.skip(
+            f"assigned, then registered at line {last.stmt.lineno}, where register_buffer raises KeyError (attribute "
+            "already exists); left for a decision by hand",
+            f"build the value in a local and register it once: {facts.attr} = ...; "
+            f'self.register_buffer("{facts.attr}", {facts.attr})',
+        )
     local, edits = found
     from codemod.edits import end, position
     from codemod.plans import StmtEdit
@@ -58,13 +65,31 @@ def decide(facts: AttributeFacts) -> Decision | None:
     cls = facts.cls
     edits.append(StmtEdit(*position(cls.lines, last.stmt), "localise", facts.attr, end=end(cls.lines, last.stmt),
                           local=local, owner=cls.self_name or "self"))
+    persistent = _persistence(last.stmt)
+    as_written = {False: "persistent=False", True: "persistent"}.get(persistent, "persistence as registered")
     return Decision(
         Action.BUFFER,
-        f"registered at line {last.stmt.lineno} after being assigned, which raises KeyError (attribute already exists); "
-        f"the value is built in the local `{local}` instead, and the registration is kept as written",
+        f"{as_written}: registered at line {last.stmt.lineno} after being assigned, which raises KeyError (attribute "
+        f"already exists); the value is built in the local `{local}` instead, and the registration is kept as written",
         RULE.code,
+        persistent=persistent,
         edits=edits,
     )
+
+
+def _persistence(stmt) -> bool | None:
+    """What the author's register_buffer call says: persistent=False, else persistent (None: decided at run time)."""
+    import ast
+
+    call = getattr(stmt, "value", None)
+    if not isinstance(call, ast.Call):
+        return None
+    given = next((k.value for k in call.keywords if k.arg == "persistent"), call.args[2] if len(call.args) > 2 else None)
+    if given is None:
+        return True
+    if isinstance(given, ast.Constant) and isinstance(given.value, bool):
+        return given.value
+    return None
 
 
 def _reads(event, facts: AttributeFacts) -> bool:

@@ -1,0 +1,191 @@
+"""Rewrites preserve behaviour by construction, checked with torch over every golden case.
+
+For each class of a golden case that builds without arguments, the original (`input.py`)
+and the rewrite (`expected.py`) are built and compared on the three things a rewrite must
+not change without being asked (torch-facts: "Facts behind behaviour-preserving rewrites"):
+
+- checkpoints: the rewrite adds no `state_dict` key except the parameters it reports, so a
+  checkpoint saved from the original loads strictly;
+- devices: built with `device="meta"` (standing in for another device), every rewritten
+  attribute is where the original's was, and so is what construction computed from it;
+- casts: a rewrite the analysis calls statically safe keeps its value under
+  `model.half()` / `.to(torch.bfloat16)`, exactly as the raw attribute did.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from codemod.ftypes import Action
+
+torch = pytest.importorskip("torch")
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+CASES = sorted(p for p in GOLDEN.iterdir() if (p / "input.py").is_file() and not (p / "input_raises.txt").exists())
+
+
+@functools.lru_cache(maxsize=None)
+def _module(case: Path, file_name: str, tag: str) -> types.ModuleType:
+    repo = case / "repo"
+    names_before = set(sys.modules)
+    if repo.is_dir():
+        sys.path.insert(0, str(repo))
+    try:
+        module = types.ModuleType(f"golden_{tag}")
+        module.__file__ = str(case / file_name)
+        code = (case / file_name).read_bytes()
+        exec(compile(code, module.__file__, "exec"), module.__dict__)
+        return module
+    finally:
+        if repo.is_dir():
+            sys.path.remove(str(repo))
+            for name in set(sys.modules) - names_before:
+                del sys.modules[name]  # another case's repository may use the same module names
+
+
+def _classes(module: types.ModuleType) -> dict[str, type]:
+    return {
+        name: obj
+        for name, obj in vars(module).items()
+        if isinstance(obj, type) and issubclass(obj, torch.nn.Module) and obj.__module__ == module.__name__
+    }
+
+
+def _build(cls: type, **kwargs):
+    torch.manual_seed(0)
+    return cls(**kwargs)
+
+
+def _buildable(cls: type, **kwargs) -> bool:
+    try:
+        parameters = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return False
+    required = [p for p in parameters if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    return not required and all(k in {p.name for p in parameters} for k in kwargs)
+
+
+@functools.lru_cache(maxsize=None)
+def _findings(case: Path):
+    from test_golden import _transform
+
+    return _transform(case, "input.py")[1].findings
+
+
+def _pairs(case: Path, **kwargs):
+    """(class name, original instance, rewritten instance, the class's findings)."""
+    findings = _findings(case)
+    rewritten_classes = {f.class_name for f in findings if f.action is not Action.SKIP}
+    if not rewritten_classes:
+        return []
+    original, expected = _module(case, "input.py", "original"), _module(case, "expected.py", "rewritten")
+    pairs = []
+    for name, cls in _classes(original).items():
+        if name not in rewritten_classes or not _buildable(cls, **kwargs):
+            continue
+        try:
+            before = _build(cls, **kwargs)
+        except Exception:
+            continue  # the original does not build this way either: nothing to compare
+        after = _build(_classes(expected)[name], **kwargs)
+        pairs.append((name, before, after, [f for f in findings if f.class_name == name]))
+    return pairs
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_no_new_checkpoint_key_and_old_checkpoints_load_strictly(case: Path):
+    for name, before, after, findings in _pairs(case):
+        # a key is added only for what the report says: a parameter, or a buffer made persistent on request
+        asked = {f.attribute for f in findings if f.action is Action.PARAMETER or f.persistent}
+        new_keys = set(after.state_dict()) - set(before.state_dict())
+        assert {k.rpartition(".")[2] for k in new_keys} <= asked, (name, new_keys)
+        if not asked:
+            after.load_state_dict(before.state_dict(), strict=True)
+
+
+DEVICE_CASES = [c for c in CASES if b"device" in (c / "input.py").read_bytes()]
+
+
+@pytest.mark.parametrize("case", DEVICE_CASES, ids=[c.name for c in DEVICE_CASES])
+def test_every_rewritten_tensor_is_where_the_original_put_it_during_construction(case: Path):
+    """Built for another device (meta stands in for it), nothing read at construction moves."""
+    compared = 0
+    for name, before, after, findings in _pairs(case, device="meta"):
+        for finding in findings:
+            if finding.action is Action.SKIP:
+                continue
+            original, rewritten = getattr(before, finding.attribute), getattr(after, finding.attribute)
+            if isinstance(original, torch.Tensor) and "dropped" not in finding.reason:
+                assert rewritten.device == original.device, (name, finding.attribute, finding.reason)
+                compared += 1
+        # what construction computed from the tensors (children's tables, derived attributes)
+        for key, value in before.__dict__.items():
+            derived = after.__dict__.get(key)
+            if isinstance(value, torch.Tensor) and isinstance(derived, torch.Tensor):
+                assert derived.device == value.device, (name, key)
+        for child_name, child in before.named_modules():
+            other = dict(after.named_modules()).get(child_name)
+            for key, value in vars(child).items():
+                if isinstance(value, torch.Tensor) and other is not None and isinstance(vars(other).get(key), torch.Tensor):
+                    assert vars(other)[key].device == value.device, (name, child_name, key)
+    if case.name.startswith("device_move_kept"):
+        assert compared, "the case compares no kept move"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_statically_safe_rewrites_keep_their_values_under_casts(case: Path):
+    for name, before, after, findings in _pairs(case):
+        for finding in findings:
+            if not finding.statically_safe:
+                continue
+            assert finding.action is Action.BUFFER and finding.persistent is False
+            for cast in (lambda m: m.half(), lambda m: m.to(torch.bfloat16), lambda m: m.double()):
+                original, rewritten = getattr(cast(before), finding.attribute), getattr(cast(after), finding.attribute)
+                assert rewritten.dtype == original.dtype and not rewritten.is_floating_point(), (name, finding.attribute)
+                if original.is_sparse:
+                    original, rewritten = original.to_dense(), rewritten.to_dense()
+                assert torch.equal(rewritten, original), (name, finding.attribute)
+
+
+def test_the_facts_behind_the_rules():
+    """The torch behaviour the three checks above rest on (torch-facts.md)."""
+
+    class Raw(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(2, 2)
+            self.table = torch.ones(2)
+            self.index = torch.arange(2)
+
+    class Rewritten(torch.nn.Module):
+        def __init__(self, persistent=False):
+            super().__init__()
+            self.lin = torch.nn.Linear(2, 2)
+            self.register_buffer("table", torch.ones(2), persistent=persistent)
+            self.register_buffer("index", torch.arange(2), persistent=persistent)
+
+    checkpoint = Raw().state_dict()
+    Rewritten().load_state_dict(checkpoint, strict=True)  # non-persistent: no new key
+    with pytest.raises(RuntimeError, match="Missing key"):
+        Rewritten(persistent=True).load_state_dict(checkpoint, strict=True)
+    half = Rewritten().half()
+    assert half.table.dtype == torch.float16 and half.index.dtype == torch.int64  # float buffers are cast, integers never
+    assert Raw().half().table.dtype == torch.float32  # a raw attribute is never cast
+
+    class Reads(torch.nn.Module):
+        def __init__(self, device, keep_move):
+            super().__init__()
+            self.lin = torch.nn.Linear(2, 2, device=device)
+            table = torch.ones(2, 2)
+            self.register_buffer("table", table.to(device) if keep_move else table, persistent=False)
+            self.weight_sum = self.lin.weight + self.table  # construction reads it on the device
+
+    Reads("meta", keep_move=True)
+    with pytest.raises(RuntimeError, match="device"):
+        Reads("meta", keep_move=False)
