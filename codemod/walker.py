@@ -50,6 +50,7 @@ class BodyWalker:
         self._top = 0
         self._nested = False
         self._containers: set[str] = set()  # self.<attr> last bound to a list / dict / set display
+        self._local_containers: set[str] = set()  # locals last bound to one (`tmp = []` ... `tmp.append(t)`)
 
     def walk(self, body: list[ast.stmt]) -> None:
         for index, stmt in enumerate(body):
@@ -155,6 +156,10 @@ class BodyWalker:
         if isinstance(target, ast.Name):
             self.ev.env[target.id] = value
             _forget_paths(self.ev.env, target.id)
+            if _is_container_display(value_node):
+                self._local_containers.add(target.id)
+            else:
+                self._local_containers.discard(target.id)
             return
         if isinstance(target, (ast.Tuple, ast.List)):
             group: list[AttrEvent] = []
@@ -163,6 +168,9 @@ class BodyWalker:
                 event.unpacked, event.flat_unpacking = group, flat
             return
         if isinstance(target, ast.Subscript):
+            if isinstance(target.value, ast.Name) and target.value.id in self._local_containers and (value.is_tensor or value.kind is Kind.SEQUENCE):
+                self.ev.env[target.value.id] = Value(Kind.SEQUENCE, value.stateful)  # tables[k] = t
+                return
             container = self.ev.self_attr(target.value)
             if container in self._containers and (value.is_tensor or value.kind is Kind.SEQUENCE):
                 self._event(container, "fill", stmt, Value(Kind.SEQUENCE, value.stateful), None)  # self.d[k] = t
@@ -303,6 +311,12 @@ class BodyWalker:
             name = _constant_string(call.args[1]) or "<dynamic name>"
             self._event(name, "setattr", stmt, self.ev.eval(call.args[2]), call.args[2])
             return
+        if isinstance(func, ast.Attribute) and func.attr in _FILLING_METHODS and isinstance(func.value, ast.Name) and func.value.id in self._local_containers:
+            # tmp.append(t) on a local list: a list of tensors, whatever it is bound to next
+            values = [self.ev.eval(a) for a in [*call.args, *(k.value for k in call.keywords)]]
+            if any(v.is_tensor or v.kind is Kind.SEQUENCE for v in values):
+                self.ev.env[func.value.id] = Value(Kind.SEQUENCE, combine_state(*values))
+                return
         if isinstance(func, ast.Attribute) and func.attr in _FILLING_METHODS and self.ev.self_attr(func.value) in self._containers:
             # self.kernels.append(t), self.tables.update(...): tensors put in a list or dict attribute.
             values = [self.ev.eval(a) for a in [*call.args, *(k.value for k in call.keywords)]]

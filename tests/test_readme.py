@@ -227,3 +227,20 @@ def test_record_command_of_the_readme_works_on_the_example(tmp_path: Path, runne
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "recorded eventx.models.casee.CasEE (constructor + forward inputs)" in completed.stderr
     assert (project / ".codemod" / "records" / "index.json").is_file()
+
+
+# -- the rules reference --------------------------------------------------------------------------
+
+
+def test_the_rules_reference_is_generated_from_the_registry() -> None:
+    """`python -m codemod.tools.rules_reference --write` regenerates it."""
+    from codemod.rules.registry import REGISTRY
+    from codemod.tools.rules_reference import END, START, markdown
+
+    text = README.read_text(encoding="utf-8")
+    generated = text[text.index(START) + len(START) : text.index(END)]
+    assert generated == "\n" + markdown()
+    for code, rule in REGISTRY.items():
+        assert f'<a id="{code.lower()}"></a>' in generated
+        assert rule.fact and rule.before, f"{code} has no torch fact or example"
+        assert bool(rule.after) == rule.rewrites or code == "BUF205", f"{code}: a rewrite shows what it becomes"

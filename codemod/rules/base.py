@@ -47,7 +47,7 @@ class Rule:
 
     @property
     def kind(self) -> str:
-        return {"1": "rewrite", "2": "safety skip", "3": "report"}.get(self.code[3:4], "rule")
+        return {"1": "rewrite", "2": "safety", "3": "report"}.get(self.code[3:4], "rule")
 
     def skip(self, reason: str, suggestion: str | None = None) -> Decision:
         """This rule's decision to leave the attribute as it is."""

@@ -28,6 +28,8 @@ RULE = Rule(
     "BUF214",
     "handed-out-before-rebinding",
     "a trained tensor read in __init__ (e.g. handed to an optimizer) before it is bound again; as nn.Parameter the holder would keep a leaf forward never uses",
+    fact='nn.Parameter(t) is a new leaf: a tensor handed to an optimizer and then rebound as a Parameter leaves the optimizer holding a tensor forward never uses.',
+    before='def __init__(self, device):\n    super().__init__()\n    self.log_alpha = torch.zeros(1, requires_grad=True)\n    self.opt = torch.optim.Adam([self.log_alpha])\n    self.log_alpha = self.log_alpha.to(device)',
 )
 RULES = (RULE,)
 

@@ -20,6 +20,8 @@ RULE = Rule(
     "BUF207",
     "name-collision",
     "the name is also a method, class attribute, nn.Module attribute, registered parameter/submodule, or set by a base class first; register_buffer would raise KeyError",
+    fact='register_buffer(name, ...) raises KeyError "attribute \'name\' already exists" when name is a method, a class attribute, a submodule, a parameter, an nn.Module attribute or set by a base constructor.',
+    before='def __init__(self, n):\n    super().__init__()\n    self.training = torch.ones(n)',
 )
 RULES = (RULE,)
 

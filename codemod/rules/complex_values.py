@@ -23,6 +23,8 @@ RULE = Rule(
     "BUF201",
     "complex-tensor",
     "a complex tensor (torch.polar, view_as_complex, complex dtypes, 1j * ...): model.to(bfloat16) would cast a buffer to real and drop its imaginary part",
+    fact='model.to(torch.bfloat16) casts complex buffers to real and drops the imaginary part ("Casting complex values to real discards the imaginary part"); a raw attribute is never cast.',
+    before='def __init__(self, dim, end):\n    super().__init__()\n    self.freqs_cis = torch.polar(torch.ones(end, dim), torch.zeros(end, dim))',
 )
 RULES = (RULE,)
 

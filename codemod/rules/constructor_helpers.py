@@ -22,6 +22,8 @@ RULE = Rule(
     "BUF208",
     "bound-in-constructor-helper",
     "also bound in a method that __init__ calls; rewriting one binding and not the other would raise KeyError",
+    fact='register_buffer after a plain assignment of the same name raises KeyError; a base-class method binding the attribute may run before or after this constructor.',
+    before='class Base(nn.Module):\n    def reset(self):\n        self.table = [0, 1]\n\nclass Model(Base):\n    def __init__(self):\n        super().__init__()\n        self.table = torch.ones(2)',
 )
 RULES = (RULE,)
 

@@ -15,6 +15,8 @@ RULE = Rule(
     "BUF203",
     "init-returns-parameter",
     "nn.init.*_(nn.Parameter(...)) returns the Parameter it initialises; it is already a parameter",
+    fact='nn.init.*_ functions return the tensor they initialise, so nn.init.xavier_uniform_(nn.Parameter(t)) is that Parameter: it is already trained and never a buffer.',
+    before='def __init__(self, n):\n    super().__init__()\n    self.weight = nn.init.xavier_uniform_(nn.Parameter(torch.empty(n, n)))',
 )
 RULES = (RULE,)
 

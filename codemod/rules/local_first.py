@@ -29,6 +29,9 @@ RULE = Rule(
     "BUF106",
     "local-then-buffer",
     "an attribute first bound to a non-tensor and converted later -> built in a local, then register_buffer once",
+    fact='register_buffer(name, t) raises KeyError when self.name already holds a plain value, and assigning a numpy array to a buffer raises TypeError: the value is built in a local and registered once.',
+    before='def __init__(self, path):\n    super().__init__()\n    self.table = np.load(path)\n    self.table = torch.from_numpy(self.table)',
+    after='def __init__(self, path):\n    super().__init__()\n    table = np.load(path)\n    self.register_buffer("table", torch.from_numpy(table), persistent=False)',
 )
 RULES = (RULE,)
 

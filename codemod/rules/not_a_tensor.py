@@ -22,6 +22,8 @@ RULE = Rule(
     "BUF204",
     "not-a-tensor",
     "bound (first, or also) to a value that is not a tensor or cannot be typed; register_buffer would raise TypeError or KeyError",
+    fact='register_buffer(name, value) raises TypeError for anything but a tensor or None, and KeyError on a name already set as a plain attribute; torch.load(...) returns whatever was saved.',
+    before='def __init__(self, path, learn):\n    super().__init__()\n    self.stats = torch.load(path)\n    self.scale = 1.0 if learn else torch.ones(3)',
 )
 RULES = (RULE,)
 

@@ -21,6 +21,8 @@ RULE = Rule(
     "BUF206",
     "off-device-use",
     "read only by code that runs off the model's device (sampling, collate_fn, methods passed as callbacks), never by forward",
+    fact="model.to(device) moves every buffer; a tensor read only by code that runs off the model's device (a collate_fn, a sampler callback) would follow the model to the accelerator and mix devices there.",
+    before='def __init__(self, vocab):\n    super().__init__()\n    self.pad = torch.tensor([0])\n\ndef collate(self, batch):\n    return torch.cat([torch.tensor(batch), self.pad])',
 )
 RULES = (RULE,)
 

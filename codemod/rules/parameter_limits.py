@@ -20,6 +20,8 @@ RULE = Rule(
     "BUF210",
     "cannot-be-parameter",
     "meant to be trained, but it cannot become an nn.Parameter as written (integer dtype, a cast of a Parameter, nn cannot be named, registered and assigned)",
+    fact='nn.Parameter(torch.arange(3)) raises "Only Tensors of floating point and complex dtype can require gradients"; a cast of a Parameter is a non-leaf copy, not a parameter.',
+    before='def __init__(self, n, learn):\n    super().__init__()\n    self.offsets = torch.arange(n)\n    if learn:\n        self.offsets.requires_grad = True',
 )
 RULES = (RULE,)
 

@@ -21,16 +21,25 @@ TRAINED_TENSOR = Rule(
     "BUF103",
     "trained-tensor-parameter",
     "a tensor that requires grad (requires_grad=True, .requires_grad_(), Variable(..., requires_grad=True)) -> nn.Parameter",
+    fact='A raw tensor with requires_grad=True is in neither parameters() nor state_dict(): an optimizer built from model.parameters() never updates it.',
+    before='def __init__(self, n):\n    super().__init__()\n    self.scale = torch.ones(n, requires_grad=True)',
+    after='def __init__(self, n):\n    super().__init__()\n    self.scale = nn.Parameter(torch.ones(n))',
 )
 BUFFER_REQUIRES_GRAD = Rule(
     "BUF104",
     "buffer-requires-grad-parameter",
     "a registered buffer created with requires_grad=True (never updated by an optimizer) -> nn.Parameter",
+    fact='A buffer registered with requires_grad=True gets a .grad from backward(), but it is not in parameters(): opt.step() never changes it.',
+    before='def __init__(self, n):\n    super().__init__()\n    self.register_buffer("scale", torch.ones(n, requires_grad=True))',
+    after='def __init__(self, n):\n    super().__init__()\n    self.scale = nn.Parameter(torch.ones(n, requires_grad=True))',
 )
 MOVED_PARAMETER = Rule(
     "BUF105",
     "moved-parameter",
     "nn.Parameter(t).to(device), a non-leaf copy that is not a parameter -> nn.Parameter(t)",
+    fact='nn.Parameter(t).to(device) on another device returns a non-leaf copy that is not a Parameter; the device move goes inside (nn.Parameter(t.to(device))) unless the model is provably moved as a whole.',
+    before='def __init__(self, n, device):\n    super().__init__()\n    self.bias = nn.Parameter(torch.zeros(n)).to(device)',
+    after='def __init__(self, n, device):\n    super().__init__()\n    self.bias = nn.Parameter(torch.zeros(n).to(device))',
 )
 RULES = (TRAINED_TENSOR, BUFFER_REQUIRES_GRAD, MOVED_PARAMETER)
 

@@ -26,12 +26,18 @@ NON_PERSISTENT = Rule(
     "non-persistent-buffer",
     "a raw tensor attribute -> register_buffer(..., persistent=False): moved and cast with the model, no new checkpoint key",
     statically_safe=True,
+    fact='A raw tensor attribute is neither moved by model.to() nor in state_dict(); a persistent=False buffer is moved and cast with the model and still not in state_dict(), so every checkpoint saved before loads with strict=True.',
+    before='def __init__(self, n):\n    super().__init__()\n    self.idx = torch.arange(n).long()',
+    after='def __init__(self, n):\n    super().__init__()\n    self.register_buffer("idx", torch.arange(n).long(), persistent=False)',
 )
 PERSISTENT = Rule(
     "BUF102",
     "persistent-buffer",
     "with `persistent = \"state\"`: state a checkpoint must carry (random initialisation, running statistics updated "
     "from their previous value) -> register_buffer(...); checkpoints saved before lack the key",
+    fact='A persistent buffer adds a state_dict key: checkpoints saved before lack it (load_state_dict(strict=True) fails with Missing key(s)); written only with persistent = "state", for values a rebuilt model cannot reproduce or that training updates.',
+    before='def __init__(self, n):\n    super().__init__()\n    self.running_mean = torch.zeros(n)\n\ndef forward(self, x):\n    self.running_mean.mul_(0.9).add_(0.1 * x.mean(0))\n    return x - self.running_mean',
+    after='def __init__(self, n):\n    super().__init__()\n    self.register_buffer("running_mean", torch.zeros(n))\n\ndef forward(self, x):\n    self.running_mean.mul_(0.9).add_(0.1 * x.mean(0))\n    return x - self.running_mean',
 )
 RULES = (NON_PERSISTENT, PERSISTENT)
 

@@ -24,6 +24,8 @@ RULE = Rule(
     "BUF215",
     "placed-where-read",
     "a float tensor every reader moves to a device itself (`self.t.to(x.device)`); a buffer would only add a cast by model.half() / .to(bfloat16)",
+    fact='model.half() / .to(torch.bfloat16) cast floating-point buffers; code that reads its table only as self.freqs.to(x.device) keeps it in float32 today, and a bfloat16 cast would round it.',
+    before='def __init__(self, dim):\n    super().__init__()\n    self.freqs = 1.0 / 10000 ** (torch.arange(0, dim, 2).float() / dim)\n\ndef forward(self, t):\n    return torch.outer(t.float(), self.freqs.to(t.device))',
 )
 RULES = (RULE,)
 

@@ -23,21 +23,29 @@ CONTAINER = Rule(
     "BUF301",
     "tensor-container",
     "a list, tuple or dict of tensors; its tensors are neither moved by .to() nor saved",
+    fact='Module._apply (.to()) and state_dict() visit _parameters, _buffers and _modules only: tensors in a list, tuple or dict attribute are neither moved nor saved.',
+    before='def __init__(self, n):\n    super().__init__()\n    self.supports = [torch.eye(n), torch.ones(n, n)]',
 )
 SETATTR = Rule(
     "BUF302",
     "setattr-tensor",
     "a tensor set with setattr(self, name, t)",
+    fact='setattr(self, name, t) with a name computed at run time binds a plain attribute that .to() does not move; there is no single statement to rewrite.',
+    before='def __init__(self, names):\n    super().__init__()\n    for name in names:\n        setattr(self, f"{name}_mask", torch.ones(3))',
 )
 OUTSIDE_CONSTRUCTOR = Rule(
     "BUF303",
     "assigned-outside-constructor",
     "a tensor assigned only outside __init__; it is neither moved by .to() nor saved",
+    fact='A tensor assigned only outside __init__ (in forward, in a setup method) is a plain attribute: not moved by .to(), not saved.',
+    before='def __init__(self):\n    super().__init__()\n\ndef forward(self, x):\n    self.mean = x.mean(0)\n    return x - self.mean',
 )
 UNPACKED = Rule(
     "BUF304",
     "unpacked-assignment",
     "a tensor assigned by tuple unpacking or a chained assignment",
+    fact='register_buffer stores the tensor it is given; an unpacking is split into locals and registrations only when every attribute it binds is a plain tensor.',
+    before='def __init__(self, n):\n    super().__init__()\n    self.mask, self.size = build_mask(n)  # size is an int',
 )
 RULES = (CONTAINER, SETATTR, OUTSIDE_CONSTRUCTOR, UNPACKED)
 

@@ -21,6 +21,8 @@ RULE = Rule(
     "BUF209",
     "before-super-init",
     "assigned before super().__init__() where it cannot be moved after it; register_buffer there raises AttributeError",
+    fact='register_buffer before nn.Module.__init__() raises AttributeError "cannot assign buffer before Module.__init__() call"; a raw attribute there works.',
+    before='def __init__(self, n):\n    self.mask = torch.ones(n)\n    self.size = self.mask.numel()\n    super().__init__()',
 )
 RULES = (RULE,)
 

@@ -21,6 +21,8 @@ RULE = Rule(
     "BUF202",
     "transformers-model",
     "a transformers PreTrainedModel, or a class used inside one: from_pretrained refills a new buffer with uninitialised memory unless _init_weights re-creates it",
+    fact="transformers' from_pretrained builds the model on the meta device and fills a buffer the checkpoint lacks with uninitialised memory unless _init_weights re-creates it.",
+    before='class Embeddings(nn.Module):  # used inside a PreTrainedModel\n    def __init__(self, config):\n        super().__init__()\n        self.position_ids = torch.arange(config.max_position_embeddings)',
 )
 RULES = (RULE,)
 
