@@ -25,7 +25,5 @@ class MemoryQueue(nn.Module):
         self.steps += 1
 
     def forward(self, x):
-        keys = self.encoder(x)
-        self.enqueue(keys.detach())
-        self.record(keys.detach())
-        return keys @ self.queue.t()
+        # the training loop calls enqueue() and record() after each step
+        return self.encoder(x) @ self.queue.t()
