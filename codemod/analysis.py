@@ -16,7 +16,7 @@ from codemod.facts import AttributeFacts, ClassFacts
 from codemod.ftypes import Action, Finding, PersistentPolicy
 from codemod.plans import ClassPlan, FilePlan
 from codemod.repo_index import RepoIndex
-from codemod.rules import lazy, registry, size_limits
+from codemod.rules import registry, size_limits
 from codemod.rules.base import Decision
 from codemod.selection import RuleSelection, covers, suppressed
 from codemod.segments import Hints, import_bindings, may_hold_finding, mentions, split
@@ -261,7 +261,7 @@ def plan_class(
     candidates = set()
     for attr, events in facts.init_events.items():
         attribute = AttributeFacts(facts, attr, events, own_outside.get(attr, []))
-        if attribute.considered or lazy.is_lazy(attribute):
+        if registry.considers(attribute):
             candidates.add(attr)
     outside = facts.outside_events(candidates) if candidates else own_outside
     attributes = [AttributeFacts(facts, attr, facts.init_events[attr], outside.get(attr, [])) for attr in facts.init_events if attr in candidates]
@@ -273,7 +273,7 @@ def plan_class(
     ]
     decided: dict[str, tuple[AttributeFacts, Decision]] = {}
     for attribute in attributes:
-        if not attribute.considered and not lazy.is_lazy(attribute):
+        if not registry.considers(attribute):
             continue
         bindings = attribute.events or [e for _, e in attribute.outside[:1]]
         if any(_line_has_marker(facts.lines, e.stmt.lineno, e.stmt.end_lineno) for e in bindings):

@@ -9,6 +9,9 @@ rests on, an example) and the functions that apply them:
   reason; a rule with nothing to say for this attribute answers None.
 - `refine(facts, decision) -> Decision`: once a decision is made, every rule module may
   adjust a rewrite (keep a device move, make a buffer persistent), in the same order.
+- `refine_class(cls, decided)`: adjustments that depend on several attributes of a class.
+- `wants(facts) -> bool`: a module that speaks about attributes with no raw tensor binding
+  in the constructor (a lazy `None`) claims them, so that the analysis asks about them.
 
 So adding a rule is one module, its golden cases and one line in the registry; the
 analysis (codemod/analysis.py) gathers facts and asks, and never decides.

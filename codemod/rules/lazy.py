@@ -32,6 +32,11 @@ RULE = Rule(
 RULES = (RULE,)
 
 
+def wants(facts: AttributeFacts) -> bool:
+    """The attribute is none of the raw bindings the analysis looks at by itself (registry.considers)."""
+    return is_lazy(facts)
+
+
 def is_lazy(facts: AttributeFacts) -> bool:
     """Bound only to None in the constructor, and to a tensor by a method of the class."""
     from codemod.tensors import Kind

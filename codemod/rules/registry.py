@@ -72,6 +72,12 @@ for _module in (*ORDER, *_OTHERS):
 REGISTRY = dict(sorted(REGISTRY.items()))
 
 
+def considers(facts) -> bool:
+    """Whether any rule has something to say about the attribute: a raw tensor binding
+    (AttributeFacts.considered), or a pattern a rule module claims with `wants(facts)`."""
+    return facts.considered or any(getattr(module, "wants", None) and module.wants(facts) for module in ORDER)
+
+
 def decide(facts) -> Decision | None:
     """The decision for one attribute: the first rule that answers, refined by every rule."""
     decision = None
@@ -111,4 +117,4 @@ def rule(code: str) -> Rule:
     return REGISTRY[code]
 
 
-__all__ = ["ORDER", "REGISTRY", "decide", "module_of", "refine_class", "rule"]
+__all__ = ["ORDER", "REGISTRY", "considers", "decide", "module_of", "refine_class", "rule"]
