@@ -297,12 +297,16 @@ class ClassFacts:
             # Reading a method costs far more than this text check, and most methods never touch these attributes.
             text = "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
             mentions = any(attr in text for attr in candidates)
+            if not mentions and relation == "own" and self.walker is not None:
+                mentions = any(f".{attr}" in text for attr in self.walker.containers)  # filled with tensors here?
             if not mentions and (relation != "own" or not _ASSIGNS_ATTRIBUTE.search(text)):
                 continue
             evaluator = Evaluator(self.index, symbols, stmt, self.method, self_attrs=dict(self.final_attrs))
             if evaluator.self_name is None:
                 continue
             walker = BodyWalker(evaluator)
+            if self.walker is not None:
+                walker.containers.update(self.walker.containers)  # `self.d = {}` in __init__, `self.d[k] = t` here
             walker.walk(stmt.body)
             label = f"{cls.name}.{stmt.name}"
             if relation == "base":
@@ -370,9 +374,17 @@ class AttributeFacts:
         return id(a.stmt) in paths and id(b.stmt) in paths and branches.exclusive(paths[id(a.stmt)], paths[id(b.stmt)])
 
     @cached_property
+    def registered_by_base(self) -> bool:
+        """A repository base class registers it (`register_buffer` in its constructor or a method
+        it calls): assigning a tensor to it keeps it that buffer."""
+        return any(label.startswith("base ") and e.kind in ("register_buffer", "registered") for label, e in self.outside)
+
+    @cached_property
     def considered(self) -> bool:
         """Whether the attribute is a raw tensor to decide about at all: bound raw in the
         constructor and not registered (as a buffer or parameter) before that."""
+        if self.registered_by_base:
+            return False
         events = self.events
         if not events:
             return bool(self.outside) or self.base_helper is not None

@@ -51,6 +51,7 @@ class Value:
     items: Value | None = None
     integer_items: tuple[int, ...] = ()
     maybe_parameter: bool = False  # an argument annotated Union[Parameter, Tensor]: a Parameter passed in stays one
+    module: str | None = None  # a torch.nn module instance (NON_TENSOR): its class, to type what calling it returns
 
     @property
     def is_tensor(self) -> bool:
@@ -236,6 +237,12 @@ class Evaluator:
             for arg in [*positional, *args.kwonlyargs, args.vararg, args.kwarg]:
                 if arg is not None:
                     self.env[arg.arg] = _annotation_value(arg.annotation, self)
+            if function.name == "forward" and self.self_name is not None:
+                # forward's inputs without a default or an annotation are the batch tensors a model is called with
+                required = positional[: len(positional) - len(args.defaults)]
+                for arg in required:
+                    if arg.annotation is None:
+                        self.env[arg.arg] = Value(Kind.TENSOR, "data passed in (a forward input)")
             # `def __init__(self, weight=torch.ones(3))`: an argument whose default is a tensor is one.
             defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
             defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
@@ -442,6 +449,9 @@ class Evaluator:
             if qualname is not None and self._is_imported_head(func):
                 return self._qualified_call(qualname, node)
             receiver = self.eval(func.value)
+            if receiver.kind is Kind.UNKNOWN and func.attr in tn.TENSOR_ONLY_METHODS:
+                # x.detach(), x.unsqueeze(0): methods nothing but a tensor has
+                receiver = Value(Kind.TENSOR, "data passed in")
             if receiver.kind is Kind.TENSOR:
                 return self._tensor_method(receiver, func.attr, node)
             if receiver.kind is Kind.PARAMETER and func.attr in tn.DEVICE_METHODS:
@@ -489,7 +499,9 @@ class Evaluator:
         if tn.unpacks_to_tensors(qualname):
             # torch.max(x, 1): a tensor or a tuple of tensors; typed only when unpacked
             return Value(Kind.UNKNOWN, items=self._piece(name, node.args, node), integer_items=tn.integer_positions(qualname))
-        if kind in (tn.CallKind.NON_TENSOR, tn.CallKind.MODULE):
+        if kind is tn.CallKind.MODULE:
+            return Value(Kind.NON_TENSOR, module=qualname)
+        if kind is tn.CallKind.NON_TENSOR:
             return NON_TENSOR
         if kind is tn.CallKind.PARAMETER:
             return Value(Kind.PARAMETER)
@@ -625,7 +637,13 @@ class Evaluator:
             return replace(receiver, integer=False, integer_guessed=False)
         if name == "type" and node.args:
             integer = tn.dtype_is_integer(self.qualify(node.args[0]))
-            return replace(receiver, integer=bool(integer), integer_guessed=False) if integer is not None else UNKNOWN
+            if integer is None:
+                # .type(torch.FloatTensor), .type("torch.cuda.FloatTensor"), .type(x.type()), .type(self.dtype_name)
+                integer = tn.legacy_type_is_integer(node.args[0], self.qualify(node.args[0]))
+                return replace(receiver, integer=bool(integer), integer_guessed=False) if integer is not None else replace(
+                    receiver, integer=False, integer_guessed=False
+                )
+            return replace(receiver, integer=bool(integer), integer_guessed=False)
         if name in tn.RANDOM_INPLACE_METHODS:
             return replace(receiver, stateful=f"random initialisation (.{name}())")
         if name in ("zero_", "fill_"):
@@ -648,6 +666,10 @@ class Evaluator:
             return UNKNOWN
         found = self.class_methods(name)
         if found is None:
+            # self.crit(a, b) / self.fc(x): calling a torch.nn layer or loss held by self
+            held = self.self_attrs.get(name)
+            if held is not None and held.module is not None and tn.module_returns_tensor(held.module):
+                return Value(Kind.TENSOR, f"data passed in (computed by {held.module.rpartition('.')[2]})")
             return UNKNOWN
         symbols, method = found
         first = method.args.args[0].arg if method.args.args and not _is_static(method) else None

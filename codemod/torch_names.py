@@ -266,6 +266,40 @@ def dtype_is_integer(qualname: str | None) -> bool | None:
     return None
 
 
+# torch.nn classes whose call returns something other than one tensor (a tuple, its input, anything).
+_MODULES_NOT_RETURNING_A_TENSOR = frozenset(
+    {"Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict", "Identity", "RNN", "LSTM",
+     "GRU", "RNNBase", "MultiheadAttention", "AdaptiveLogSoftmaxWithLoss", "Container", "DataParallel",
+     "DistributedDataParallel"}
+)
+
+
+# Methods only a torch tensor has (numpy arrays, configs and other objects have none of them): a
+# receiver of unknown type called this way is a tensor.  `clone`, `to`, `view`, `pow` are not here:
+# configs (yacs CfgNode.clone), modules (.to) and numpy arrays (.view) have them too.
+TENSOR_ONLY_METHODS = frozenset(
+    {"detach", "unsqueeze", "masked_fill", "masked_fill_", "contiguous", "index_select", "expand_as", "view_as",
+     "type_as", "new_zeros", "new_ones", "new_full", "new_empty", "requires_grad_"}
+)
+
+
+def module_returns_tensor(qualname: str) -> bool:
+    """Whether calling an instance of this torch.nn class returns a tensor (layers, losses, activations)."""
+    return qualname.startswith("torch.nn.") and qualname.rpartition(".")[2] not in _MODULES_NOT_RETURNING_A_TENSOR
+
+
+def legacy_type_is_integer(node, qualname: str | None) -> bool | None:
+    """For `t.type(<arg>)`: True/False when the argument names a legacy tensor type (`torch.LongTensor`,
+    "torch.cuda.FloatTensor"); None when it cannot be told (the result is a tensor either way)."""
+    name = qualname
+    if name is None and getattr(node, "value", None).__class__ is str:
+        name = node.value
+    if not name or not name.startswith("torch."):
+        return None
+    dotted = name[len("torch.") :]
+    return legacy_is_integer(dotted) if dotted.rpartition(".")[2].endswith("Tensor") else None
+
+
 def method_kind(name: str) -> CallKind:
     """What calling a tensor method returns."""
     if name in table.TENSOR_METHODS_RETURNING_NON_TENSOR:

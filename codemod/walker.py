@@ -52,6 +52,11 @@ class BodyWalker:
         self._containers: set[str] = set()  # self.<attr> last bound to a list / dict / set display
         self._local_containers: set[str] = set()  # locals last bound to one (`tmp = []` ... `tmp.append(t)`)
 
+    @property
+    def containers(self) -> set[str]:
+        """Attributes of self last bound to a list / dict / set display."""
+        return self._containers
+
     def walk(self, body: list[ast.stmt]) -> None:
         for index, stmt in enumerate(body):
             self._top, self._nested = index, False

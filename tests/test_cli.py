@@ -313,7 +313,8 @@ def test_text_finding_lines_and_summary(repo: Path):
     assert stdout_lines(result) == [
         ENCODER_FINDING,
         NOISY_FINDING,
-        "models/noisy.py:9:9: Noisy.scale -> nn.Parameter (torch.ones(..., requires_grad=True))",
+        "models/noisy.py:9:9: Noisy.scale -> nn.Parameter (torch.ones(..., requires_grad=True); adds the state_dict"
+        " key 'scale': checkpoints saved before lack it, load them with strict=False)",
         "would rewrite models/encoder.py",
         "would rewrite models/noisy.py",
         "4 files scanned, 2 would change, 2 buffers, 1 parameter, 0 skipped",
@@ -446,7 +447,11 @@ def test_json_format(repo: Path):
     assert compact == [
         ("models/encoder.py", 9, 9, "Encoder", "mask", "buffer", False, "persistent=False: derived from constructor arguments; rebuilt on each construction"),
         ("models/noisy.py", 8, 9, "Noisy", "noise", "buffer", False, "persistent=False: random initialisation (torch.randn); a rebuilt model cannot reproduce it; kept out of checkpoints, as the attribute was"),
-        ("models/noisy.py", 9, 9, "Noisy", "scale", "parameter", None, "torch.ones(..., requires_grad=True)"),
+        (
+            "models/noisy.py", 9, 9, "Noisy", "scale", "parameter", None,
+            "torch.ones(..., requires_grad=True); adds the state_dict key 'scale':"
+            " checkpoints saved before lack it, load them with strict=False",
+        ),
     ]
     assert {"path": "missing.py", "message": "no such file or directory"} in document["errors"]
     summary = document["summary"]

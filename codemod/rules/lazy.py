@@ -41,6 +41,8 @@ def is_lazy(facts: AttributeFacts) -> bool:
     """Bound only to None in the constructor, and to a tensor by a method of the class."""
     from codemod.tensors import Kind
 
+    if facts.registered_by_base:
+        return False
     bindings = [e for e in facts.events if e.kind in ("assign", "setattr", "unpack", "register_buffer", "registered", "fill")]
     if not bindings or any(e.kind != "assign" or e.value is None or e.value.kind is not Kind.NONE for e in bindings):
         return False

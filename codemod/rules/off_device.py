@@ -27,14 +27,35 @@ RULE = Rule(
 RULES = (RULE,)
 
 
+# Where a method handed on runs in the data pipeline, off the model's device.
+_PIPELINE_KEYWORDS = frozenset({"collate_fn", "worker_init_fn"})
+_PIPELINE_CALLS = ("DataLoader", "Sampler", "Dataset")
+
+
 def _calls_and_references(method: ast.AST, self_name: str) -> tuple[set[str], set[str]]:
-    """Methods of self this method calls, and those it hands on without calling (callbacks)."""
+    """Methods of self this method calls, and those it hands to the data pipeline without
+    calling them (`DataLoader(..., collate_fn=self.collate)`).  A method handed to anything
+    else (an ODE solver, an integrator) runs as part of the model's computation."""
     called: set[str] = set()
-    referenced: set[str] = set()
+    handed: set[int] = set()
     funcs = {id(n.func) for n in ast.walk(method) if isinstance(n, ast.Call)}
     for n in ast.walk(method):
+        if not isinstance(n, ast.Call):
+            continue
+        name = n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id if isinstance(n.func, ast.Name) else ""
+        pipeline = any(word in name for word in _PIPELINE_CALLS)
+        for keyword in n.keywords:
+            if keyword.arg in _PIPELINE_KEYWORDS or pipeline:
+                handed.add(id(keyword.value))
+        if pipeline:
+            handed.update(id(a) for a in n.args)
+    referenced: set[str] = set()
+    for n in ast.walk(method):
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == self_name and isinstance(n.ctx, ast.Load):
-            (called if id(n) in funcs else referenced).add(n.attr)
+            if id(n) in funcs:
+                called.add(n.attr)
+            elif id(n) in handed:
+                referenced.add(n.attr)
     return called, referenced
 
 

@@ -53,7 +53,14 @@ def decide(facts: AttributeFacts) -> Decision | None:
     if facts.trained is None:
         return None
     cls = facts.cls
-    decision = Decision(Action.PARAMETER, facts.trained, _code(facts))
+    # A parameter is in state_dict(): the new key is what the rewrite changes for checkpoints.
+    keys = (
+        f"; adds the state_dict key {facts.attr!r} (a plain tensor where the move is not a no-op): checkpoints saved "
+        "there before lack it, load them with strict=False"
+        if _code(facts) == MOVED_PARAMETER.code
+        else f"; adds the state_dict key {facts.attr!r}: checkpoints saved before lack it, load them with strict=False"
+    )
+    decision = Decision(Action.PARAMETER, facts.trained + keys, _code(facts))
     for event in facts.tensor_bindings:
         if event.kind == "register_buffer":
             edit = StmtEdit(*position(cls.lines, event.stmt), "buffer_to_parameter", facts.attr, end=end(cls.lines, event.stmt))

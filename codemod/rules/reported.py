@@ -82,9 +82,27 @@ def outside_suggestion(attr: str, class_text: str, overrides_base_method: bool) 
 # -- the decision ---------------------------------------------------------------------------
 
 
+def wants(facts: AttributeFacts) -> bool:
+    """A list or dict built empty in __init__ and filled with tensors by another method."""
+    return bool(facts.events) and _filled_outside(facts) is not None
+
+
+def _filled_outside(facts: AttributeFacts) -> str | None:
+    for label, event in facts.outside:
+        if event.kind == "fill" and event.value is not None and event.value.kind is Kind.SEQUENCE:
+            return f"{label} (line {event.stmt.lineno})"
+    return None
+
+
 def decide(facts: AttributeFacts) -> Decision | None:
     if not facts.events:
         return _outside_only(facts)
+    filled = _filled_outside(facts)
+    if filled is not None and not any(e.value is not None and e.value.is_tensor for e in facts.events if e.kind == "assign"):
+        return CONTAINER.skip(
+            f"a list or dict of tensors, filled in {filled}; its tensors are not moved by .to() nor saved",
+            "register each tensor as a buffer, or use nn.ParameterList / nn.ParameterDict for trained tensors",
+        )
     for event in facts.events:
         if event.kind == "setattr" and event.value is not None and event.value.is_tensor:
             name = quote(facts.attr) if facts.attr != "<dynamic name>" else "name"
@@ -112,11 +130,20 @@ def _outside_only(facts: AttributeFacts) -> Decision | None:
     own = [
         (label, e)
         for label, e in facts.outside
-        if label.startswith(f"{cls.cls.name}.") and e.kind == "assign" and e.value is not None and e.value.kind is Kind.TENSOR
+        if label.startswith(f"{cls.cls.name}.") and e.kind == "assign" and e.value is not None
+        and e.value.kind in (Kind.TENSOR, Kind.SEQUENCE)
     ]
     if not own or any(label.startswith("base ") for label, _ in facts.outside):
         return None
-    label, event = own[0]
+    tensors = [(label, e) for label, e in own if e.value.kind is Kind.TENSOR]
+    if not tensors:
+        label, event = own[0]
+        return CONTAINER.skip(
+            f"a list, tuple or dict of tensors assigned only outside __init__ (in {label}); its tensors are not moved by "
+            ".to() nor saved",
+            "register each tensor as a buffer, or use nn.ParameterList / nn.ParameterDict for trained tensors",
+        )
+    label, event = tensors[0]
     if set_by_base(facts.attr, [class_text(symbols, base) for symbols, base in cls.bases]):
         return None  # the base's buffer or attribute: assigning it keeps it one
     overrides = label.partition(".")[2] in cls.overrides
