@@ -5,6 +5,7 @@ The command line calls `run()`; so can anyone who wants the results as data.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import stat
@@ -185,30 +186,33 @@ def _run(
             _identify(str(path), identities)
     todo = [i for i, a in enumerate(analyses) if a is None]
     done = len(files) - len(todo)
-    for i, analysis, dependencies, scanned in _analyse_all(files, index_files, shown, todo, index_root, options, texts):
-        analyses[i] = analysis
-        done += 1
-        if progress is not None:
-            progress(done, len(files))
-        if cache is not None and digests is not None and str(files[i]) in digests:
-            files_read, lookups = dependencies
-            cache.put(
-                str(files[i]),
-                Entry(
-                    digests[str(files[i])],
-                    tuple((d, digests.get(d, "")) for d in sorted(files_read) if d != str(files[i])),
-                    tuple(sorted(lookups)),
-                    repo_digest if scanned else None,
-                    analysis,
-                    stats.get(str(files[i]), (-1, -1)),
-                    started_ns,
-                ),
-            )
-    if cache is not None:
-        cache.save()
-    results = [a for a in analyses if a is not None]
-    if options.validate:
-        _validate(root, results, options)
+    # Files to analyse: likely rewrites whose verdicts are not cached either; the workers'
+    # interpreter imports torch on another core meanwhile.
+    with _validation_prestarted(root, options, bool(todo) and stdin is None):
+        for i, analysis, dependencies, scanned in _analyse_all(files, index_files, shown, todo, index_root, options, texts):
+            analyses[i] = analysis
+            done += 1
+            if progress is not None:
+                progress(done, len(files))
+            if cache is not None and digests is not None and str(files[i]) in digests:
+                files_read, lookups = dependencies
+                cache.put(
+                    str(files[i]),
+                    Entry(
+                        digests[str(files[i])],
+                        tuple((d, digests.get(d, "")) for d in sorted(files_read) if d != str(files[i])),
+                        tuple(sorted(lookups)),
+                        repo_digest if scanned else None,
+                        analysis,
+                        stats.get(str(files[i]), (-1, -1)),
+                        started_ns,
+                    ),
+                )
+        if cache is not None:
+            cache.save()
+        results = [a for a in analyses if a is not None]
+        if options.validate:
+            _validate(root, results, options)
     if options.write:
         for stale in found.stale_temp_files:
             remove_stale_temp_file(stale)  # left by a run that was killed mid-write
@@ -222,6 +226,22 @@ def _run(
         if hint:
             report.hints.append(hint)
     return report
+
+
+@contextlib.contextmanager
+def _validation_prestarted(root: Path, options: RunOptions, likely: bool):
+    """Launch the validation workers' interpreter before the analysis when validation is likely
+    to need it; end it afterwards if it was not used."""
+    if not (options.validate and likely):
+        yield
+        return
+    from codemod.validate import prestart, release_prestarted
+
+    prestart(root, options.python)
+    try:
+        yield
+    finally:
+        release_prestarted()
 
 
 def _project_files(root: Path, given: list[Path], options: RunOptions) -> list[Path]:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from codemod.ftypes import ClassRewrite, Validation, Verdict
-from codemod.validate import imports
+from codemod.validate import imports, runner
 from codemod.validate.record import RecordedClass, RecordResult, default_records_dir, record, record_file
 from codemod.validate.runner import Pool, Task
 from codemod.validate.verdict_cache import VerdictCache, class_key
@@ -80,6 +80,22 @@ def worker_pairs(requested: int, classes: int, available: int | None = None) -> 
     class while the other judges), so more pairs than half the cores only compete for them."""
     available = cores() if available is None else available
     return max(1, min(int(requested), classes, max(1, available // 2), MAX_JOBS))
+
+
+def prestart(root: Path, python: str | None = None) -> None:
+    """Launch the workers' warm interpreter now (runner.prestart): it imports torch while the
+    tool is still analysing, and the validation that follows takes it over.  Nothing happens
+    where workers are not forked or the interpreter cannot be found (validation says why)."""
+    try:
+        interpreter = imports.project_python(Path(root).resolve(), python)
+    except imports.InterpreterError:
+        return
+    runner.prestart(interpreter, worker_environment(os.environ))
+
+
+def release_prestarted() -> None:
+    """End a warm interpreter prestart() launched that no validation took over."""
+    runner.release_prestarted()
 
 
 def validate_rewrites(

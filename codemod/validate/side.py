@@ -245,11 +245,10 @@ class WorkerState:
             return self._harvest(request)
         if self.zero_setup:
             self.context.parents = Known(request.get("parents"))
-        # Imported by torch on first use, seconds each (sympy by meta kernels, torch._dynamo by
-        # meta random initialisation, train-mode kernels and the dispatch-mode checker), which
-        # the checks of every class reach: imported first, their time is not the class's.
+        # Imported by torch on first use (sympy, by meta kernels), which the checks of every
+        # class reach: imported first, its time is not the class's.  torch._dynamo is not
+        # needed at all (worker.skip_dynamo_disable).
         warm_import("torch.fx.experimental.symbolic_shapes")
-        warm_import("torch._dynamo")
         try:
             result = self._original(request) if self.side == "original" else self._rewritten(request)
         finally:
@@ -519,7 +518,6 @@ class WorkerState:
             args, kwargs = devices.move(make_inputs(source), device)
             seed_all(FORWARD_SEED)
             if device.type == "meta":
-                warm_import("torch._dynamo")
                 with devices.raw_tensor_checker(model):
                     output = model(*args, **kwargs)
             else:
