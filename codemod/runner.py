@@ -49,7 +49,7 @@ class RunOptions:
     validate: bool = True
     require_validated: bool = False
     unsafe_fixes: bool = False  # also write failed, errored, timed-out and unproven rewrites
-    allow_new_keys: bool = False  # new state_dict keys that break old checkpoints are not a failure
+    allow_new_keys: bool = False  # write rewrites whose only difference is new state_dict keys
     excludes: Sequence[str] = ()
     respect_gitignore: bool = True
     jobs: int | None = None
@@ -407,10 +407,11 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
         rewrites,
         overlay,  # type: ignore[arg-type]
         ValidationOptions(device=options.device, jobs=options.jobs or 1, timeout=options.timeout, examples=options.examples,
-                          allow_new_keys=options.allow_new_keys, python=options.python, cache=options.use_cache,
-                          cache_dir=options.cache_dir, progress=progress),
+                          python=options.python, cache=options.use_cache, cache_dir=options.cache_dir,
+                          progress=progress),
     )
-    policy = WritePolicy(unsafe_fixes=options.unsafe_fixes, require_validated=options.require_validated)
+    policy = WritePolicy(unsafe_fixes=options.unsafe_fixes, require_validated=options.require_validated,
+                         allow_new_keys=options.allow_new_keys)
     for analysis in analyses:
         rejected: set[str] = set()
         for rewrite in analysis.result.classes:
@@ -481,7 +482,9 @@ def _finalise(
                 verdicts[(result.path, finding.class_name)] = finding.validation.verdict.value
                 if finding.action is not Action.SKIP:
                     summary.rewrites_validated += 1
-                    summary.rewrites_proven += finding.validation.verdict_for(finding.attribute) is Verdict.PASSED
+                    passed = finding.validation.verdict_for(finding.attribute) is Verdict.PASSED
+                    summary.rewrites_proven += passed
+                    summary.rewrites_forward += passed and finding.validation.forward_for(finding.attribute) == "compared"
         summary.errors += int(result.error is not None)
     for verdict in verdicts.values():  # counted per class, not per attribute
         summary.verdicts[verdict] = summary.verdicts.get(verdict, 0) + 1

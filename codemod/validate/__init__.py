@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from codemod.ftypes import ClassRewrite, Validation, Verdict
-from codemod.validate import imports, runner
+from codemod.validate import calls, imports, runner
 from codemod.validate.record import RecordedClass, RecordResult, default_records_dir, record, record_file
 from codemod.validate.runner import Pool, Task
 from codemod.validate.verdict_cache import VerdictCache, class_key
@@ -56,7 +56,6 @@ class ValidationOptions:
     device: str = "auto"  # auto|cpu|meta|cuda|cuda:N ; auto = cuda if available else cpu values + meta evidence
     jobs: int = 1  # parallel worker pairs
     timeout: float = 60.0  # seconds per class and side
-    allow_new_keys: bool = False  # a rewrite that breaks strict loading of old checkpoints is not failed
     examples: Path | None = None  # examples file; default <root>/codemod_examples.py if it exists
     records_dir: Path | None = None  # default <root>/.codemod/records
     # called as each class finishes, from a worker thread
@@ -136,6 +135,12 @@ def validate_rewrites(
                 callback_errors.append(exc)
 
     record_paths = {key: record_file(records_dir, root, r.path, r.class_name) for key, r in unique.items()}
+    # How the repository's own code builds and calls each class (__main__ blocks, docstrings,
+    # tests), read statically: arguments and inputs for more builds, part of each cache key.
+    usages: dict[tuple[Path, str], list[dict]] = {key: [] for key in unique}
+    if options.zero_setup:
+        found = calls.find(root, [f"{r.module}.{r.class_name}" for r in unique.values()], roots)
+        usages = {key: found.usages.get(f"{r.module}.{r.class_name}", []) for key, r in unique.items()}
     cache = VerdictCache(root, options.cache_dir) if options.cache else None
     cache_keys: dict[tuple[Path, str], str] = {}
     todo: dict[tuple[Path, str], ClassRewrite] = {}
@@ -146,7 +151,7 @@ def validate_rewrites(
         tool = tool_fingerprint("validation")  # once: it reads the tool's own files
         for key, rewrite in unique.items():
             cache_keys[key] = _cache_key(rewrite, overlay, examples, record_paths[key], options, python, roots, cache,
-                                         tool)
+                                         tool, usages[key])
             hit = cache.get(cache_keys[key])
             if hit is not None:
                 report(key, hit)
@@ -185,6 +190,7 @@ def validate_rewrites(
                             "findings": _findings(rewrite),
                             "file": str(rewrite.path),
                             "record": str(record_path) if record_path else None,
+                            "usages": usages[key],
                             "data": str(workdir / f"class-{number}.pt"),
                         },
                     )
@@ -220,6 +226,9 @@ def worker_environment(environ: dict[str, str] | os._Environ) -> dict[str, str]:
     """The workers' environment: no bytecode in the working tree, no package installation."""
     env = {k: v for k, v in environ.items() if k not in _INSTALLER_SETTINGS}
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # leave no __pycache__ behind in the working tree
+    # the same iteration order of sets of strings in every run: a model built from one builds
+    # its layers (and draws their random weights) in the same order
+    env["PYTHONHASHSEED"] = "0"
     env["PIP_NO_INDEX"] = "1"
     env["PIP_CONFIG_FILE"] = os.devnull  # no index or find-links from pip's configuration files
     env["UV_OFFLINE"] = "1"
@@ -241,7 +250,8 @@ def _harvest(pool: Pool, tasks: list[Task], options: ValidationOptions) -> dict:
 
 
 def _cache_key(rewrite: ClassRewrite, overlay: dict[Path, str], examples: Path | None, record: Path | None,
-               options: ValidationOptions, python: str, roots: list[Path], cache: VerdictCache, tool: str) -> str:
+               options: ValidationOptions, python: str, roots: list[Path], cache: VerdictCache, tool: str,
+               usages: list[dict]) -> str:
     text = overlay.get(rewrite.path)
     if text is None:
         text = next((t for p, t in overlay.items() if Path(p).resolve() == Path(rewrite.path).resolve()), "")
@@ -255,7 +265,8 @@ def _cache_key(rewrite: ClassRewrite, overlay: dict[Path, str], examples: Path |
         "rewritten": cache.digests.of_text(text),
         "examples": cache.digests.of(str(examples)) if examples else None,
         "record": cache.digests.of(str(record)) if record else None,
-        "options": [options.device, options.timeout, options.zero_setup, options.parent_budget_s, options.allow_new_keys],
+        "options": [options.device, options.timeout, options.zero_setup, options.parent_budget_s],
+        "usages": usages,
     })
 
 
@@ -316,7 +327,6 @@ def _write_configs(
         "examples": str(examples) if examples else None,
         "device": options.device,
         "threads": threads,
-        "allow_new_keys": bool(options.allow_new_keys),
         "rewrites": [
             {"module": r.module, "class_name": r.class_name, "findings": _findings(r)} for r in rewrites
         ],
@@ -353,6 +363,9 @@ def _to_validation(side: str, outcome: dict) -> Validation:
             failures=list(data.get("failures", [])),
             notes=list(data.get("notes", [])),
             rewrites={attr: dict(v) for attr, v in (data.get("rewrites") or {}).items()},
+            builds=list(data.get("builds") or []),
+            forward_compared=bool(data.get("forward_compared")),
+            branches=list(data.get("branches") or []),
         )
     if status == "timeout":
         return Validation(Verdict.TIMEOUT, device=device, message=message)

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import torch
 
-from codemod.validate import checks, compare, devices, stubs, synth
+from codemod.validate import checks, compare, devices, reads, stubs, synth
 from codemod.validate.build import (
     FORWARD_SEED,
     Context,
@@ -26,11 +26,71 @@ from codemod.validate.build import (
     make_inputs,
     resolve_source,
     seed_all,
+    variant_sources,
 )
-from codemod.validate.judge import judge
+from codemod.validate.judge import build_failure, judge, merge
 from codemod.validate.parents import Known, Parents, needs_parent
 from codemod.validate.worker import phase, warm_import
 
+
+
+# Builds of one class: the first, then variants while they add evidence (see _more_builds).
+MAX_BUILDS = 4
+MAX_VARIANTS_TRIED = 10
+
+
+class Evidence:
+    """What the builds of a class so far show about each rewrite (original side)."""
+
+    def __init__(self, findings: list[list[Any]], forward_reads: dict[str, bool]) -> None:
+        self.attrs = [attr for attr, *_ in findings]
+        self.forward_reads = forward_reads
+        self.unrun: dict[str, set[int] | None] = {attr: None for attr in self.attrs}
+        self.tensor = {attr: False for attr in self.attrs}
+        self.forward = {attr: False for attr in self.attrs}
+
+    def add(self, data: dict[str, Any]) -> None:
+        coverage = data.get("coverage")
+        forward = data.get("has_inputs") and not data.get("forward_error")
+        for attr in self.attrs:
+            if coverage is not None:
+                lines = set(coverage.get(attr) or [])
+                known = self.unrun[attr]
+                self.unrun[attr] = lines if known is None else known & lines
+            holds = (data["attrs"].get(attr) or {}).get("tensor") is not None
+            self.tensor[attr] |= holds
+            self.forward[attr] |= bool(holds and forward)
+
+    def complete(self) -> bool:
+        return all(not self.unrun[a] and self.tensor[a] and (self.forward[a] or not self.forward_reads.get(a, True))
+                   for a in self.attrs)
+
+    def adds(self, unrun: dict[str, list[int]], attrs: dict[str, Any]) -> bool:
+        """Whether a build runs a statement no build ran yet, or holds a tensor none held."""
+        for attr in self.attrs:
+            known = self.unrun[attr]
+            if known and unrun and set(known) - set(unrun.get(attr) or []):
+                return True
+            if not self.tensor[attr] and (attrs.get(attr) or {}).get("tensor") is not None:
+                return True
+        return False
+
+    def wants_forward(self, attrs: dict[str, Any]) -> bool:
+        """Whether a forward of this build would be the first with an attribute forward reads."""
+        return any(not self.forward[a] and self.forward_reads.get(a, True)
+                   and (attrs.get(a) or {}).get("tensor") is not None for a in self.attrs)
+
+
+def _runs(model: torch.nn.Module, source: Source) -> bool:
+    try:
+        seed_all(1)
+        args, kwargs = source.make_inputs()  # type: ignore[misc]
+        seed_all(FORWARD_SEED)
+        with torch.no_grad():
+            model(*args, **kwargs)
+        return True
+    except Exception:
+        return False
 
 
 class StageError(Exception):
@@ -207,7 +267,11 @@ class WorkerState:
             entry = self.index.setdefault(f"{item['module']}.{item['class_name']}", {})
             for attr, action, persistent, *_ in item["findings"]:
                 entry[attr] = (action, persistent)
-        self.allow_new_keys = bool(config.get("allow_new_keys"))
+        # Uninitialised memory (torch.empty, torch.Tensor(n)) holds whatever was there before, a
+        # different value in every build and run: filled with NaN (the largest integer) instead,
+        # it is the same on both sides, and every verdict is the same on every run.
+        torch.use_deterministic_algorithms(True, warn_only=True)
+        torch.utils.deterministic.fill_uninitialized_memory = True  # type: ignore[attr-defined]
         self.default_dtype = torch.get_default_dtype()
         self.device: torch.device | None = None
         self.device_label = "cpu"
@@ -291,6 +355,7 @@ class WorkerState:
 
     def _original(self, request: dict[str, Any]) -> dict[str, Any]:
         target = f"{request['module']}.{request['class_name']}"
+        self.context.usages = list(request.get("usages") or [])
         phase("import")
         try:
             cls = import_class(request["module"], request["class_name"], self.root)
@@ -311,33 +376,108 @@ class WorkerState:
             if used is None:
                 raise
             return {"status": "not_validated", "message": f"building {target}: {used}"}
+        findings = request["findings"]
         try:
-            data = self._gather(cls, source, request["findings"], coverage_file=request.get("file"))
+            data = self._gather(cls, source, findings, coverage_file=request.get("file"))
         except NotBuildable as exc:
             return {"status": "not_validated", "message": exc.message, "snippet": exc.snippet}
         except StageError as exc:
             used = stubs.stub_used(exc.exc)
             if used is not None:
                 return {"status": "not_validated", "message": f"building {target}: {used}"}
-            if source.kind in ("synth", "parent") and exc.stage == "build":
+            if source.kind in ("synth", "parent", "usage") and exc.stage == "build":
                 # made-up or borrowed arguments that do not build prove nothing either way
                 return {"status": "not_validated", "message": f"{source.detail}: the constructor raised {exc.text}",
                         "snippet": None}
             where = "the constructor" if exc.stage == "build" else "the example inputs"
             return {"status": "error", "message": f"{where} raised {exc.text}"}
+        builds = [self._portable(data, source)]
+        forward_reads = reads.forward_reads(cls, [attr for attr, *_ in findings])
+        if not data["forward_error"]:
+            builds += self._more_builds(cls, target, source, request, data, forward_reads)
         phase("save")
-        data["source_spec"] = {"kind": source.kind, "spec": source.spec, "inputs": source.inputs_spec}
         if stubs.stubbed():
-            data["notes"].append("imported with stand-ins for modules that are not installed: "
-                                 + ", ".join(stubs.stubbed()) + " (not used while building and running)")
+            builds[0]["notes"].append("imported with stand-ins for modules that are not installed: "
+                                      + ", ".join(stubs.stubbed()) + " (not used while building and running)")
+        torch.save({"builds": builds, "forward_reads": forward_reads}, request["data"])
+        return {"status": "ok", "source": source.kind}
+
+    @staticmethod
+    def _portable(data: dict[str, Any], source: Source) -> dict[str, Any]:
+        data["source_spec"] = {"kind": source.kind, "spec": source.spec, "inputs": source.inputs_spec,
+                               "no_inputs": source.make_inputs is None}
         data["outputs"] = compare.portable(data["outputs"]) if data["outputs"] is not None else None
         if data.get("device"):
             data["device"].pop("outputs", None)
-        torch.save(data, request["data"])
-        return {"status": "ok", "source": source.kind}
+        return data
+
+    def _more_builds(self, cls: type, target: str, primary: Source, request: dict[str, Any], first: dict[str, Any],
+                     forward_reads: dict[str, bool]) -> list[dict[str, Any]]:
+        """Further builds of the class while they add evidence the builds so far lack: a
+        rewritten statement that has not run yet (the other arm of an ``if``), an attribute that
+        held no tensor, or a forward for an attribute some forward reads.  Variants of the first
+        build's arguments come first (each boolean flipped, each None default given a value),
+        then the other sources (the record, the repository's calls, made-up arguments)."""
+        findings = request["findings"]
+        evidence = Evidence(findings, forward_reads)
+        evidence.add(first)
+        out: list[dict[str, Any]] = []
+        if evidence.complete():
+            return out
+        phase("builds")
+        tried = 0
+        for source in variant_sources(cls, target, primary, self.examples, request.get("record"), self.context):
+            if tried >= MAX_VARIANTS_TRIED or len(out) + 1 >= MAX_BUILDS or evidence.complete():
+                break
+            tried += 1
+            probe = self._probe_build(cls, source, findings, request.get("file"))
+            if probe is None:
+                continue
+            model, unrun, attrs = probe
+            adds = evidence.adds(unrun, attrs)
+            if not adds and not evidence.wants_forward(attrs):
+                continue
+            if source.make_inputs is not None and not _runs(model, source):
+                source.make_inputs = None  # the inputs of the build it varies do not fit this one
+            if source.make_inputs is None:
+                self._probe_inputs(cls, model, source, {"notes": []})
+            del model
+            if not adds and source.make_inputs is None:
+                continue
+            try:
+                data = self._gather(cls, source, findings, coverage_file=request.get("file"))
+            except (NotBuildable, StageError):
+                continue
+            if data["forward_error"]:
+                continue  # inputs the first build's source gave that do not fit this one
+            evidence.add(data)
+            out.append(self._portable(data, source))
+        return out
+
+    def _probe_build(self, cls: type, source: Source, findings: list[list[Any]], coverage_file: str | None
+                     ) -> tuple[torch.nn.Module, dict[str, list[int]], dict[str, Any]] | None:
+        """Build once (under coverage): the statements that did not run and the attributes."""
+        coverage = checks.LineCoverage(coverage_file) if coverage_file else None
+        try:
+            if coverage is not None:
+                coverage.__enter__()
+            try:
+                model = build(cls, source)
+            finally:
+                if coverage is not None:
+                    coverage.__exit__(None, None, None)
+        except BaseException:
+            return None
+        unrun = {}
+        if coverage is not None:
+            unrun = {attr: checks.not_run(coverage.lines, rest[1] if len(rest) > 1 else [])
+                     for attr, _action, _persistent, *rest in findings}
+        attrs = {attr: attribute_state(model, attr) for attr, *_ in findings}
+        return model, unrun, attrs
 
     def _rewritten(self, request: dict[str, Any]) -> dict[str, Any]:
         target = f"{request['module']}.{request['class_name']}"
+        self.context.usages = list(request.get("usages") or [])
         original = torch.load(request["data"], weights_only=True)
         phase("import")
         try:
@@ -345,30 +485,48 @@ class WorkerState:
         except BaseException as exc:
             return {"status": "failed", "message": f"the rewritten {request['module']} fails to import: "
                     f"{format_exception(exc)}"}
-        phase("examples")
-        chosen = original.get("source_spec") or {"kind": original["source"], "spec": {}, "inputs": None}
-        try:
-            source = resolve_source(cls, target, self.examples, request.get("record"), kind=chosen["kind"],
-                                    spec=chosen.get("spec"), context=self.context)
-        except NotBuildable as exc:
-            return {"status": "failed", "message": exc.message}
-        if chosen.get("inputs") is not None and source.make_inputs is None:
-            use_inputs(source, chosen["inputs"])
+        results = []
+        for number, build_data in enumerate(original["builds"]):
+            phase(f"examples:{number + 1}")
+            chosen = build_data.get("source_spec") or {"kind": build_data["source"], "spec": {}, "inputs": None}
+            try:
+                source = resolve_source(cls, target, self.examples, request.get("record"), kind=chosen["kind"],
+                                        spec=chosen.get("spec"), context=self.context)
+            except NotBuildable as exc:
+                if number == 0:
+                    return {"status": "failed", "message": exc.message}
+                results.append(build_failure(build_data, self.device_label, exc.message,
+                                                  request["findings"]))
+                continue
+            if chosen.get("no_inputs"):
+                source.make_inputs = None
+            if chosen.get("inputs") is not None:
+                self.use_inputs(source, chosen["inputs"])
 
-        def after_cpu(model: torch.nn.Module, data: dict[str, Any]) -> None:
-            phase("checkpoint")
-            data["checkpoint"] = checkpoint_check(model, original["state_dict"])
+            def after_cpu(model: torch.nn.Module, data: dict[str, Any], state=build_data["state_dict"]) -> None:
+                phase("checkpoint")
+                data["checkpoint"] = checkpoint_check(model, state)
 
-        try:
-            data = self._gather(cls, source, request["findings"], after_cpu)
-        except NotBuildable as exc:
-            return {"status": "failed", "message": exc.message}
-        except StageError as exc:
-            where = "constructor" if exc.stage == "build" else "example inputs"
-            return {"status": "failed", "message": f"the rewritten {where} raised {exc.text} (the original did not)"}
-        phase("judge")
-        validation = judge(original, data, request["findings"], self.index, self.device, self.device_label,
-                           allow_new_keys=self.allow_new_keys)
+            try:
+                data = self._gather(cls, source, request["findings"], after_cpu)
+            except NotBuildable as exc:
+                if number == 0:
+                    return {"status": "failed", "message": exc.message}
+                results.append(build_failure(build_data, self.device_label, exc.message,
+                                                  request["findings"]))
+                continue
+            except StageError as exc:
+                where = "constructor" if exc.stage == "build" else "example inputs"
+                message = f"the rewritten {where} raised {exc.text} (the original did not)"
+                if number == 0:
+                    return {"status": "failed", "message": message}
+                results.append(build_failure(build_data, self.device_label, message,
+                                                  request["findings"]))
+                continue
+            phase("judge")
+            results.append(judge(build_data, data, request["findings"], self.index, self.device, self.device_label))
+            del data
+        validation = merge(results, request["findings"], original.get("forward_reads") or {})
         return {"status": "judged", "validation": validation}
 
     # -- evidence shared by both sides -----------------------------------------------------
@@ -470,8 +628,11 @@ class WorkerState:
         return evidence
 
     def _probe_inputs(self, cls: type, model: torch.nn.Module, source: Source, data: dict[str, Any]) -> None:
-        """Made-up forward inputs: the first candidate a copy of the model runs."""
-        candidates = synth.input_candidates(model)
+        """Forward inputs: the first candidate a copy of the model runs (the repository's own
+        calls first, then inputs made up from the model)."""
+        known = list(source.known_inputs) + [u["inputs"] for u in self.context.usages
+                                              if u.get("inputs") and u["inputs"] not in source.known_inputs]
+        candidates = synth.input_candidates(model, known)
         if not candidates:
             return
         phase("inputs:probe")
@@ -486,19 +647,25 @@ class WorkerState:
         for candidate in candidates:
             try:
                 seed_all(1)
-                args, kwargs = synth.make_inputs(candidate)
+                args, kwargs = synth.make_inputs(candidate, self.context.importer)
                 seed_all(FORWARD_SEED)
                 with torch.no_grad():
                     trial_model(*args, **kwargs)
             except Exception as exc:
                 errors.append(f"({synth.describe(candidate)}) raised {format_exception(exc)}")
                 continue
-            use_inputs(source, candidate)
-            data["notes"].append(f"forward inputs made up from the model's layers: {synth.describe(candidate)}")
+            self.use_inputs(source, candidate)
+            where = "the repository's own call" if candidate in known else "made up from the model's layers"
+            data["notes"].append(f"forward inputs {where}: {synth.describe(candidate)}")
             break
         else:
             data["notes"].append("forward not compared: made-up inputs did not run: " + errors[0])
         del trial_model
+
+    def use_inputs(self, source: Source, spec: dict[str, Any]) -> None:
+        importer = self.context.importer
+        source.inputs_spec = spec
+        source.make_inputs = lambda: synth.make_inputs(spec, importer)
 
     def _device_stage(self, model: torch.nn.Module, source: Source, forward_ok: bool) -> dict[str, Any]:
         device = self.device
@@ -533,11 +700,6 @@ class WorkerState:
                 result["status"] = devices.classify_device_error(exc)
             result["error"] = _first_line(exc)
         return result
-
-
-def use_inputs(source: Source, spec: dict[str, Any]) -> None:
-    source.inputs_spec = spec
-    source.make_inputs = lambda: synth.make_inputs(spec)
 
 
 def _cuda_usable() -> bool:

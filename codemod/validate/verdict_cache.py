@@ -9,8 +9,9 @@ of the interpreter's site directories (installing, removing or upgrading a
 package, torch included, changes a ``name-version.dist-info`` entry there).
 A stored verdict is used only when all of them still match.
 
-Only verdicts that say something about the code are kept (passed, failed,
-not validated); an error or a timeout is tried again next time.
+Only verdicts that say something about the code are kept (passed, checked without
+forward, changes the checkpoint format, failed, not validated); an error or a timeout is
+tried again next time.
 
 Data only: JSON, never pickle, read with a size limit and checked entry by
 entry.  It lives in the same cache directory as the analysis cache (see
@@ -33,9 +34,10 @@ from typing import Any, Iterable, Iterator
 
 from codemod.ftypes import Validation, Verdict
 
-FORMAT = 1
+FORMAT = 2
 DIRECTORY_NAME = "verdicts"
-CACHED_VERDICTS = {Verdict.PASSED, Verdict.FAILED, Verdict.NOT_VALIDATED}
+CACHED_VERDICTS = {Verdict.PASSED, Verdict.CHECKED_WITHOUT_FORWARD, Verdict.CHANGES_CHECKPOINT, Verdict.FAILED,
+                   Verdict.NOT_VALIDATED}
 
 
 MAX_BYTES = 64 << 20  # a larger file is not one this tool wrote
