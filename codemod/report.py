@@ -54,7 +54,8 @@ def validation_lines(path: str, class_name: str, validation: Validation, held_ba
     elif validation.verdict in (Verdict.ERROR, Verdict.TIMEOUT):
         head = f"{path}: {class_name}: validation {validation.verdict.value}{device}: {validation.message}"
     else:
-        head = f"{path}: {class_name}: validation {validation.verdict.value}{device}"
+        word = "not validated" if validation.verdict is Verdict.NOT_VALIDATED else f"validation {validation.verdict.value}"
+        head = f"{path}: {class_name}: {word}{device}"
         if validation.builds:
             head += f" ({evidence(validation)})"
         if validation.compared:

@@ -465,6 +465,9 @@ def test_only_buf101_can_be_statically_safe():
         (Verdict.NOT_VALIDATED, "BUF101", False, False, True, False),  # a float buffer: a cast can change it
         (Verdict.NOT_VALIDATED, "BUF102", False, False, True, False),
         (Verdict.NOT_VALIDATED, "BUF103", False, False, True, False),
+        (Verdict.CHECKED_WITHOUT_FORWARD, "BUF101", True, True, True, False),  # an integer buffer
+        (Verdict.CHECKED_WITHOUT_FORWARD, "BUF101", False, False, True, False),  # a float one: casts reach it
+        (Verdict.CHECKED_WITHOUT_FORWARD, "BUF103", False, False, True, False),
         (Verdict.FAILED, "BUF101", True, False, True, False),
         (Verdict.ERROR, "BUF101", True, False, True, False),
         (Verdict.TIMEOUT, "BUF101", True, False, True, False),
@@ -477,6 +480,16 @@ def test_write_policy(verdict, code, safe, default, unsafe, required):
     assert may_write(finding, WritePolicy(require_validated=True))[0] is required
     allowed, reason = may_write(finding, WritePolicy())
     assert allowed or ("--unsafe-fixes" in reason and verdict.value in reason)
+
+
+def test_a_rewrite_that_changes_the_checkpoint_format_is_written_with_allow_new_keys_only():
+    finding = _finding("BUF102", Verdict.CHANGES_CHECKPOINT)
+    allowed, reason = may_write(finding, WritePolicy())
+    assert not allowed and "changes the checkpoint format" in reason and "--allow-new-keys" in reason
+    assert may_write(finding, WritePolicy(allow_new_keys=True)) == (True, "")
+    assert may_write(finding, WritePolicy(allow_new_keys=True, require_validated=True)) == (True, "")
+    assert not may_write(finding, WritePolicy(require_validated=True))[0]
+    assert may_write(finding, WritePolicy(unsafe_fixes=True))[0]  # --unsafe-fixes writes everything
 
 
 # -- through the runner and the command line -------------------------------------------------

@@ -64,7 +64,7 @@ class ValidationOptions:
     zero_setup: bool = True  # build classes through their parents and with made-up arguments
     cache: bool = False  # reuse verdicts while nothing they depended on changed (verdict_cache.py)
     cache_dir: Path | None = None  # the cache directory (cache.py's base); default: as for the analysis cache
-    parent_budget_s: float = 20.0  # seconds a worker may spend building parents to learn arguments
+    parent_budget_s: float = 20.0  # CPU seconds a worker may spend building parents to learn arguments
 
 
 def cores() -> int:

@@ -162,7 +162,8 @@ ORDER = ("failed", "error", "timeout", "not validated", "checked without forward
 CAST_LABELS = tuple(label for label, _, _ in CASTS)
 
 
-def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads: dict[str, bool]) -> dict[str, Any]:
+def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads: dict[str, bool],
+          tried: int = 0) -> dict[str, Any]:
     """Each rewrite's verdict from the builds of its class (judge results, the first build first).
 
     * **failed**: any build shows a difference that concerns the rewrite (a failure naming
@@ -217,6 +218,8 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
         elif unrun:
             lines = ", ".join(str(n) for n in sorted(unrun))
             in_builds = f"in any of the {len(covered)} builds" if len(covered) > 1 else "with these arguments"
+            if tried:
+                in_builds += f" nor in {tried} other {'build' if tried == 1 else 'builds'} tried"
             entry.update(verdict="not validated",
                          message=f"branch not taken {in_builds}: the rewritten statement (line {lines}) never ran")
         elif not tensor_builds:

@@ -393,13 +393,15 @@ class WorkerState:
             return {"status": "error", "message": f"{where} raised {exc.text}"}
         builds = [self._portable(data, source)]
         forward_reads = reads.forward_reads(cls, [attr for attr, *_ in findings])
+        tried = [0]
         if not data["forward_error"]:
-            builds += self._more_builds(cls, target, source, request, data, forward_reads)
+            builds += self._more_builds(cls, target, source, request, data, forward_reads, tried)
         phase("save")
         if stubs.stubbed():
             builds[0]["notes"].append("imported with stand-ins for modules that are not installed: "
                                       + ", ".join(stubs.stubbed()) + " (not used while building and running)")
-        torch.save({"builds": builds, "forward_reads": forward_reads}, request["data"])
+        torch.save({"builds": builds, "forward_reads": forward_reads, "tried": tried[0] - (len(builds) - 1)},
+                   request["data"])
         return {"status": "ok", "source": source.kind}
 
     @staticmethod
@@ -412,7 +414,7 @@ class WorkerState:
         return data
 
     def _more_builds(self, cls: type, target: str, primary: Source, request: dict[str, Any], first: dict[str, Any],
-                     forward_reads: dict[str, bool]) -> list[dict[str, Any]]:
+                     forward_reads: dict[str, bool], tried: list[int]) -> list[dict[str, Any]]:
         """Further builds of the class while they add evidence the builds so far lack: a
         rewritten statement that has not run yet (the other arm of an ``if``), an attribute that
         held no tensor, or a forward for an attribute some forward reads.  Variants of the first
@@ -425,11 +427,10 @@ class WorkerState:
         if evidence.complete():
             return out
         phase("builds")
-        tried = 0
         for source in variant_sources(cls, target, primary, self.examples, request.get("record"), self.context):
-            if tried >= MAX_VARIANTS_TRIED or len(out) + 1 >= MAX_BUILDS or evidence.complete():
+            if tried[0] >= MAX_VARIANTS_TRIED or len(out) + 1 >= MAX_BUILDS or evidence.complete():
                 break
-            tried += 1
+            tried[0] += 1
             probe = self._probe_build(cls, source, findings, request.get("file"))
             if probe is None:
                 continue
@@ -526,7 +527,8 @@ class WorkerState:
             phase("judge")
             results.append(judge(build_data, data, request["findings"], self.index, self.device, self.device_label))
             del data
-        validation = merge(results, request["findings"], original.get("forward_reads") or {})
+        validation = merge(results, request["findings"], original.get("forward_reads") or {},
+                           int(original.get("tried") or 0))
         return {"status": "judged", "validation": validation}
 
     # -- evidence shared by both sides -----------------------------------------------------
