@@ -270,7 +270,9 @@ class WorkerState:
         # Uninitialised memory (torch.empty, torch.Tensor(n)) holds whatever was there before, a
         # different value in every build and run: filled with NaN (the largest integer) instead,
         # it is the same on both sides, and every verdict is the same on every run.
-        torch.use_deterministic_algorithms(True, warn_only=True)
+        # (torch.use_deterministic_algorithms would also set an option of torch._inductor, whose
+        # import costs seconds; nothing here compiles)
+        torch._C._set_deterministic_algorithms(True, warn_only=True)
         torch.utils.deterministic.fill_uninitialized_memory = True  # type: ignore[attr-defined]
         self.default_dtype = torch.get_default_dtype()
         self.device: torch.device | None = None
