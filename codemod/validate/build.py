@@ -32,8 +32,20 @@ Inputs = tuple[tuple[Any, ...], dict[str, Any]]
 FORWARD_SEED = 2  # seeded right before every forward, on both sides
 
 
+_EVERY_DEVICE = [False]  # seed the accelerators' generators too (validating on CUDA)
+
+
+def seed_every_device(on: bool) -> None:
+    _EVERY_DEVICE[0] = on
+
+
 def seed_all(seed: int) -> None:
-    torch.manual_seed(seed)
+    if _EVERY_DEVICE[0]:
+        torch.manual_seed(seed)
+    else:
+        # the CPU generator alone: torch.manual_seed also queues the seed for every accelerator
+        # torch could initialise later, formatting a stack trace for each (a few ms per call)
+        torch.default_generator.manual_seed(seed)
     random.seed(seed)
     numpy = sys.modules.get("numpy")
     if numpy is not None:

@@ -26,6 +26,7 @@ from codemod.validate.build import (
     make_inputs,
     resolve_source,
     seed_all,
+    seed_every_device,
     variant_sources,
 )
 from codemod.validate.judge import build_failure, judge, merge
@@ -301,6 +302,7 @@ class WorkerState:
                 self.device_error = f"device {spec!r}: {exc}"
                 return
             self.device_label = str(self.device)
+            seed_every_device(True)
             return
         self.device_error = f"unknown device {spec!r}: use auto, cpu, meta, cuda or cuda:N"
 
