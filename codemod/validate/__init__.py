@@ -4,10 +4,15 @@ For every rewritten class, two worker subprocesses build it (the original
 source in one, the rewritten source in the other, both under the
 repository's real package names) after the same ``torch.manual_seed(0)``,
 and compare attributes, state_dict, checkpoint loading, parameters, device
-movement and, when inputs are known, forward outputs; then what breaks in real
-use (``checks.py``): a checkpoint round trip, dtype casts, one training step,
-meta-device materialisation, ``from_pretrained``, and whether each rewritten
-statement ran at all.  Each rewrite gets its own verdict (``Validation.rewrites``).
+movement and forward outputs (inputs known, read from the repository's own calls
+or made up); then what breaks in real use (``checks.py``): a checkpoint round
+trip, dtype casts each followed by a forward, one training step, meta-device
+materialisation, ``from_pretrained``, and whether each rewritten statement ran at
+all.  A class may be built several times (side.py: variants of its arguments
+while they add evidence); each build is judged and the verdicts merge them
+(judge.merge).  Each rewrite gets its own verdict (``Validation.rewrites``):
+passed, checked without forward, changes the checkpoint format, failed, not
+validated, error or timeout.
 Without a GPU, device movement is shown on the meta device with a dispatch-mode
 checker; with one, on the GPU itself.
 

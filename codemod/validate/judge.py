@@ -1,9 +1,13 @@
-"""Turn the evidence of both sides into a verdict (worker side, imports torch).
+"""Turn the evidence of both sides into verdicts (worker side, imports torch).
 
-A check *fails* only when the rewritten class disagrees with the original or
-with the planned rewrite.  Device problems that the original has too (a
-tensor created in ``forward`` without a device, a raw attribute the codemod
-skipped) are reported in ``details`` but do not block a correct rewrite.
+``judge`` compares one build of a class; ``merge`` turns the builds of a class
+into one verdict per rewrite.  A check *fails* only when the rewritten class
+disagrees with the original or with the planned rewrite.  Device problems that
+the original has too (a tensor created in ``forward`` without a device, a raw
+attribute the codemod skipped) are reported in ``details`` but do not block a
+correct rewrite.  New ``state_dict`` keys that are the rewrite's own are not a
+failure but a change of the checkpoint format, and a rewrite no forward was
+compared for is checked without forward, never passed.
 """
 
 from __future__ import annotations

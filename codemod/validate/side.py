@@ -1,4 +1,9 @@
-"""What one worker does for one class (imports torch; runs in a worker only)."""
+"""What one worker does for one class (imports torch; runs in a worker only).
+
+The original side builds the class (the first source that builds it: build.py), gathers
+the evidence of that build, then builds it again while further builds add evidence
+(_more_builds) and saves every build; the rewritten side rebuilds exactly those builds,
+judges each against the original's (judge.py) and merges the verdicts."""
 
 from __future__ import annotations
 
@@ -398,7 +403,7 @@ class WorkerState:
         builds = [self._portable(data, source)]
         forward_reads = reads.forward_reads(cls, [attr for attr, *_ in findings])
         tried = [0]
-        if not data["forward_error"]:
+        if self.zero_setup and not data["forward_error"]:
             builds += self._more_builds(cls, target, source, request, data, forward_reads, tried)
         phase("save")
         if stubs.stubbed():

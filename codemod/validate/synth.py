@@ -15,10 +15,18 @@ attributes the constructor reads from the parameter, and small numbers
 chosen by the parameter's name (``num_heads`` 2, ``num_layers`` 1,
 ``vocab_size`` 10, ``hidden_size`` 8, ...).
 
-Inputs come from the first layer ``forward`` hands each parameter to
-(``Linear.in_features``, ``ConvNd.in_channels``, ``Embedding.num_embeddings``
-for integer inputs, ``LayerNorm.normalized_shape``, ...), the parameter's
-name (``mask``, ``input_ids``) and annotation, else the model's first layer.
+Inputs come from the calls the repository makes itself (calls.py), then the
+first layer ``forward`` hands each parameter to (``Linear.in_features``,
+``ConvNd.in_channels`` with images of several sizes, ``Embedding.num_embeddings``
+for integer tokens, ``LayerNorm.normalized_shape``, ...), the parameter's name
+(``mask``, ``input_ids``, ``adj``, ``t``) and annotation; a loss or a metric gets a
+prediction and a target of the same shape (then class indices), a graph or
+time-series model the node count of the adjacency it holds, a layer-less module
+the shapes of the tensors it holds; else the usual shapes.  The caller keeps the
+first candidate that runs the original.
+
+Values are described as JSON (value specs, below) so that both sides, and the
+tool that reads the repository's calls, describe the same value.
 """
 
 from __future__ import annotations
