@@ -115,6 +115,31 @@ class NewKey(nn.Module):
         return self.lin(x) * self.scale
 
 
+class TrainOnly(nn.Module):
+    """eval() forwards never read the noise: the forward of the training check does."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.noise = torch.linspace(0, 1, 4)
+
+    def forward(self, x):
+        return self.lin(x) + self.noise if self.training else self.lin(x)
+
+
+class OffsetOnRequest(nn.Module):
+    """Its forward reads the offset only when asked to, which the made-up inputs never do."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.offset = torch.linspace(0, 1, 4)
+
+    def forward(self, x, use_offset: bool = False):
+        y = self.lin(x)
+        return y + self.offset if use_offset else y
+
+
 class OnGpuOnly(nn.Module):
     def __init__(self):
         super().__init__()
@@ -149,6 +174,12 @@ EDITS = [
      "persistent=False: deterministic constant"),
     ("NewKey", "scale", "self.scale = torch.ones(4, requires_grad=True)",
      "self.scale = nn.Parameter(torch.ones(4))", "parameter", None, "torch.ones(..., requires_grad=True)"),
+    ("TrainOnly", "noise", "self.noise = torch.linspace(0, 1, 4)",
+     'self.register_buffer("noise", torch.linspace(0, 1, 4), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
+    ("OffsetOnRequest", "offset", "self.offset = torch.linspace(0, 1, 4)",
+     'self.register_buffer("offset", torch.linspace(0, 1, 4), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
     ("OnGpuOnly", "boost", "self.boost = torch.ones(4)",
      'self.register_buffer("boost", torch.ones(4), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
@@ -287,6 +318,15 @@ def test_checked_without_forward(verdicts):
     # a cast check without a forward is reported as not run
     assert "casts" not in v.checks_for("offset")
     assert any(d.startswith("casts: not run (no forward)") for d in v.details), v.details
+
+
+def test_a_forward_counts_for_a_rewrite_only_when_it_reads_the_rewritten_tensor(verdicts):
+    v = verdicts["TrainOnly"]  # read by the train() forward of the training check
+    assert v.verdict is Verdict.PASSED and v.forward_for("noise") == "compared", _describe(v)
+    v = verdicts["OffsetOnRequest"]
+    assert v.verdict is Verdict.CHECKED_WITHOUT_FORWARD, _describe(v)
+    assert "forward:cpu" in v.compared  # a forward was compared, but it took the other path
+    assert "the forward compared never read offset" in v.message_for("offset"), v.message_for("offset")
 
 
 def test_changes_the_checkpoint_format(verdicts):

@@ -71,6 +71,7 @@ class _Judgement:
         self.missing_keys: list[str] = []
         self.parameter_order_changed = False
         self.forward_compared = False  # forward:cpu outputs compared
+        self.read: list[str] = []  # the rewritten attributes the rewritten forwards read
         # each cast: "compared" (outputs agree), "original raises" (and the rewritten runs),
         # "both raise", or "not run" (no forward); a difference is a failure instead
         self.casts: dict[str, str] = {}
@@ -113,6 +114,7 @@ class _Judgement:
             "parameter_order_changed": self.parameter_order_changed,
             "forward": self.forward_compared,
             "forward_with_casts": self.forward_with_casts(),
+            "read": list(self.read),
             "casts": dict(self.casts),
             "uncompared": dict(self.uncompared),
             "new_keys": {k: list(v) for k, v in self.new_keys.items()},
@@ -140,6 +142,7 @@ def judge(
     if device is not None:
         _device_movement(j, orig, rew, rewritten, device)
     _forward(j, orig, rew, rewritten, device)
+    j.read = list(rew.get("forward_reads") or [])
     o_checks, r_checks = orig.get("checks") or {}, rew.get("checks") or {}
     _round_trip(j, o_checks.get("round_trip"), r_checks.get("round_trip"), findings)
     _casts(j, o_checks.get("casts"), r_checks.get("casts"), findings)
@@ -208,7 +211,8 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
         if covered and not unrun:
             checks.append("coverage")
         tensor_builds = [i for i, b in enumerate(builds) if attr not in b["uncompared"] and not b["error"]]
-        forward_builds = [i for i in tensor_builds if builds[i]["forward_with_casts"]]
+        # a forward counts for a rewrite when it read the rewritten tensor
+        forward_builds = [i for i in tensor_builds if builds[i]["forward_with_casts"] and attr in builds[i]["read"]]
         keys = sorted({k for b in builds for k in b["new_keys"].get(attr, [])})
         entry: dict[str, Any] = {"checks": checks, "builds": [i + 1 for i in tensor_builds],
                                  "forward": "compared" if forward_builds else (
@@ -230,7 +234,8 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
             entry.update(verdict="not validated", message=first["uncompared"].get(attr) or next(
                 (b["uncompared"][attr] for b in builds if attr in b["uncompared"]), "no tensor was compared"))
         elif entry["forward"] is None:
-            entry.update(verdict="checked without forward", message=_without_forward(builds, tensor_builds, keys))
+            entry.update(verdict="checked without forward",
+                         message=_without_forward(attr, builds, tensor_builds, keys))
         elif keys:
             entry.update(verdict="changes the checkpoint format", message=_new_keys_message(keys, entry["forward"]))
         else:
@@ -281,11 +286,14 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
     }
 
 
-def _without_forward(builds: list[dict[str, Any]], tensor_builds: list[int], keys: list[str]) -> str:
+def _without_forward(attr: str, builds: list[dict[str, Any]], tensor_builds: list[int], keys: list[str]) -> str:
     reasons = []
     for i in tensor_builds:
         b = builds[i]
-        if not b["forward"]:
+        if b["forward_with_casts"] and attr not in b["read"]:
+            reasons.append(f"the forward compared never read {attr} (it takes another path with these arguments and "
+                           "inputs)")
+        elif not b["forward"]:
             reason = next((d for d in b["details"] if d.startswith("forward not compared")), "")
             reason = reason or next((d.partition(": ")[2] for d in b["details"] if d.startswith("forward: ")), "")
             reasons.append(reason or "no forward was compared")
@@ -310,7 +318,8 @@ def _proof(attr: str, builds: list[dict[str, Any]], forward_builds: list[int], f
         return (f"proven by running; no forward of the class reads {attr}, so no forward was compared "
                 "(the attribute, checkpoint, cast and meta checks were)")
     i = forward_builds[0]
-    casts = ", ".join(f"model.{label}" for label in builds[i]["casts"])
+    shown = {"compared": "", "original raises": " (where the original raises)", "both raise": " (both raise)"}
+    casts = ", ".join(f"model.{label}{shown.get(status, '')}" for label, status in builds[i]["casts"].items())
     text = f"proven by running: forward compared in float32 and after {casts}"
     if len(builds) > 1:
         text += f" (build {i + 1})"

@@ -598,7 +598,15 @@ class WorkerState:
             phase("forward:cpu")
             try:
                 seed_all(FORWARD_SEED)
-                data["outputs"] = compare.flatten(model(*args, **kwargs))
+                if self.side == "rewritten":
+                    read: set[str] = set(data.setdefault("forward_reads", []))
+                    with checks.ForwardReads(model, [attr for attr, *_ in findings], read):
+                        output = model(*args, **kwargs)
+                    data["forward_reads"] = sorted(read)
+                else:
+                    output = model(*args, **kwargs)
+                data["outputs"] = compare.flatten(output)
+                del output
             except BaseException as exc:
                 data["forward_error"] = format_exception(exc)
             del args, kwargs
@@ -629,7 +637,14 @@ class WorkerState:
             evidence["training"] = {"status": "unchecked", "error": error}
         if fresh is not None:
             guarded("casts", lambda: checks.casts(fresh, attrs, make))
-            guarded("training", lambda: checks.training(fresh, attrs, make))
+            if self.side == "rewritten":
+                # a forward in train() mode may read what eval() mode does not (noise, dropout masks)
+                read: set[str] = set()
+                with checks.ForwardReads(fresh, attrs, read):
+                    guarded("training", lambda: checks.training(fresh, attrs, make))
+                data["forward_reads"] = sorted(set(data.get("forward_reads") or []) | read)
+            else:
+                guarded("training", lambda: checks.training(fresh, attrs, make))
             del fresh
         reference = {attr: state.get("tensor") for attr, state in data["attrs"].items()}
         checkpoint = {k: v for k, v in data["state_dict"] if isinstance(v, torch.Tensor)}
