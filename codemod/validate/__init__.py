@@ -332,6 +332,7 @@ def _write_configs(
         "examples": str(examples) if examples else None,
         "device": options.device,
         "threads": threads,
+        "timeout": float(options.timeout),
         "rewrites": [
             {"module": r.module, "class_name": r.class_name, "findings": _findings(r)} for r in rewrites
         ],

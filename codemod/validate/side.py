@@ -14,6 +14,7 @@ import importlib.util
 import os
 import sys
 import sysconfig
+import time
 from collections import OrderedDict
 from typing import Any, Callable
 
@@ -43,6 +44,9 @@ from codemod.validate.worker import phase, warm_import
 # Builds of one class: the first, then variants while they add evidence (see _more_builds).
 MAX_BUILDS = 4
 MAX_VARIANTS_TRIED = 10
+# A class whose first build takes more than this share of --timeout in CPU time is built once:
+# every kept build costs as much again, on both sides.
+MORE_BUILDS_SHARE = 0.15
 
 
 class Evidence:
@@ -66,6 +70,10 @@ class Evidence:
             holds = (data["attrs"].get(attr) or {}).get("tensor") is not None
             self.tensor[attr] |= holds
             self.forward[attr] |= bool(holds and forward)
+
+    def added(self, data: dict[str, Any]) -> Evidence:
+        self.add(data)
+        return self
 
     def complete(self) -> bool:
         return all(not self.unrun[a] and self.tensor[a] and (self.forward[a] or not self.forward_reads.get(a, True))
@@ -268,6 +276,7 @@ class WorkerState:
         self.zero_setup = bool(config.get("zero_setup", True))
         self.context.synthesize = self.zero_setup
         self.parent_budget_s = float(config.get("parent_budget_s", 20.0))
+        self.timeout = float(config.get("timeout") or 60.0)
         self.index: dict[str, dict[str, tuple[str, bool | None]]] = {}
         for item in config.get("rewrites", []):
             entry = self.index.setdefault(f"{item['module']}.{item['class_name']}", {})
@@ -386,6 +395,7 @@ class WorkerState:
                 raise
             return {"status": "not_validated", "message": f"building {target}: {used}"}
         findings = request["findings"]
+        cpu_started = time.process_time()
         try:
             data = self._gather(cls, source, findings, coverage_file=request.get("file"))
         except NotBuildable as exc:
@@ -403,8 +413,14 @@ class WorkerState:
         builds = [self._portable(data, source)]
         forward_reads = reads.forward_reads(cls, [attr for attr, *_ in findings])
         tried = [0]
+        first_cpu = time.process_time() - cpu_started
         if self.zero_setup and not data["forward_error"]:
-            builds += self._more_builds(cls, target, source, request, data, forward_reads, tried)
+            if first_cpu <= self.timeout * MORE_BUILDS_SHARE:
+                builds += self._more_builds(cls, target, source, request, data, forward_reads, tried)
+            elif not Evidence(findings, forward_reads).added(data).complete():
+                # CPU time, not the clock: a busy machine decides as an idle one
+                builds[0]["notes"].append(f"no further builds: the first took {first_cpu:.0f} s of CPU time, more than "
+                                          f"{MORE_BUILDS_SHARE:.0%} of the {self.timeout:g} s a class may take")
         phase("save")
         if stubs.stubbed():
             builds[0]["notes"].append("imported with stand-ins for modules that are not installed: "
