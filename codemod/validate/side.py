@@ -466,7 +466,7 @@ class WorkerState:
             if source.make_inputs is not None and not _runs(model, source):
                 source.make_inputs = None  # the inputs of the build it varies do not fit this one
             if source.make_inputs is None:
-                self._probe_inputs(cls, model, source, {"notes": []})
+                self._probe_inputs(cls, model, source, {"notes": source.notes})  # the build's details say which
             del model
             if not adds and source.make_inputs is None:
                 continue
