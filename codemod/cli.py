@@ -97,11 +97,11 @@ def main() -> None:
 @click.option("--validate/--no-validate", default=True, help="Run the original and rewritten models before writing (default: on).")
 @click.option("--require-validated/--no-require-validated", default=False, help="Write only rewrites whose validation passed.")
 @click.option("--unsafe-fixes/--no-unsafe-fixes", default=False,
-              help="Also write rewrites that failed validation, errored, timed out, or could not be proven and "
-                   "are not statically safe (by default they are held back).")
+              help="Also write rewrites that failed validation, errored, timed out, changed the checkpoint format, "
+                   "or could not be proven by a forward and are not statically safe (by default they are held back).")
 @click.option("--allow-new-keys/--no-allow-new-keys", default=False,
-              help="Accept rewrites that add state_dict keys (new persistent buffers or parameters), so that "
-                   "checkpoints saved before the rewrite no longer load with strict=True; failed otherwise.")
+              help="Also write rewrites whose only difference is new state_dict keys (new persistent buffers or "
+                   "parameters: checkpoints saved before them load only with strict=False); held back otherwise.")
 @click.option("--report", "report_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               metavar="FILE.md", help="Also write a Markdown summary of the run and its verdicts (for a pull request).")
 @click.option("--persistent", type=click.Choice(["never", "state"]), default="never", show_default=True,

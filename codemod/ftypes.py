@@ -37,9 +37,11 @@ class Action(str, enum.Enum):
 
 
 class Verdict(str, enum.Enum):
-    """Outcome of validating one rewritten class."""
+    """Outcome of validating one rewrite (and, the worst of its rewrites', one class)."""
 
-    PASSED = "passed"
+    PASSED = "passed"  # the statement ran, its tensor was compared, and a forward (float32 and each cast)
+    CHECKED_WITHOUT_FORWARD = "checked without forward"  # everything agrees, but no forward ran
+    CHANGES_CHECKPOINT = "changes the checkpoint format"  # the only difference: new state_dict keys
     FAILED = "failed"
     NOT_VALIDATED = "not validated"
     ERROR = "error"
@@ -68,8 +70,12 @@ class Validation:
     failures: list[str] = field(default_factory=list)  # "check: what went wrong", when failed
     # compatibility notes: not failures, but what a user of the rewritten class must know
     notes: list[str] = field(default_factory=list)
-    # attribute -> {"verdict": Verdict value, "checks": [...], "message": str}: each rewrite's own verdict
+    # attribute -> {"verdict": Verdict value, "checks": [...], "message": str, "forward": "compared" |
+    # "not used" | None, "builds": [numbers of the builds where it held a tensor]}: each rewrite's own verdict
     rewrites: dict[str, dict[str, Any]] = field(default_factory=dict)
+    builds: list[str] = field(default_factory=list)  # how each build of the class was made, the first first
+    forward_compared: bool = False  # some build compared a forward of both models
+    branches: list[int] = field(default_factory=list)  # [rewritten statements that ran in some build, all of them]
 
     def verdict_for(self, attribute: str) -> Verdict:
         """The verdict of one rewritten attribute (the class's when it was never judged apart)."""
@@ -83,6 +89,11 @@ class Validation:
     def message_for(self, attribute: str) -> str:
         own = self.rewrites.get(attribute)
         return own["message"] if own else self.message
+
+    def forward_for(self, attribute: str) -> str | None:
+        """"compared", "not used" (no forward of the class reads it) or None."""
+        own = self.rewrites.get(attribute)
+        return own.get("forward") if own else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -101,6 +112,9 @@ class Validation:
             "failures": list(self.failures),
             "notes": list(self.notes),
             "rewrites": {attr: dict(v) for attr, v in self.rewrites.items()},
+            "builds": list(self.builds),
+            "forward_compared": self.forward_compared,
+            "branches": list(self.branches),
         }
 
 
@@ -142,6 +156,7 @@ class Finding:
             record["verdict"] = self.validation.verdict_for(self.attribute).value
             record["checks"] = self.validation.checks_for(self.attribute)
             record["verdict_message"] = self.validation.message_for(self.attribute)
+            record["forward"] = self.validation.forward_for(self.attribute)
             record["written"] = not self.held_back
             record["held_back"] = self.held_back or None
             record["validation"] = self.validation.to_json()
@@ -209,6 +224,7 @@ class Summary:
     verdicts: dict[str, int] = field(default_factory=dict)  # per class
     rewrites_validated: int = 0  # rewrites (findings) that went through validation
     rewrites_proven: int = 0  # of those, the ones whose own verdict is passed
+    rewrites_forward: int = 0  # of those, the ones passed with a forward compared (not "no forward reads it")
 
     def line(self, pending: bool = False) -> str:
         """One line for the end of a run; `pending` (--check, --dry-run) says what would change."""

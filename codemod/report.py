@@ -52,17 +52,33 @@ def finding_text(finding: Finding) -> str:
     return text
 
 
+def evidence(validation: Validation) -> str:
+    """What the verdict of a class rests on: forward compared or not, builds used, branches covered."""
+    parts = [f"forward compared: {'yes' if validation.forward_compared else 'no'}"]
+    if validation.builds:
+        parts.append(f"builds: {len(validation.builds)}")
+    if len(validation.branches) == 2 and validation.branches[1]:
+        parts.append(f"branches covered: {validation.branches[0]} of {validation.branches[1]}")
+    return "; ".join(parts)
+
+
+_UNPROVEN = (Verdict.NOT_VALIDATED, Verdict.CHECKED_WITHOUT_FORWARD, Verdict.CHANGES_CHECKPOINT)
+
+
 def validation_lines(path: str, class_name: str, validation: Validation, held_back: list[Finding] = ()) -> list[str]:
-    """What validating one class proved: one line when it passed; details only for
-    failures, rewrites that could not be proven, and compatibility notes."""
+    """What validating one class proved: one line when it passed (with the evidence it has);
+    details only for failures, rewrites that could not be proven, and compatibility notes."""
     path = printable(path)
     device = f" on {validation.device}" if validation.device else ""
-    if validation.verdict is Verdict.NOT_VALIDATED:
+    if validation.verdict is Verdict.NOT_VALIDATED and not validation.builds:
         head = f"{path}: {class_name}: not validated: {validation.message or 'no way to build it'}"
     elif validation.verdict in (Verdict.ERROR, Verdict.TIMEOUT):
         head = f"{path}: {class_name}: validation {validation.verdict.value}{device}: {validation.message}"
     else:
-        head = f"{path}: {class_name}: validation {validation.verdict.value}{device}"
+        word = "not validated" if validation.verdict is Verdict.NOT_VALIDATED else f"validation {validation.verdict.value}"
+        head = f"{path}: {class_name}: {word}{device}"
+        if validation.builds:
+            head += f" ({evidence(validation)})"
         if validation.compared:
             head += ": " + ", ".join(validation.compared)
         if validation.max_abs_diff is not None:
@@ -70,10 +86,12 @@ def validation_lines(path: str, class_name: str, validation: Validation, held_ba
     lines = [head]
     if validation.verdict is Verdict.FAILED:
         lines += [f"    {d}" for d in (validation.failures or [validation.message])]
-    elif validation.verdict is Verdict.NOT_VALIDATED:
+    elif validation.verdict in _UNPROVEN:
         for attr, own in validation.rewrites.items():
             if own["verdict"] != Verdict.PASSED.value:
-                lines.append(f"    {attr}: {own['message']}")
+                lines.append(f"    {attr}: {own['verdict']}: {own['message']}")
+    if validation.verdict is not Verdict.PASSED and len(validation.builds) > 1:
+        lines += [f"    build {i}: {detail}" for i, detail in enumerate(validation.builds, 1)]
     for note in compatibility_notes(validation):
         lines.append(f"    note: {note}")
     for finding in held_back:
@@ -141,6 +159,7 @@ def json_document(files: Iterable[FileResult], errors: list[tuple[str, str]], su
             "verdicts": dict(summary.verdicts),
             "rewrites_validated": summary.rewrites_validated,
             "rewrites_proven": summary.rewrites_proven,
+            "rewrites_forward_compared": summary.rewrites_forward,
         },
     }
     if with_diffs:
@@ -205,19 +224,21 @@ def markdown_report(files: Iterable[FileResult], errors: list[tuple[str, str]], 
     if summary.rewrites_validated:
         out += [f"**{summary.rewrites_proven} of {summary.rewrites_validated} rewrites proven by running.**", ""]
     if findings:
-        out += ["## Rewrites", "", "| Location | Attribute | Becomes | Rule | Verdict | Checks | Written |",
-                "|---|---|---|---|---|---|---|"]
+        out += ["## Rewrites", "", "| Location | Attribute | Becomes | Rule | Verdict | Forward | Checks | Written |",
+                "|---|---|---|---|---|---|---|---|"]
         for f in findings:
             becomes = "nn.Parameter" if f.action is Action.PARAMETER else (
                 "buffer" + ("" if f.persistent is None else f" (persistent={f.persistent})"))
             if f.validation is not None:
                 verdict = f.validation.verdict_for(f.attribute).value
                 checks = ", ".join(f.validation.checks_for(f.attribute)) or "-"
+                forward = {"compared": "compared", "not used": "none reads it"}.get(
+                    f.validation.forward_for(f.attribute) or "", "no")
             else:
-                verdict, checks = "not run", "-"
+                verdict, checks, forward = "not run", "-", "-"
             written = "no: " + f.held_back if f.held_back else "yes"
             out.append(f"| `{_cell(f.path)}:{f.line}` | `{_cell(f.class_name)}.{_cell(f.attribute)}` | {becomes} "
-                       f"| {_cell(f.code or '-')} | {verdict} | {_cell(checks)} | {_cell(written)} |")
+                       f"| {_cell(f.code or '-')} | {verdict} | {forward} | {_cell(checks)} | {_cell(written)} |")
         out.append("")
     classes: dict[tuple[str, str], Validation] = {}
     for f in findings:
@@ -231,6 +252,14 @@ def markdown_report(files: Iterable[FileResult], errors: list[tuple[str, str]], 
             for line in (v.failures or [v.message]):
                 out.append(f"  - {line}")
         out.append("")
+    for verdict, title in ((Verdict.CHANGES_CHECKPOINT, "Changes the checkpoint format"),
+                           (Verdict.CHECKED_WITHOUT_FORWARD, "Checked without forward")):
+        some = [f for f in findings if f.validation is not None and f.validation.verdict_for(f.attribute) is verdict]
+        if some:
+            out += [f"## {title}", ""]
+            out += [f"- `{f.path}:{f.line}` {f.class_name}.{f.attribute}: {f.validation.message_for(f.attribute)}"
+                    for f in some]
+            out.append("")
     unproven = [(f, f.validation.message_for(f.attribute)) for f in findings
                 if f.validation is not None and f.validation.verdict_for(f.attribute) is Verdict.NOT_VALIDATED]
     if unproven:

@@ -5,6 +5,7 @@ The command line calls `run()`; so can anyone who wants the results as data.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import stat
@@ -48,7 +49,7 @@ class RunOptions:
     validate: bool = True
     require_validated: bool = False
     unsafe_fixes: bool = False  # also write failed, errored, timed-out and unproven rewrites
-    allow_new_keys: bool = False  # new state_dict keys that break old checkpoints are not a failure
+    allow_new_keys: bool = False  # write rewrites whose only difference is new state_dict keys
     excludes: Sequence[str] = ()
     respect_gitignore: bool = True
     jobs: int | None = None
@@ -188,30 +189,33 @@ def _run(
             _identify(str(path), identities)
     todo = [i for i, a in enumerate(analyses) if a is None]
     done = len(files) - len(todo)
-    for i, analysis, dependencies, scanned in _analyse_all(files, index_files, shown, todo, index_root, options, texts):
-        analyses[i] = analysis
-        done += 1
-        if progress is not None:
-            progress(done, len(files))
-        if cache is not None and digests is not None and str(files[i]) in digests and dependencies is not None:
-            files_read, lookups = dependencies
-            cache.put(
-                str(files[i]),
-                Entry(
-                    digests[str(files[i])],
-                    tuple((d, digests.get(d, "")) for d in sorted(files_read) if d != str(files[i])),
-                    tuple(sorted(lookups)),
-                    repo_digest if scanned else None,
-                    analysis,
-                    stats.get(str(files[i]), (-1, -1)),
-                    started_ns,
-                ),
-            )
-    if cache is not None:
-        cache.save()
-    results = [a for a in analyses if a is not None]
-    if options.validate:
-        _validate(root, results, options)
+    # Files to analyse: likely rewrites whose verdicts are not cached either; the workers'
+    # interpreter imports torch on another core meanwhile.
+    with _validation_prestarted(root, options, bool(todo) and stdin is None):
+        for i, analysis, dependencies, scanned in _analyse_all(files, index_files, shown, todo, index_root, options, texts):
+            analyses[i] = analysis
+            done += 1
+            if progress is not None:
+                progress(done, len(files))
+            if cache is not None and digests is not None and str(files[i]) in digests and dependencies is not None:
+                files_read, lookups = dependencies
+                cache.put(
+                    str(files[i]),
+                    Entry(
+                        digests[str(files[i])],
+                        tuple((d, digests.get(d, "")) for d in sorted(files_read) if d != str(files[i])),
+                        tuple(sorted(lookups)),
+                        repo_digest if scanned else None,
+                        analysis,
+                        stats.get(str(files[i]), (-1, -1)),
+                        started_ns,
+                    ),
+                )
+        if cache is not None:
+            cache.save()
+        results = [a for a in analyses if a is not None]
+        if options.validate:
+            _validate(root, results, options)
     # Files are written only inside what the user asked for (resolved: no symlink leads out).
     roots = [os.path.realpath(p) for p in paths]
     _finalise(report, results, options, roots, identities)
@@ -222,6 +226,22 @@ def _run(
         if hint:
             report.hints.append(hint)
     return report
+
+
+@contextlib.contextmanager
+def _validation_prestarted(root: Path, options: RunOptions, likely: bool):
+    """Launch the validation workers' interpreter before the analysis when validation is likely
+    to need it; end it afterwards if it was not used."""
+    if not (options.validate and likely):
+        yield
+        return
+    from codemod.validate import prestart, release_prestarted
+
+    prestart(root, options.python)
+    try:
+        yield
+    finally:
+        release_prestarted()
 
 
 def _project_files(root: Path, given: list[Path], options: RunOptions) -> list[Path]:
@@ -419,10 +439,11 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
         rewrites,
         overlay,  # type: ignore[arg-type]
         ValidationOptions(device=options.device, jobs=options.jobs or 1, timeout=options.timeout, examples=options.examples,
-                          allow_new_keys=options.allow_new_keys, python=options.python, cache=options.use_cache,
-                          cache_dir=options.cache_dir, progress=progress),
+                          python=options.python, cache=options.use_cache, cache_dir=options.cache_dir,
+                          progress=progress),
     )
-    policy = WritePolicy(unsafe_fixes=options.unsafe_fixes, require_validated=options.require_validated)
+    policy = WritePolicy(unsafe_fixes=options.unsafe_fixes, require_validated=options.require_validated,
+                         allow_new_keys=options.allow_new_keys)
     for analysis in analyses:
         rejected: set[str] = set()
         for rewrite in analysis.result.classes:
@@ -501,7 +522,9 @@ def _finalise(
                 verdicts[(result.path, finding.class_name)] = finding.validation.verdict.value
                 if finding.action is not Action.SKIP:
                     summary.rewrites_validated += 1
-                    summary.rewrites_proven += finding.validation.verdict_for(finding.attribute) is Verdict.PASSED
+                    passed = finding.validation.verdict_for(finding.attribute) is Verdict.PASSED
+                    summary.rewrites_proven += passed
+                    summary.rewrites_forward += passed and finding.validation.forward_for(finding.attribute) == "compared"
         summary.errors += int(result.error is not None)
     for verdict in verdicts.values():  # counted per class, not per attribute
         summary.verdicts[verdict] = summary.verdicts.get(verdict, 0) + 1

@@ -1,12 +1,15 @@
 """Which validated rewrites are written.
 
-By default a rewrite is written when running proved it (**passed**), or when it could not
-be proven (**not validated**: no way to build the class, or its statement never ran with
-the arguments used) and the rule that decided it is statically safe: a rewrite that
-changes nothing a checkpoint, a cast, an optimizer or a loader sees beyond what the
-static analysis already proves.  **Failed**, **error** and **timeout** rewrites are not
-written, nor not-validated ones decided by other rules; `--unsafe-fixes` writes them too
-(as ruff does for its unsafe fixes), `--require-validated` writes passed rewrites only.
+By default a rewrite is written when running proved it (**passed**: its statement ran, its
+tensor was compared, and a forward was compared in float32 and after each cast, or no
+forward of the class reads it), or when it is not proven (**checked without forward**, **not
+validated**) and the analysis proves it statically safe (Finding.statically_safe: a
+non-persistent integer or bool buffer, which no checkpoint, cast or optimizer sees).  A
+rewrite that **changes the checkpoint format** (its only difference: new ``state_dict``
+keys) is written with ``--allow-new-keys``.  **Failed**, **error** and **timeout** rewrites
+are not written; ``--unsafe-fixes`` writes everything (as ruff does for its unsafe fixes),
+``--require-validated`` writes passed rewrites only (and, with ``--allow-new-keys``, those
+that change the checkpoint format).
 
 The unit that is written or held back is the class: its rewrites are applied together
 (they can depend on each other, e.g. a local read instead of the attribute), so a class is
@@ -24,6 +27,7 @@ from codemod.ftypes import Action, Finding, Verdict
 class WritePolicy:
     unsafe_fixes: bool = False  # write failed, errored, timed-out and unproven rewrites too
     require_validated: bool = False  # write passed rewrites only
+    allow_new_keys: bool = False  # write rewrites whose only difference is new state_dict keys
 
 
 def statically_safe(finding: Finding) -> bool:
@@ -39,12 +43,16 @@ def may_write(finding: Finding, policy: WritePolicy) -> tuple[bool, str]:
     verdict = finding.validation.verdict_for(finding.attribute)
     if verdict is Verdict.PASSED:
         return True, ""
+    if verdict is Verdict.CHANGES_CHECKPOINT:
+        if policy.allow_new_keys or policy.unsafe_fixes:
+            return True, ""
+        return False, f"{verdict.value}; --allow-new-keys writes it"
     if policy.require_validated:
         return False, f"{verdict.value}; --require-validated writes passed rewrites only"
     if policy.unsafe_fixes:
         return True, ""
-    if verdict is Verdict.NOT_VALIDATED:
+    if verdict in (Verdict.NOT_VALIDATED, Verdict.CHECKED_WITHOUT_FORWARD):
         if statically_safe(finding):
             return True, ""
-        return False, "not validated and not statically safe (--unsafe-fixes writes it)"
+        return False, f"{verdict.value}: not proven by a forward and not statically safe (--unsafe-fixes writes it)"
     return False, f"{verdict.value} (--unsafe-fixes writes it)"

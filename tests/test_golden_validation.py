@@ -30,8 +30,9 @@ from codemod.ftypes import Action, ClassRewrite, Verdict
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden"
 
-# Golden classes that the validator cannot build, with the reason.  Every other
-# rewritten class of every golden case must validate as PASSED.
+# Golden classes that the validator cannot build, with the reason.  Every other rewrite
+# of every golden case must pass, or change the checkpoint format where it adds a key,
+# unless listed below.
 CANNOT_BUILD: dict[tuple[str, str], str] = {}
 
 # Rewrites with a statement in a branch that the constructor arguments used here never
@@ -42,21 +43,41 @@ CANNOT_BUILD: dict[tuple[str, str], str] = {}
 # exclusive branch) meets moved tensors in forward. (case, class)
 STILL_MIXES_AFTER_REWRITE: list[tuple[str, str]] = [
     ("safety_constructor_helper_bindings", "Embedder"),
+    ("ignore_comment", "Pooler"),  # `# codemod: ignore` keeps one raw
+    ("safety_complex_tensor_skipped", "Rotary"),  # the complex tables stay raw
+    ("safety_not_a_tensor_loaded_or_looked_up", "Normalizer"),  # a value not proven a tensor stays raw
+    ("safety_trained_tensor_handed_out_before_rebinding", "Temperature"),  # BUF214 keeps log_alpha raw
+    ("tensor_constructor_argument_typed_from_calls", "Net"),  # FromNumpy's table stays raw
+    ("device_move_kept_read_by_child_module", "GraphNet"),  # the child's own `degree` stays raw
+    ("persistent_data_passed_in", "ClassWeights"),  # BUF204 keeps `stats` raw
 ]
 
 BRANCH_NOT_TAKEN: dict[tuple[str, str], set[str]] = {
     # `if torch.cuda.is_available():` arms (no GPU here), and their else arms
     ("device_move_cuda_in_branch", "MaskCache"): {"mask", "eye"},
     ("device_move_cuda_dropped_when_moved_as_a_whole", "Tagger"): {"table"},
-    # causal=True: the else arm
-    ("branches_device_move_kept_in_every_branch", "Encoder"): {"mask"},
     ("tensor_legacy_cuda_typed_tensor_in_branch", "TokenFilter"): {"banned_ids"},
-    # `else: self.taps = ...` with big=True
-    ("format_one_line_blocks", "Window"): {"taps"},
-    # the elif/else arms of kind="hann"
-    ("nested_if_else_for_with_blocks", "Window"): {"window"},
+}
+
+# Rewrites in arms that the first build does not take and a further build does: proven with
+# coverage merged over the builds.  (case, class) -> what the further builds change.
+COVERED_BY_MORE_BUILDS: dict[tuple[str, str], str] = {
+    ("format_one_line_blocks", "Window"): "big=",  # `else: self.taps = ...` with big=True
+    ("nested_if_else_for_with_blocks", "Window"): "kind=",  # the elif/else arms of kind="hann"
     # `self.mask = None` (causal=True) and `self.bias = torch.zeros(...)` (use_bias=False)
-    ("none_branch_registers_none", "Attention"): {"mask", "bias"},
+    ("none_branch_registers_none", "Attention"): "causal=",
+}
+
+# Rewrites whose forward no made-up input runs: every other check agrees, no forward ran.
+WITHOUT_FORWARD: dict[tuple[str, str], set[str]] = {
+    # torch.cdist(x, self.codes[:, None]): x must end in a size-1 dimension
+    ("local_first_numpy_linspace_codebook", "Codebook"): {"codes"},
+    # a (2, 4) batch meets a (4, 2)-shaped product of the made-up layers
+    ("device_move_cuda_dropped_when_moved_as_a_whole", "Tagger"): {"ids"},
+    # the sequence length of the made-up batch (7) is not the table's (2)
+    ("persistent_state_cast_or_view_is_not_an_update", "Embedder"): {"freqs", "window", "grid"},
+    # a (2, 3) batch meets a (3, 3) sparse adjacency from the left
+    ("tensor_legacy_sparse_constructors", "SparseGraph"): {"adj", "coo"},
 }
 
 # Lazy buffers (BUF107): the rewritten statement registers None, and the attribute holds None
@@ -283,7 +304,7 @@ def golden_validation(tmp_path_factory):
     before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
     # New state_dict keys (parameters, persistent buffers) are what these rewrites plan;
     # test_new_keys_are_exactly_the_planned_ones checks that nothing else breaks old checkpoints.
-    results = validate_rewrites(root, rewrites, overlay, ValidationOptions(jobs=2, timeout=120, allow_new_keys=True))
+    results = validate_rewrites(root, rewrites, overlay, ValidationOptions(jobs=2, timeout=120))
     after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
     assert after == before, "validation changed the scratch repository"
     validations = {(r.path.parent.name, r.class_name): results.get((r.path, r.class_name)) for r in rewrites}
@@ -300,7 +321,8 @@ PLANNED_KEYS: dict[tuple[str, str], set[str]] = {}  # (case, class) -> attribute
 
 
 def test_new_keys_are_exactly_the_planned_ones(golden_validation):
-    """With --allow-new-keys a checkpoint saved before the rewrite may lack only the planned keys."""
+    """A checkpoint saved before the rewrite may lack only the planned keys, and a rewrite that
+    adds one changes the checkpoint format (its own verdict, with how to load old checkpoints)."""
     for key, validation in golden_validation.items():
         if validation is None or validation.checkpoint_compatible is None:
             continue
@@ -308,7 +330,10 @@ def test_new_keys_are_exactly_the_planned_ones(golden_validation):
         assert set(validation.missing_keys) <= planned, (key, validation.missing_keys, planned)
         if validation.checkpoint_compatible is False:
             assert validation.missing_keys, f"{key}: an old checkpoint fails for another reason:\n{_describe(validation)}"
-            assert any("--allow-new-keys" in note for note in validation.notes), validation.notes
+            for attr in validation.missing_keys:
+                if validation.verdict_for(attr) is Verdict.CHANGES_CHECKPOINT:
+                    message = validation.message_for(attr)
+                    assert "strict=False" in message and f"missing_keys=[{attr}]" in message, message
 
 
 def test_there_are_cases_with_rewrites():
@@ -320,7 +345,7 @@ def test_lists_name_real_golden_classes():
 
     for (case, cls), reason in CANNOT_BUILD.items():
         assert reason and (GOLDEN / case / "input.py").is_file(), (case, cls)
-    for case, cls in [*BRANCH_NOT_TAKEN, *HOLDS_NONE]:
+    for case, cls in [*BRANCH_NOT_TAKEN, *COVERED_BY_MORE_BUILDS, *WITHOUT_FORWARD, *HOLDS_NONE]:
         assert re.search(rf"^class {cls}\b", read_source(GOLDEN / case / "input.py").text, re.M), (case, cls)
     for case, cls, attr in MIXES_DEVICES:
         text = read_source(GOLDEN / case / "input.py").text
@@ -348,19 +373,30 @@ def test_golden_case_validates(case: Path, golden_validation):
             assert validation.verdict is Verdict.NOT_VALIDATED, f"{case.name}.{cls}:\n{_describe(validation)}"
             assert validation.snippet, f"{case.name}.{cls}: NOT_VALIDATED without a snippet"
             continue
-        unproven = BRANCH_NOT_TAKEN.get((case.name, cls), set()) | HOLDS_NONE.get((case.name, cls), set())
-        if unproven:
-            assert validation.verdict is Verdict.NOT_VALIDATED, f"{case.name}.{cls}:\n{_describe(validation)}"
-            why = "holds None" if (case.name, cls) in HOLDS_NONE else "branch not taken"
-            for attr, own in validation.rewrites.items():
-                expected = Verdict.NOT_VALIDATED if attr in unproven else Verdict.PASSED
-                assert validation.verdict_for(attr) is expected, f"{case.name}.{cls}.{attr}: {own}"
-                if attr in unproven:
-                    assert why in own["message"], own
-            assert set(validation.rewrites) >= unproven
-        else:
-            assert validation.verdict is Verdict.PASSED, f"{case.name}.{cls}:\n{_describe(validation)}"
-            assert all(validation.verdict_for(a) is Verdict.PASSED for a in validation.rewrites), validation.rewrites
+        unproven = BRANCH_NOT_TAKEN.get((case.name, cls), set())
+        holds_none = HOLDS_NONE.get((case.name, cls), set())
+        without_forward = WITHOUT_FORWARD.get((case.name, cls), set())
+        planned = PLANNED_KEYS[(case.name, cls)]
+        for attr, own in validation.rewrites.items():
+            if attr in unproven:
+                expected = Verdict.NOT_VALIDATED
+                assert "branch not taken in any of the" in own["message"] or "with these arguments" in own["message"]
+            elif attr in holds_none:
+                expected = Verdict.NOT_VALIDATED
+                assert "holds None" in own["message"], own
+            elif attr in without_forward:
+                expected = Verdict.CHECKED_WITHOUT_FORWARD
+            elif attr in validation.missing_keys:
+                expected = Verdict.CHANGES_CHECKPOINT  # a new parameter or persistent buffer: a new key
+                assert attr in planned, (attr, planned)
+            else:
+                expected = Verdict.PASSED
+            assert validation.verdict_for(attr) is expected, f"{case.name}.{cls}.{attr}: {own}\n{_describe(validation)}"
+        assert set(validation.rewrites) >= unproven | holds_none | without_forward
+        if (case.name, cls) in COVERED_BY_MORE_BUILDS:
+            assert len(validation.builds) >= 2, validation.builds
+            assert any(COVERED_BY_MORE_BUILDS[(case.name, cls)] in b for b in validation.builds[1:]), validation.builds
+            assert validation.branches[0] == validation.branches[1], validation.branches
         assert validation.device == "cpu+meta", f"{case.name}.{cls}:\n{_describe(validation)}"
         assert {"state_dict", "parameters", "device_movement"} <= set(validation.compared), validation.compared
         assert validation.max_abs_diff in (None, 0.0), f"{case.name}.{cls}:\n{_describe(validation)}"
@@ -384,8 +420,10 @@ def test_forward_is_compared_wherever_the_examples_give_inputs(golden_validation
 def test_meta_device_shows_the_original_fails_and_the_rewrite_runs(case, cls, attr, golden_validation):
     validation = golden_validation.get((case, cls))
     assert validation is not None, f"{case}.{cls} was not validated"
-    expected = Verdict.NOT_VALIDATED if (case, cls) in BRANCH_NOT_TAKEN or (case, cls) in HOLDS_NONE else Verdict.PASSED
-    assert validation.verdict is expected, _describe(validation)
+    # a lazy buffer holds None after construction: no tensor compared, so not proven, but the forward ran
+    proven = Verdict.NOT_VALIDATED if (case, cls) in HOLDS_NONE else Verdict.PASSED
+    assert validation.verdict in (proven, Verdict.CHANGES_CHECKPOINT), _describe(validation)
+    assert validation.forward_compared, _describe(validation)
     assert validation.device == "cpu+meta"
     assert "device_movement" in validation.compared
     assert "forward:meta" in validation.compared, _describe(validation)
@@ -396,16 +434,17 @@ def test_meta_device_shows_the_original_fails_and_the_rewrite_runs(case, cls, at
 
 
 def test_no_other_class_claims_an_original_failure(golden_validation):
-    """The original fails on meta only where its forward really mixes devices."""
-    listed = {(case, cls) for case, cls, _ in MIXES_DEVICES} | set(STILL_MIXES_AFTER_REWRITE)
-    unlisted = []
+    """The original fails on meta only where its forward really mixes devices: a raw tensor it
+    leaves behind meets moved ones; and the rewrite runs there, unless a raw tensor is kept."""
+    wrong = []
     for key, validation in golden_validation.items():
-        if key in listed or validation is None:
+        if validation is None or not validation.original_failure:
             continue
-        if validation.original_failure:
-            # a forward that meets a device-checked op with a raw tensor belongs in MIXES_DEVICES
-            unlisted.append(f"{key} shows an original failure but is not listed: {validation.original_failure}")
-    assert not unlisted, "\n".join(unlisted)
+        if "mixed devices ['cpu', 'meta']" not in validation.original_failure or not validation.left_behind:
+            wrong.append(f"{key}: {validation.original_failure}; left behind: {validation.left_behind}")
+        elif key not in STILL_MIXES_AFTER_REWRITE and "forward:meta" not in validation.compared:
+            wrong.append(f"{key}: the rewrite still fails on meta but is not listed in STILL_MIXES_AFTER_REWRITE")
+    assert not wrong, "\n".join(wrong)
 
 
 @pytest.mark.parametrize("case,cls", STILL_MIXES_AFTER_REWRITE, ids=[f"{c}.{k}" for c, k in STILL_MIXES_AFTER_REWRITE])
@@ -413,4 +452,5 @@ def test_a_kept_raw_attribute_still_mixes_devices_after_the_rewrite(case, cls, g
     validation = golden_validation.get((case, cls))
     assert validation is not None and validation.original_failure, _describe(validation)
     assert "forward:meta" not in validation.compared, _describe(validation)  # the rewrite cannot run there either
-    assert validation.verdict is Verdict.PASSED, _describe(validation)  # what was rewritten matches on cpu
+    # what was rewritten matches on cpu
+    assert validation.verdict in (Verdict.PASSED, Verdict.CHANGES_CHECKPOINT), _describe(validation)

@@ -269,13 +269,20 @@ def test_cli_json_has_a_validation_object_per_rewritten_finding(cli_json_run):
     }
     for finding in rewritten:
         validation = finding["validation"]
-        assert validation["verdict"] == "passed", validation
+        # Encoder.scale, a new parameter, adds a state_dict key: written here with --allow-new-keys
+        expected = "changes the checkpoint format" if finding["class"] == "Encoder" else "passed"
+        assert validation["verdict"] == expected, validation
+        assert finding["verdict"] == ("changes the checkpoint format" if finding["attribute"] == "scale" else "passed")
+        assert finding["written"] is True and finding["forward"] == "compared"
+        assert validation["forward_compared"] is True and validation["builds"]
         assert validation["device"] == "cpu+meta"
         assert "forward:cpu" in validation["compared"] and "forward:meta" in validation["compared"]
         assert validation["max_abs_diff"] == 0.0
         # the original fails on meta (the bug being fixed); the rewritten one runs there
         assert validation["original_failure"] and "meta" in validation["original_failure"]
-    assert document["summary"]["verdicts"] == {"passed": 2}  # per class, not per attribute
+    # per class, not per attribute
+    assert document["summary"]["verdicts"] == {"passed": 1, "changes the checkpoint format": 1}
+    assert document["summary"]["rewrites_forward_compared"] == 2
     assert document["summary"]["files_changed"] == 1
     assert (document["summary"]["buffers"], document["summary"]["parameters"]) == (2, 1)
     assert document["errors"] == []
@@ -314,8 +321,8 @@ def test_mixed_run_verdicts(mixed_run):
     verdicts = {cls: verdict_of(report, cls).verdict for cls in by_class(report)}
     assert verdicts == {
         "TypeCls": Verdict.PASSED,
-        # scale becomes an nn.Parameter: released checkpoints lack the key (no --allow-new-keys here)
-        "Encoder": Verdict.FAILED,
+        # scale becomes an nn.Parameter: released checkpoints lack the key, nothing else differs
+        "Encoder": Verdict.CHANGES_CHECKPOINT,
         "Good": Verdict.PASSED,
         "Bad": Verdict.FAILED,
         "Needy": Verdict.NOT_VALIDATED,
@@ -328,17 +335,23 @@ def test_mixed_run_verdicts(mixed_run):
 
 def test_summary_line_counts_verdicts_per_class(mixed_run):
     _, _, report = mixed_run
-    assert report.summary.verdicts == {"passed": 3, "failed": 2, "not validated": 1, "error": 2, "timeout": 1}
+    assert report.summary.verdicts == {"passed": 3, "changes the checkpoint format": 1, "failed": 1,
+                                       "not validated": 1, "error": 2, "timeout": 1}
     assert report.summary.line().endswith(
-        "; 4 of 10 rewrites proven by running; validation: 2 error, 2 failed, 1 not validated, 3 passed, 1 timeout"
+        "; 4 of 10 rewrites proven by running; validation: 1 changes the checkpoint format, 2 error, 1 failed, "
+        "1 not validated, 3 passed, 1 timeout"
     ), report.summary.line()
 
 
-def test_a_new_parameter_key_fails_without_allow_new_keys_and_is_held_back(mixed_run):
+def test_a_new_parameter_key_changes_the_checkpoint_format_and_is_held_back_without_allow_new_keys(mixed_run):
     root, _, report = mixed_run
     encoder = verdict_of(report, "Encoder")
-    assert encoder.verdict is Verdict.FAILED
-    assert "lacks scale" in encoder.message and "--allow-new-keys" in encoder.message, encoder.message
+    assert encoder.verdict is Verdict.CHANGES_CHECKPOINT
+    assert encoder.verdict_for("pe") is Verdict.PASSED
+    assert encoder.verdict_for("scale") is Verdict.CHANGES_CHECKPOINT
+    assert "strict=False" in encoder.message_for("scale") and "missing_keys=[scale]" in encoder.message_for("scale")
+    held = {f.attribute: f.held_back for f in report.findings if f.class_name == "Encoder"}
+    assert "--allow-new-keys" in held["scale"] and "held back with scale" in held["pe"], held
     models = (root / "pkg" / "models.py").read_text("utf-8")
     assert "self.scale = torch.ones(config.hidden_size, requires_grad=True)" in models
     assert "        self.pe = pe\n" in models  # held back with scale: a class is written whole
@@ -447,7 +460,7 @@ def test_require_validated_writes_only_passed_classes(strict_run):
     verdicts = {cls: verdict_of(report, cls).verdict for cls in by_class(report)}
     assert verdicts == {
         "TypeCls": Verdict.PASSED,
-        "Encoder": Verdict.PASSED,
+        "Encoder": Verdict.CHANGES_CHECKPOINT,  # written: --allow-new-keys
         "Good": Verdict.PASSED,
         "Bad": Verdict.PASSED,
         "Needy": Verdict.NOT_VALIDATED,

@@ -287,7 +287,11 @@ def test_inputs_from_forward_annotations():
         def forward(self, x: torch.Tensor, steps: int, scale: float):
             return self.inner(x) * steps * scale
 
-    assert synth.input_candidates(Annotated()) == []  # nothing says how large x is
+    # nothing says how large x is: the usual shapes are tried, the first that runs is kept
+    candidates = synth.input_candidates(Annotated())
+    assert candidates[0]["args"] == [{"op": "randn", "shape": [2, 16]}, {"op": "value", "value": 2},
+                                     {"op": "value", "value": 0.5}]
+    assert len(candidates) > 1
     candidate = synth.input_candidates(Wide())[0]
     assert candidate["args"][1:] == [{"op": "value", "value": 2}, {"op": "value", "value": 0.5}]
 
@@ -636,6 +640,16 @@ class MaybeMean(nn.Module):
 
     def forward(self, x):
         return self.lin(x) + self.table
+
+
+class OnlyOnGpu(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.boost = torch.ones(4) if torch.cuda.is_available() else None
+
+    def forward(self, x):
+        return self.lin(x) if self.boost is None else self.lin(x) * self.boost
 """
 
 
@@ -646,11 +660,21 @@ def test_a_rewrite_that_held_none_in_both_models_is_not_validated(tmp_path):
               '        self.register_buffer("mean", torch.tensor(mean) if mean else None, persistent=False)'),
         "t": ("        self.table = torch.ones(4)",
               '        self.register_buffer("table", torch.ones(4), persistent=False)'),
+        "b": ("        self.boost = torch.ones(4) if torch.cuda.is_available() else None",
+              '        self.register_buffer("boost", torch.ones(4) if torch.cuda.is_available() else None, '
+              'persistent=False)'),
     }
-    v = _validate(tmp_path, "pkg/m.py", "pkg.m", rewrites,
-                  [("MaybeMean", [_finding("MaybeMean", "mean"), _finding("MaybeMean", "table")])])["MaybeMean"]
-    # the statement ran, but its tensor branch did not: nothing about the tensor is proven
-    assert v.verdict_for("mean") is Verdict.NOT_VALIDATED, _detail(v)
-    assert "holds None" in v.message_for("mean") and "no tensor was compared" in v.message_for("mean")
+    found = _validate(tmp_path, "pkg/m.py", "pkg.m", rewrites,
+                      [("MaybeMean", [_finding("MaybeMean", "mean"), _finding("MaybeMean", "table")]),
+                       ("OnlyOnGpu", [_finding("OnlyOnGpu", "boost")])])
+    # mean=None by default: a second build gives the None default a value, and its tensor branch runs
+    v = found["MaybeMean"]
+    assert v.verdict_for("mean") is Verdict.PASSED, _detail(v)
     assert v.verdict_for("table") is Verdict.PASSED, _detail(v)
-    assert v.verdict is Verdict.NOT_VALIDATED  # the class as a whole is not proven
+    assert len(v.builds) == 2 and "with mean=" in v.builds[1], v.builds
+    # no build can take the tensor branch without a GPU: nothing about the tensor is proven
+    v = found["OnlyOnGpu"]
+    if not torch.cuda.is_available():
+        assert v.verdict_for("boost") is Verdict.NOT_VALIDATED, _detail(v)
+        assert "holds None" in v.message_for("boost") and "no tensor was compared" in v.message_for("boost")
+        assert v.verdict is Verdict.NOT_VALIDATED  # the class as a whole is not proven

@@ -24,7 +24,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def test_importing_validate_and_examples_does_not_import_torch():
-    code = "import sys; import codemod.validate, codemod.examples, codemod.validate.record; print('torch' in sys.modules)"
+    code = ("import sys; import codemod.validate, codemod.examples, codemod.validate.record, codemod.validate.calls; "
+            "print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -288,3 +289,72 @@ def test_cuda_requested_without_a_gpu_is_not_validated(tmp_path):
     v = out[(path, "Simple")]
     assert v.verdict is Verdict.NOT_VALIDATED
     assert "torch.cuda.is_available() is False" in v.message
+
+
+# -- the report says what each verdict rests on --------------------------------------------------
+
+
+def test_the_text_report_gives_each_class_its_evidence():
+    from codemod.ftypes import Validation
+    from codemod.report import validation_lines
+
+    passed = Validation(Verdict.PASSED, device="cpu+meta", compared=["attributes", "forward:cpu"],
+                        builds=["built with no constructor arguments", "the same, with gated=True"],
+                        forward_compared=True, branches=[3, 3])
+    (line,) = validation_lines("m.py", "Gate", passed)  # one line for a passing class
+    assert line == ("m.py: Gate: validation passed on cpu+meta (forward compared: yes; builds: 2; branches covered: "
+                    "3 of 3): attributes, forward:cpu")
+    unproven = Validation(Verdict.CHECKED_WITHOUT_FORWARD, device="cpu+meta", compared=["attributes"],
+                          builds=["made-up arguments", "made-up arguments, with flag=True"], branches=[1, 2],
+                          rewrites={"t": {"verdict": "checked without forward", "checks": [], "message": "no inputs"}})
+    lines = validation_lines("m.py", "Table", unproven)
+    assert lines[0].startswith("m.py: Table: validation checked without forward on cpu+meta (forward compared: no; "
+                               "builds: 2; branches covered: 1 of 2)")
+    assert lines[1:] == ["    t: checked without forward: no inputs", "    build 1: made-up arguments",
+                         "    build 2: made-up arguments, with flag=True"]
+
+
+# -- the workers' interpreter starts while the tool analyses ------------------------------------
+
+
+@pytest.mark.skipif(not __import__("codemod.validate.runner").validate.runner.forking_supported(),
+                    reason="workers are forked from a zygote on Linux only")
+def test_a_prestarted_zygote_is_taken_over_or_ended():
+    from codemod.validate import runner, worker_environment
+
+    kept = list(runner._keep_in)
+    runner._keep_in.clear()  # as outside a test session: each run starts and ends its own
+    try:
+        env = worker_environment(dict(__import__("os").environ))
+        runner.prestart(sys.executable, env)
+        zygote = runner._prestarted[sys.executable]
+        assert zygote.proc is not None and zygote.proc.poll() is None  # launched, importing torch
+        runner.prestart(sys.executable, env)
+        assert runner._prestarted[sys.executable] is zygote  # one per interpreter
+        assert runner._zygote_for(sys.executable, env, Path(".")) is zygote  # a pool takes it over
+        assert sys.executable not in runner._prestarted
+        runner._prestarted[sys.executable] = zygote
+        runner.release_prestarted()  # unused: ended at once, its log directory removed
+        assert not runner._prestarted and zygote.proc is None and not zygote.logs.exists()
+    finally:
+        runner._keep_in[:] = kept
+
+
+def test_the_parent_search_counts_cpu_time_and_still_ends_a_parent_that_sleeps(monkeypatch):
+    import threading
+    import time
+
+    from codemod.validate import parents
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(__import__("signal"), "setitimer"):
+        pytest.skip("interval timers work in the main thread on POSIX")
+    with pytest.raises(parents.ParentTooSlow):
+        with parents._time_limit(0.2):
+            while True:  # CPU time: ended after 0.2 s of it, however busy the machine is
+                pass
+    monkeypatch.setattr(parents, "WALL_FACTOR", 3.0)
+    started = time.monotonic()
+    with pytest.raises(parents.ParentTooSlow):
+        with parents._time_limit(0.1):
+            time.sleep(5)  # no CPU time: ended by the clock, after 3 x 0.1 s
+    assert time.monotonic() - started < 2

@@ -4,10 +4,15 @@ For every rewritten class, two worker subprocesses build it (the original
 source in one, the rewritten source in the other, both under the
 repository's real package names) after the same ``torch.manual_seed(0)``,
 and compare attributes, state_dict, checkpoint loading, parameters, device
-movement and, when inputs are known, forward outputs; then what breaks in real
-use (``checks.py``): a checkpoint round trip, dtype casts, one training step,
-meta-device materialisation, ``from_pretrained``, and whether each rewritten
-statement ran at all.  Each rewrite gets its own verdict (``Validation.rewrites``).
+movement and forward outputs (inputs known, read from the repository's own calls
+or made up); then what breaks in real use (``checks.py``): a checkpoint round
+trip, dtype casts each followed by a forward, one training step, meta-device
+materialisation, ``from_pretrained``, and whether each rewritten statement ran at
+all.  A class may be built several times (side.py: variants of its arguments
+while they add evidence); each build is judged and the verdicts merge them
+(judge.merge).  Each rewrite gets its own verdict (``Validation.rewrites``):
+passed, checked without forward, changes the checkpoint format, failed, not
+validated, error or timeout.
 Without a GPU, device movement is shown on the meta device with a dispatch-mode
 checker; with one, on the GPU itself.
 
@@ -28,7 +33,7 @@ from pathlib import Path
 from typing import Callable
 
 from codemod.ftypes import ClassRewrite, Validation, Verdict
-from codemod.validate import imports, scratch
+from codemod.validate import calls, imports, runner, scratch
 from codemod.validate.record import RecordedClass, RecordResult, default_records_dir, record, record_file
 from codemod.validate.runner import Pool, Task
 from codemod.validate.verdict_cache import VerdictCache
@@ -55,7 +60,6 @@ class ValidationOptions:
     device: str = "auto"  # auto|cpu|meta|cuda|cuda:N ; auto = cuda if available else cpu values + meta evidence
     jobs: int = 1  # parallel worker pairs
     timeout: float = 60.0  # seconds per class and side
-    allow_new_keys: bool = False  # a rewrite that breaks strict loading of old checkpoints is not failed
     examples: Path | None = None  # examples file; default <root>/codemod_examples.py if it exists
     records_dir: Path | None = None  # default <root>/.codemod/records
     # called as each class finishes, from a worker thread
@@ -64,7 +68,7 @@ class ValidationOptions:
     zero_setup: bool = True  # build classes through their parents and with made-up arguments
     cache: bool = False  # reuse verdicts while nothing they depended on changed (verdict_cache.py)
     cache_dir: Path | None = None  # the cache directory (cache.py's base); default: as for the analysis cache
-    parent_budget_s: float = 20.0  # seconds a worker may spend building parents to learn arguments
+    parent_budget_s: float = 20.0  # CPU seconds a worker may spend building parents to learn arguments
 
 
 def cores() -> int:
@@ -79,6 +83,22 @@ def worker_pairs(requested: int, classes: int, available: int | None = None) -> 
     class while the other judges), so more pairs than half the cores only compete for them."""
     available = cores() if available is None else available
     return max(1, min(int(requested), classes, max(1, available // 2), MAX_JOBS))
+
+
+def prestart(root: Path, python: str | None = None) -> None:
+    """Launch the workers' warm interpreter now (runner.prestart): it imports torch while the
+    tool is still analysing, and the validation that follows takes it over.  Nothing happens
+    where workers are not forked or the interpreter cannot be found (validation says why)."""
+    try:
+        interpreter = imports.project_python(Path(root).resolve(), python)
+    except imports.InterpreterError:
+        return
+    runner.prestart(interpreter, worker_environment(os.environ))
+
+
+def release_prestarted() -> None:
+    """End a warm interpreter prestart() launched that no validation took over."""
+    runner.release_prestarted()
 
 
 def validate_rewrites(
@@ -119,6 +139,12 @@ def validate_rewrites(
                 callback_errors.append(exc)
 
     record_paths = {key: record_file(records_dir, root, r.path, r.class_name) for key, r in unique.items()}
+    # How the repository's own code builds and calls each class (__main__ blocks, docstrings,
+    # tests), read statically: arguments and inputs for more builds, part of each cache key.
+    usages: dict[tuple[Path, str], list[dict]] = {key: [] for key in unique}
+    if options.zero_setup:
+        found = calls.find(root, [f"{r.module}.{r.class_name}" for r in unique.values()], roots)
+        usages = {key: found.usages.get(f"{r.module}.{r.class_name}", []) for key, r in unique.items()}
     cache = VerdictCache(root, options.cache_dir) if options.cache else None
     requests: dict[tuple[Path, str], dict] = {}
     todo: dict[tuple[Path, str], ClassRewrite] = {}
@@ -128,7 +154,8 @@ def validate_rewrites(
         cache.load()
         tool = tool_fingerprint("validation")  # once: it reads the tool's own files
         for key, rewrite in unique.items():
-            requests[key] = _request(rewrite, overlay, examples, record_paths[key], options, python, roots, cache, tool)
+            requests[key] = _request(rewrite, overlay, examples, record_paths[key], options, python, roots, cache,
+                                     tool, usages[key])
             hit = cache.get(requests[key], str(rewrite.path))
             if hit is not None:
                 report(key, hit)
@@ -166,6 +193,7 @@ def validate_rewrites(
                             "findings": _findings(rewrite),
                             "file": str(rewrite.path),
                             "record": str(record_path) if record_path else None,
+                            "usages": usages[key],
                             "data": str(workdir / f"class-{number}.pt"),
                         },
                     )
@@ -201,6 +229,9 @@ def worker_environment(environ: dict[str, str] | os._Environ) -> dict[str, str]:
     """The workers' environment: no bytecode in the working tree, no package installation."""
     env = {k: v for k, v in environ.items() if k not in _INSTALLER_SETTINGS}
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # leave no __pycache__ behind in the working tree
+    # the same iteration order of sets of strings in every run: a model built from one builds
+    # its layers (and draws their random weights) in the same order
+    env["PYTHONHASHSEED"] = "0"
     env["PIP_NO_INDEX"] = "1"
     env["PIP_CONFIG_FILE"] = os.devnull  # no index or find-links from pip's configuration files
     env["UV_OFFLINE"] = "1"
@@ -222,9 +253,11 @@ def _harvest(pool: Pool, tasks: list[Task], options: ValidationOptions) -> dict:
 
 
 def _request(rewrite: ClassRewrite, overlay: dict[Path, str], examples: Path | None, record: Path | None,
-             options: ValidationOptions, python: str, roots: list[Path], cache: VerdictCache, tool: str) -> dict:
+             options: ValidationOptions, python: str, roots: list[Path], cache: VerdictCache, tool: str,
+             usages: list[dict]) -> dict:
     """Everything a verdict depends on besides the files the workers import: the exact
-    content validated (the class's file and its rewritten text) among it."""
+    content validated (the class's file and its rewritten text) and the repository's own
+    calls of the class among it."""
     text = overlay.get(rewrite.path)
     if text is None:
         text = next((t for p, t in overlay.items() if Path(p).resolve() == Path(rewrite.path).resolve()), "")
@@ -239,7 +272,8 @@ def _request(rewrite: ClassRewrite, overlay: dict[Path, str], examples: Path | N
         "rewritten": cache.digests.of_text(text),
         "examples": cache.digests.of(str(examples)) if examples else None,
         "record": cache.digests.of(str(record)) if record else None,
-        "options": [options.device, options.timeout, options.zero_setup, options.parent_budget_s, options.allow_new_keys],
+        "options": [options.device, options.timeout, options.zero_setup, options.parent_budget_s],
+        "usages": usages,
     }
 
 
@@ -300,7 +334,7 @@ def _write_configs(
         "examples": str(examples) if examples else None,
         "device": options.device,
         "threads": threads,
-        "allow_new_keys": bool(options.allow_new_keys),
+        "timeout": float(options.timeout),
         "rewrites": [
             {"module": r.module, "class_name": r.class_name, "findings": _findings(r)} for r in rewrites
         ],
@@ -337,6 +371,9 @@ def _to_validation(side: str, outcome: dict) -> Validation:
             failures=list(data.get("failures", [])),
             notes=list(data.get("notes", [])),
             rewrites={attr: dict(v) for attr, v in (data.get("rewrites") or {}).items()},
+            builds=list(data.get("builds") or []),
+            forward_compared=bool(data.get("forward_compared")),
+            branches=list(data.get("branches") or []),
         )
     if status == "timeout":
         return Validation(Verdict.TIMEOUT, device=device, message=message)

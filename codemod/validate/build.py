@@ -21,7 +21,7 @@ import random
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import torch
 
@@ -32,8 +32,20 @@ Inputs = tuple[tuple[Any, ...], dict[str, Any]]
 FORWARD_SEED = 2  # seeded right before every forward, on both sides
 
 
+_EVERY_DEVICE = [False]  # seed the accelerators' generators too (validating on CUDA)
+
+
+def seed_every_device(on: bool) -> None:
+    _EVERY_DEVICE[0] = on
+
+
 def seed_all(seed: int) -> None:
-    torch.manual_seed(seed)
+    if _EVERY_DEVICE[0]:
+        torch.manual_seed(seed)
+    else:
+        # the CPU generator alone: torch.manual_seed also queues the seed for every accelerator
+        # torch could initialise later, formatting a stack trace for each (a few ms per call)
+        torch.default_generator.manual_seed(seed)
     random.seed(seed)
     numpy = sys.modules.get("numpy")
     if numpy is not None:
@@ -54,13 +66,32 @@ class NotBuildable(Exception):
 
 @dataclass
 class Source:
-    kind: str  # "example" | "record" | "default" | "parent" | "synth"
+    kind: str  # "example" | "record" | "default" | "usage" | "parent" | "synth" | "variant"
     detail: str  # where the arguments come from, for the report
     construct: Callable[[type], Any]  # builds the class; seeds right before the constructor
     make_inputs: Callable[[], Inputs] | None
     notes: list[str] = field(default_factory=list)
     spec: dict[str, Any] = field(default_factory=dict)  # JSON: how the other side rebuilds it
     inputs_spec: dict[str, Any] | None = None  # synthesized inputs (synth.make_inputs), JSON
+    # fresh copies of the constructor arguments, when the source has them (not a factory):
+    # other builds of the class start from them (variants)
+    arguments: Callable[[], tuple[tuple[Any, ...], dict[str, Any]]] | None = None
+    # inputs the repository's own code passes (calls.py), tried before made-up ones
+    known_inputs: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def label(self) -> dict[str, Any]:
+        """How the other side asks for the same build: {"kind": ..., "spec": ...}."""
+        return {"kind": self.kind, "spec": self.spec}
+
+
+def _constructor(arguments: Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]) -> Callable[[type], Any]:
+    def construct(cls: type) -> Any:
+        args, kwargs = arguments()
+        seed_all(0)
+        return cls(*args, **kwargs)
+
+    return construct
 
 
 class Context:
@@ -71,6 +102,8 @@ class Context:
         self.roots = roots
         self.parents = parents  # parents.Parents, or None (no parent search)
         self.synthesize = True  # try made-up arguments (synth.py)
+        # the class's calls in the repository's own code, read statically by the tool (calls.py)
+        self.usages: list[dict[str, Any]] = []
 
 
 class ExamplesFile:
@@ -181,9 +214,28 @@ def resolve_source(
             if kind == "record":
                 raise NotBuildable(f"the record could not be loaded: {format_exception(exc)}", None) from exc
             notes.append(f"the record could not be loaded: {format_exception(exc)}")
+    if kind == "variant":
+        return _variant(cls, target, examples, record_path, dict(spec or {}), context)
     missing = required_parameters(cls)
     if kind in (None, "default") and not missing:
-        return Source("default", "built with no constructor arguments", _default, None, notes)
+        return Source("default", "built with no constructor arguments", _default, None, notes,
+                      arguments=lambda: ((), {}))
+    usages = context.usages if context is not None else []
+    if kind == "usage":
+        index = int((spec or {}).get("index", -1))
+        if not 0 <= index < len(usages):
+            raise NotBuildable("the call of the class the original side used is not known here", None)
+        return _from_usage(usages[index], index, context, notes)
+    usage_notes: list[str] = []
+    if kind is None:
+        for index, usage in enumerate(usages):
+            source = _from_usage(usage, index, context, notes)
+            try:
+                build(cls, source)
+            except Exception as exc:
+                usage_notes.append(f"(the call at {usage.get('where')}) raised {format_exception(exc)}")
+                continue
+            return source
     if kind == "parent" or (kind is None and context is not None and context.parents is not None):
         parent_spec = spec if kind == "parent" else context.parents.find(target)  # type: ignore[union-attr]
         if parent_spec is not None:
@@ -211,6 +263,8 @@ def resolve_source(
             return _from_candidate(candidate, index, notes)
     if kind in (None, "default"):
         message = f"{target}() needs constructor arguments ({', '.join(missing)})"
+        if usage_notes:
+            message += "; the repository's own calls did not build it: " + usage_notes[0]
         if synth_notes:
             message += "; made-up arguments did not build it: " + synth_notes[0]
         if examples.error:
@@ -231,13 +285,203 @@ def _synth_build(cls: type, candidate: Any) -> Any:
 
 
 def _from_candidate(candidate: Any, index: int, notes: list[str]) -> Source:
-    def construct(cls: type) -> Any:
-        args, kwargs = _deepcopy(candidate.args), _deepcopy(candidate.kwargs)
-        seed_all(0)
-        return cls(*args, **kwargs)
+    def arguments() -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return _deepcopy(candidate.args), _deepcopy(candidate.kwargs)
 
     detail = f"built with made-up arguments ({candidate.description})"
-    return Source("synth", detail, construct, None, notes, spec={"candidate": index})
+    return Source("synth", detail, _constructor(arguments), None, notes, spec={"candidate": index},
+                  arguments=arguments)
+
+
+def _from_usage(usage: dict[str, Any], index: int, context: Context | None, notes: list[str]) -> Source:
+    """Build with the arguments of a call the repository itself makes (a ``__main__`` block, a
+    docstring example, a test), read statically by the tool (calls.py) and rebuilt here."""
+    from codemod.validate import synth
+
+    importer = context.importer if context is not None else None
+
+    def arguments() -> tuple[tuple[Any, ...], dict[str, Any]]:
+        seed_all(0)
+        args, kwargs = synth.make_inputs({"args": usage.get("args", []), "kwargs": usage.get("kwargs", {})},
+                                         importer)
+        return args, kwargs
+
+    shown = synth.describe({"args": usage.get("args", []), "kwargs": usage.get("kwargs", {})})
+    detail = f"built as {usage.get('where')} calls it ({shown})"
+    source = Source("usage", detail, _constructor(arguments), None, list(notes), spec={"index": index},
+                    arguments=arguments)
+    if usage.get("inputs"):
+        source.known_inputs = [usage["inputs"]]
+    return source
+
+
+# -- other builds of the same class ------------------------------------------------------------
+
+MAX_CHANGES = 8  # variants of the first build's arguments (a boolean flipped, a None default given a value)
+
+
+def variant_sources(cls: type, target: str, primary: Source, examples: ExamplesFile, record_path: str | None,
+                    context: Context | None) -> Iterator[Source]:
+    """Other builds of ``cls``, most telling first: the first build's arguments with each boolean
+    flipped (a parameter, or an attribute of a config object) and each ``None`` default given
+    a made-up value; then every other source that may build it (the record, the repository's
+    own calls, the parent, made-up arguments).  Each is built only when the caller asks."""
+    seen = {_key(primary.label)}
+    if primary.arguments is not None:
+        for change in _changes(cls, primary):
+            spec = {"base": primary.label, "set": change}
+            if _key({"kind": "variant", "spec": spec}) in seen:
+                continue
+            seen.add(_key({"kind": "variant", "spec": spec}))
+            try:
+                yield _variant(cls, target, examples, record_path, spec, context)
+            except NotBuildable:
+                continue
+    labels: list[dict[str, Any]] = []
+    if record_path:
+        labels.append({"kind": "record", "spec": {}})
+    labels += [{"kind": "usage", "spec": {"index": i}} for i in range(len(context.usages if context else []))]
+    if context is not None and context.parents is not None and context.parents.find(target) is not None:
+        labels.append({"kind": "parent", "spec": context.parents.find(target)})
+    if required_parameters(cls) and (context is None or context.synthesize):
+        from codemod.validate import synth
+
+        labels += [{"kind": "synth", "spec": {"candidate": i}} for i in range(len(synth.argument_candidates(cls)))]
+    for label in labels:
+        if _key(label) in seen:
+            continue
+        seen.add(_key(label))
+        try:
+            yield resolve_source(cls, target, examples, record_path, kind=label["kind"], spec=label["spec"],
+                                 context=context)
+        except (NotBuildable, Exception):
+            continue
+
+
+def _key(label: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(label, sort_keys=True, default=str)
+
+
+def _changes(cls: type, primary: Source) -> list[list[list[Any]]]:
+    """Each change of the first build's arguments: [[path, value spec]] with path [parameter] or
+    [parameter, attribute of the config object handed in]."""
+    from codemod.validate import synth
+
+    try:
+        signature = inspect.signature(cls)
+        args, kwargs = primary.arguments()  # type: ignore[misc]
+        bound = signature.bind_partial(*args, **kwargs)
+    except Exception:
+        return []
+    changes: list[list[list[Any]]] = []
+    hints = synth._hints(getattr(cls, "__init__", None))
+    for parameter in signature.parameters.values():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        value = bound.arguments.get(parameter.name, parameter.default)
+        if isinstance(value, bool):
+            changes.append([[[parameter.name], {"op": "value", "value": not value}]])
+        elif value is None and parameter.default is None:
+            if synth.parameter_values(cls, parameter, hints.get(parameter.name, parameter.annotation)):
+                changes.append([[[parameter.name], {"op": "synth", "index": 0}]])
+        elif _config_object(value):
+            for name, item in sorted(vars(value).items()):
+                if isinstance(item, bool) and not name.startswith("_"):
+                    changes.append([[[parameter.name, name], {"op": "value", "value": not item}]])
+        if isinstance(value, str):
+            for other in _compared_strings(cls, parameter.name):
+                if other != value:
+                    changes.append([[[parameter.name], {"op": "value", "value": other}]])
+    return changes[:MAX_CHANGES]
+
+
+def _compared_strings(cls: type, name: str) -> list[str]:
+    """The strings the constructor compares a parameter with (``if kind == "hann": ... elif kind
+    == "hamming": ... else: ...``), then one that matches none of them (the ``else`` arm)."""
+    import ast
+    import textwrap
+
+    init = cls.__dict__.get("__init__")
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(init))))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return []
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+            continue
+        sides = [node.left, node.comparators[0]]
+        if not any(isinstance(side, ast.Name) and side.id == name for side in sides):
+            continue
+        for side in sides:
+            values = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+            for item in values:
+                if isinstance(item, ast.Constant) and isinstance(item.value, str) and item.value not in found:
+                    found.append(item.value)
+    return found + ["none of these"] if found else []
+
+
+def _config_object(value: Any) -> bool:
+    if value is None or isinstance(value, (type, torch.Tensor, torch.nn.Module, str, bytes, int, float, list, tuple,
+                                           dict, set)) or callable(value):
+        return False
+    try:
+        return bool(vars(value))
+    except TypeError:
+        return False
+
+
+def _variant(cls: type, target: str, examples: ExamplesFile, record_path: str | None, spec: dict[str, Any],
+             context: Context | None) -> Source:
+    """The build ``spec["base"]`` with the changes ``spec["set"]`` made to its arguments."""
+    from codemod.validate import synth
+
+    base_label = spec["base"]
+    base = resolve_source(cls, target, examples, record_path, kind=base_label["kind"], spec=base_label.get("spec"),
+                          context=context)
+    if base.arguments is None:
+        raise NotBuildable("the build this one changes has no arguments to change", None)
+    signature = inspect.signature(cls)
+    hints = synth._hints(getattr(cls, "__init__", None))
+    importer = context.importer if context is not None else None
+
+    def value_of(name: str, value_spec: dict[str, Any]) -> Any:
+        if value_spec.get("op") == "synth":
+            parameter = signature.parameters[name]
+            values = synth.parameter_values(cls, parameter, hints.get(name, parameter.annotation))
+            return _deepcopy(values[int(value_spec.get("index", 0))][0])
+        return synth.make(value_spec, importer)
+
+    def arguments() -> tuple[tuple[Any, ...], dict[str, Any]]:
+        args, kwargs = base.arguments()  # type: ignore[misc]
+        bound = signature.bind_partial(*args, **kwargs)
+        for path, value_spec in spec["set"]:
+            value = value_of(path[0], value_spec)
+            if len(path) == 1:
+                bound.arguments[path[0]] = value
+                continue
+            parameter = signature.parameters[path[0]]
+            holder = copy.copy(bound.arguments.get(path[0], parameter.default))
+            object.__setattr__(holder, path[1], value)  # a frozen dataclass too
+            bound.arguments[path[0]] = holder
+        return tuple(bound.args), dict(bound.kwargs)
+
+    def show(path: list[str], value_spec: dict[str, Any]) -> str:
+        if value_spec.get("op") != "synth":
+            return synth.describe_value(value_spec)
+        parameter = signature.parameters[path[0]]
+        values = synth.parameter_values(cls, parameter, hints.get(path[0], parameter.annotation))
+        index = int(value_spec.get("index", 0))
+        return values[index][1] if index < len(values) else "a made-up value"
+
+    shown = ", ".join(".".join(path) + "=" + show(path, v) for path, v in spec["set"])
+    source = Source("variant", f"{base.detail}, with {shown}", _constructor(arguments), base.make_inputs,
+                    list(base.notes), spec=spec, arguments=arguments)
+    source.known_inputs = list(base.known_inputs)
+    source.inputs_spec = base.inputs_spec
+    return source
 
 
 def _from_parent(target: str, spec: dict[str, Any], examples: ExamplesFile, context: Context,
@@ -254,11 +498,9 @@ def _from_parent(target: str, spec: dict[str, Any], examples: ExamplesFile, cont
             raise NotBuildable(f"building {spec['parent']} no longer builds {target}", None)
         return memo["value"]
 
-    def construct(cls: type) -> Any:
+    def arguments() -> tuple[tuple[Any, ...], dict[str, Any]]:
         value = captured()
-        args, kwargs = _deepcopy(value.args), _deepcopy(value.kwargs)
-        seed_all(0)
-        return cls(*args, **kwargs)
+        return _deepcopy(value.args), _deepcopy(value.kwargs)
 
     make = None
     if spec.get("inputs"):
@@ -273,7 +515,7 @@ def _from_parent(target: str, spec: dict[str, Any], examples: ExamplesFile, cont
     detail = f"built with the arguments {spec['parent']} passes to it ({via})"
     if spec.get("inputs"):
         detail += ", and the inputs its forward passes"
-    return Source("parent", detail, construct, make, notes, spec=dict(spec))
+    return Source("parent", detail, _constructor(arguments), make, notes, spec=dict(spec), arguments=arguments)
 
 
 def capture_in_parent(spec: dict[str, Any], examples: ExamplesFile, context: Context) -> dict[str, Any]:
@@ -305,18 +547,20 @@ def capture_in_parent(spec: dict[str, Any], examples: ExamplesFile, context: Con
 
 def _from_example(entry: examples_api.Example, path: str) -> Source:
     where = entry.location or path
-
-    def construct(cls: type) -> Any:
-        if entry.factory is not None:
+    make_inputs = entry.make_inputs if entry.has_inputs else None
+    if entry.factory is not None:
+        def construct(cls: type) -> Any:
             seed_all(0)
             return entry.factory()
-        # fresh copies: a constructor may mutate its config, and a worker builds many classes
-        args, kwargs = _deepcopy(entry.args), _deepcopy(entry.kwargs)
-        seed_all(0)
-        return cls(*args, **kwargs)
 
-    make_inputs = entry.make_inputs if entry.has_inputs else None
-    return Source("example", f"built from the example at {where}", construct, make_inputs)
+        return Source("example", f"built from the example at {where}", construct, make_inputs)
+
+    def arguments() -> tuple[tuple[Any, ...], dict[str, Any]]:
+        # fresh copies: a constructor may mutate its config, and a worker builds many classes
+        return _deepcopy(entry.args), _deepcopy(entry.kwargs)
+
+    return Source("example", f"built from the example at {where}", _constructor(arguments), make_inputs,
+                  arguments=arguments)
 
 
 def _from_record(record: dict[str, Any], path: str, notes: list[str]) -> Source:
@@ -332,10 +576,9 @@ def _from_record(record: dict[str, Any], path: str, notes: list[str]) -> Source:
     except Exception as exc:
         raise NotBuildable(f"the recorded constructor arguments do not load: {format_exception(exc)}", None) from exc
 
-    def construct(cls: type) -> Any:
+    def arguments() -> tuple[tuple[Any, ...], dict[str, Any]]:
         args, kwargs = _unblob(blob_args)  # unpickled per build: fresh objects each time
-        seed_all(0)
-        return cls(*args, **kwargs)
+        return tuple(args), dict(kwargs)
 
     make_inputs = None
     if blob_inputs is not None:
@@ -344,7 +587,7 @@ def _from_record(record: dict[str, Any], path: str, notes: list[str]) -> Source:
             return tuple(args), dict(kwargs)
 
     detail = f"built from the record {Path(path).name}" + (f" (made by `{command}`)" if command else "")
-    return Source("record", detail, construct, make_inputs, notes)
+    return Source("record", detail, _constructor(arguments), make_inputs, notes, arguments=arguments)
 
 
 def _default(cls: type) -> Any:

@@ -329,6 +329,71 @@ def pretrained_round_trip(model: torch.nn.Module, attrs: list[str], reference: d
     return result
 
 
+# -- which rewritten tensors a forward reads -----------------------------------------------------
+
+
+class ForwardReads:
+    """The rewritten attributes a forward reads (rewritten side).
+
+    A buffer or parameter is not in its module's ``__dict__``: every read goes through
+    ``nn.Module.__getattr__``, which is wrapped while the block runs; reads count only while
+    ``model``'s own forward runs (hooks on it), not the checks' own reads.  A read counts when
+    it names the attribute on its module, or returns the very tensor the attribute holds (a
+    submodule given it at construction).  A forward that compared outputs without reading a
+    rewritten tensor (another branch of forward) proves nothing about it.
+    """
+
+    def __init__(self, model: torch.nn.Module, attrs: list[str], into: set[str]) -> None:
+        self.model = model
+        self.running = 0  # inside the model's forward
+        self.hooks: list[Any] = []
+        self.read = into
+        self.by_owner: dict[tuple[int, str], str] = {}
+        self.by_tensor: dict[int, str] = {}
+        for attr in attrs:
+            owner_path, _, name = attr.rpartition(".")
+            try:
+                owner = model.get_submodule(owner_path) if owner_path else model
+            except AttributeError:
+                continue
+            self.by_owner[(id(owner), name)] = attr
+            tensor = tensor_at(model, attr)
+            if tensor is not None:
+                self.by_tensor[id(tensor)] = attr
+        self._original: Any = None
+
+    def __enter__(self) -> ForwardReads:
+        original = self._original = torch.nn.Module.__getattr__
+        tracker = self
+
+        def __getattr__(module: torch.nn.Module, name: str) -> Any:
+            value = original(module, name)
+            if not tracker.running:
+                return value
+            attr = tracker.by_owner.get((id(module), name))
+            if attr is None and isinstance(value, torch.Tensor):
+                attr = tracker.by_tensor.get(id(value))
+            if attr is not None:
+                tracker.read.add(attr)
+            return value
+
+        def enter(*_: Any) -> None:
+            tracker.running += 1
+
+        def leave(*_: Any) -> None:
+            tracker.running = max(0, tracker.running - 1)
+
+        self.hooks = [self.model.register_forward_pre_hook(enter),
+                      self.model.register_forward_hook(leave, always_call=True)]
+        torch.nn.Module.__getattr__ = __getattr__  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        torch.nn.Module.__getattr__ = self._original  # type: ignore[method-assign]
+        for hook in self.hooks:
+            hook.remove()
+
+
 # -- coverage of the rewritten statements ------------------------------------------------------
 
 

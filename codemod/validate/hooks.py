@@ -41,6 +41,9 @@ def class_key(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
+_REAL_PATHS: dict[str, str] = {}  # a module file -> its real path, once per worker
+
+
 def repository_classes(roots: list[str]) -> list[type]:
     """Every loaded nn.Module subclass defined in a file under one of ``roots``."""
     import sys
@@ -59,7 +62,9 @@ def repository_classes(roots: list[str]) -> list[type]:
         filename = getattr(module, "__file__", None)
         if not filename or "<locals>" in cls.__qualname__:
             continue
-        path = os.path.realpath(filename)
+        path = _REAL_PATHS.get(filename)
+        if path is None:
+            path = _REAL_PATHS[filename] = os.path.realpath(filename)
         if path.startswith(prefixes) and "site-packages" not in path:
             out.append(cls)
     out.sort(key=class_key)

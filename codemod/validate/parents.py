@@ -12,8 +12,11 @@ a JSON spec that both sides follow to rebuild the same parent.
 
 The harvest is a request of its own, so a candidate parent that hangs, exits
 or crashes the worker costs the harvest, never another class's verdict; each
-candidate gets a few seconds at most (an interval timer) and the whole search
-a budget.
+candidate gets a few seconds at most and the whole search a budget.  Both are
+counted in CPU time of the worker (an interval timer on its CPU time), so that
+a busy machine, which stretches wall-clock time, finds the same parents as an
+idle one and every run gives the same verdicts; a wall-clock limit, several
+times longer, still ends a parent that sleeps or waits.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from codemod.validate import hooks, synth
 from codemod.validate.build import Context, ExamplesFile, NotBuildable, build, make_inputs, resolve_source, seed_all
 
 MAX_PARENTS = 40
-PER_PARENT_S = 5.0
+PER_PARENT_S = 5.0  # CPU seconds
+WALL_FACTOR = 6.0  # a parent that waits instead of computing: ended after this many times as long
 
 
 class ParentTooSlow(BaseException):
@@ -67,9 +71,9 @@ class Parents:
             return self.found[target]
         if self._search is None:
             self._search = self._harvest()
-            self._deadline = time.monotonic() + self.budget_s
+            self._deadline = time.process_time() + self.budget_s
         while not (target in self.found and self.found[target].get("inputs")):
-            if self._deadline is not None and time.monotonic() > self._deadline:
+            if self._deadline is not None and time.process_time() > self._deadline:
                 break
             try:
                 next(self._search)
@@ -93,7 +97,7 @@ class Parents:
         for parent in self._candidates():
             limit = PER_PARENT_S
             if self._deadline is not None:
-                limit = max(0.1, min(limit, self._deadline - time.monotonic()))
+                limit = max(0.1, min(limit, self._deadline - time.process_time()))
             try:
                 with _time_limit(limit):
                     self._try_parent(parent)
@@ -141,7 +145,8 @@ class Parents:
 
 
 class _time_limit:
-    """Interrupt the block after ``seconds`` (main thread, POSIX); otherwise no limit."""
+    """Interrupt the block after ``seconds`` of the process's CPU time, or ``WALL_FACTOR`` times
+    as long on the clock (main thread, POSIX); otherwise no limit."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
@@ -152,10 +157,13 @@ class _time_limit:
             def expire(_signum: int, _frame: Any) -> None:
                 raise ParentTooSlow()
 
-            self.previous = signal.signal(signal.SIGALRM, expire)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            self.previous = {number: signal.signal(number, expire) for number in (signal.SIGPROF, signal.SIGALRM)}
+            signal.setitimer(signal.ITIMER_PROF, self.seconds)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds * WALL_FACTOR)
 
     def __exit__(self, *exc: Any) -> None:
         if self.active:
+            signal.setitimer(signal.ITIMER_PROF, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
+            for number, handler in self.previous.items():
+                signal.signal(number, handler)

@@ -14,10 +14,12 @@ import os
 import queue
 import re
 import select
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -77,10 +79,42 @@ def release_zygotes() -> None:
     _keep_in.clear()
 
 
+# Zygotes launched before validation was asked for (prestart), by interpreter; the first pool
+# for that interpreter takes its zygote over, and release_prestarted() ends any left unused.
+_prestarted: dict[str, "Zygote"] = {}
+
+
+def prestart(python: str, env: dict[str, str]) -> None:
+    """Launch the zygote for ``python`` now, without waiting for it: torch is imported while the
+    tool still analyses the repository (on another core), not after."""
+    if not forking_supported():
+        return
+    if _keep_in:
+        zygote = _zygote_for(python, env, _keep_in[0])
+    elif python in _prestarted:
+        return
+    else:
+        zygote = _prestarted[python] = Zygote(python, env, None)
+    if zygote is not None:
+        zygote.launch()
+
+
+def release_prestarted() -> None:
+    """End the zygotes prestart() launched that no validation took over."""
+    while _prestarted:
+        _, zygote = _prestarted.popitem()
+        zygote.close()
+
+
 def _zygote_for(python: str, env: dict[str, str], workdir: Path) -> "Zygote | None":
     if not forking_supported():
         return None
     if not _keep_in:
+        prestarted = _prestarted.pop(python, None)
+        if prestarted is not None and not prestarted.failed:
+            return prestarted
+        if prestarted is not None:
+            prestarted.close()
         return Zygote(python, env, workdir)
     if python not in _kept or _kept[python].failed:
         _kept[python] = Zygote(python, env, _keep_in[0])
@@ -117,10 +151,12 @@ class ForkedProcess:
 class Zygote:
     """The tool's end of zygote.py: started on first use, one per pool (one interpreter)."""
 
-    def __init__(self, python: str, env: dict[str, str], logs: Path) -> None:
+    def __init__(self, python: str, env: dict[str, str], logs: Path | None) -> None:
         self.python = python
         self.env = env
-        self.logs = logs
+        # where its log goes; None: a directory of its own, removed when it is closed
+        self.own_logs = logs is None
+        self.logs = Path(tempfile.mkdtemp(prefix="codemod-zygote-")) if logs is None else logs
         self.proc: subprocess.Popen[bytes] | ForkedProcess | None = None
         self.sock: socket.socket | None = None
         self.watch_write: int | None = None
@@ -129,13 +165,12 @@ class Zygote:
         self.replies: queue.Queue[Any] = queue.Queue()
         self.lock = threading.Lock()
         self.gone = threading.Event()
+        self.ready = False  # its "ready" message (torch imported) was read
 
-    def start(self) -> bool:
-        """Start it and wait until torch is imported; False (and never again) when it cannot start."""
-        if self.failed:
-            return False
-        if self.sock is not None:
-            return True
+    def launch(self) -> None:
+        """Start the process (it imports torch in the background); start() waits for it."""
+        if self.failed or self.sock is not None:
+            return
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         watch_read, self.watch_write = os.pipe()
         try:
@@ -155,12 +190,22 @@ class Zygote:
         except OSError:
             ours.close()
             self._fail()
-            return False
+            return
         finally:
             theirs.close()
             os.close(watch_read)
         self.sock = ours
+        self.ready = False
         threading.Thread(target=self._read, daemon=True).start()
+
+    def start(self) -> bool:
+        """Start it (if launch() did not) and wait until torch is imported; False (and never
+        again) when it cannot start."""
+        self.launch()
+        if self.failed:
+            return False
+        if self.ready:
+            return True
         try:
             ready = self.replies.get(timeout=STARTUP_TIMEOUT)
         except queue.Empty:
@@ -169,6 +214,7 @@ class Zygote:
             self.close()
             self._fail()
             return False
+        self.ready = True
         return True
 
     def _fail(self) -> None:
@@ -244,10 +290,11 @@ class Zygote:
             except OSError:
                 pass
         if self.proc is not None:
-            try:
-                self.proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                pass
+            if self.ready:  # still importing torch, it reads no request: killed at once
+                try:
+                    self.proc.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    pass
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
@@ -263,6 +310,8 @@ class Zygote:
         if self.sock is not None:
             self.sock.close()
             self.sock = None
+        if self.own_logs:
+            shutil.rmtree(self.logs, ignore_errors=True)
 
 
 @dataclass

@@ -1,4 +1,9 @@
-"""What one worker does for one class (imports torch; runs in a worker only)."""
+"""What one worker does for one class (imports torch; runs in a worker only).
+
+The original side builds the class (the first source that builds it: build.py), gathers
+the evidence of that build, then builds it again while further builds add evidence
+(_more_builds) and saves every build; the rewritten side rebuilds exactly those builds,
+judges each against the original's (judge.py) and merges the verdicts."""
 
 from __future__ import annotations
 
@@ -9,12 +14,13 @@ import importlib.util
 import os
 import sys
 import sysconfig
+import time
 from collections import OrderedDict
 from typing import Any, Callable
 
 import torch
 
-from codemod.validate import checks, compare, devices, stubs, synth
+from codemod.validate import checks, compare, devices, reads, stubs, synth
 from codemod.validate.build import (
     FORWARD_SEED,
     Context,
@@ -26,11 +32,79 @@ from codemod.validate.build import (
     make_inputs,
     resolve_source,
     seed_all,
+    seed_every_device,
+    variant_sources,
 )
-from codemod.validate.judge import judge
+from codemod.validate.judge import build_failure, judge, merge
 from codemod.validate.parents import Known, Parents, needs_parent
 from codemod.validate.worker import phase, warm_import
 
+
+
+# Builds of one class: the first, then variants while they add evidence (see _more_builds).
+MAX_BUILDS = 4
+MAX_VARIANTS_TRIED = 10
+# A class whose first build takes more than this share of --timeout in CPU time is built once:
+# every kept build costs as much again, on both sides.
+MORE_BUILDS_SHARE = 0.15
+
+
+class Evidence:
+    """What the builds of a class so far show about each rewrite (original side)."""
+
+    def __init__(self, findings: list[list[Any]], forward_reads: dict[str, bool]) -> None:
+        self.attrs = [attr for attr, *_ in findings]
+        self.forward_reads = forward_reads
+        self.unrun: dict[str, set[int] | None] = {attr: None for attr in self.attrs}
+        self.tensor = {attr: False for attr in self.attrs}
+        self.forward = {attr: False for attr in self.attrs}
+
+    def add(self, data: dict[str, Any]) -> None:
+        coverage = data.get("coverage")
+        forward = data.get("has_inputs") and not data.get("forward_error")
+        for attr in self.attrs:
+            if coverage is not None:
+                lines = set(coverage.get(attr) or [])
+                known = self.unrun[attr]
+                self.unrun[attr] = lines if known is None else known & lines
+            holds = (data["attrs"].get(attr) or {}).get("tensor") is not None
+            self.tensor[attr] |= holds
+            self.forward[attr] |= bool(holds and forward)
+
+    def added(self, data: dict[str, Any]) -> Evidence:
+        self.add(data)
+        return self
+
+    def complete(self) -> bool:
+        return all(not self.unrun[a] and self.tensor[a] and (self.forward[a] or not self.forward_reads.get(a, True))
+                   for a in self.attrs)
+
+    def adds(self, unrun: dict[str, list[int]], attrs: dict[str, Any]) -> bool:
+        """Whether a build runs a statement no build ran yet, or holds a tensor none held."""
+        for attr in self.attrs:
+            known = self.unrun[attr]
+            if known and unrun and set(known) - set(unrun.get(attr) or []):
+                return True
+            if not self.tensor[attr] and (attrs.get(attr) or {}).get("tensor") is not None:
+                return True
+        return False
+
+    def wants_forward(self, attrs: dict[str, Any]) -> bool:
+        """Whether a forward of this build would be the first with an attribute forward reads."""
+        return any(not self.forward[a] and self.forward_reads.get(a, True)
+                   and (attrs.get(a) or {}).get("tensor") is not None for a in self.attrs)
+
+
+def _runs(model: torch.nn.Module, source: Source) -> bool:
+    try:
+        seed_all(1)
+        args, kwargs = source.make_inputs()  # type: ignore[misc]
+        seed_all(FORWARD_SEED)
+        with torch.no_grad():
+            model(*args, **kwargs)
+        return True
+    except Exception:
+        return False
 
 
 class StageError(Exception):
@@ -202,12 +276,19 @@ class WorkerState:
         self.zero_setup = bool(config.get("zero_setup", True))
         self.context.synthesize = self.zero_setup
         self.parent_budget_s = float(config.get("parent_budget_s", 20.0))
+        self.timeout = float(config.get("timeout") or 60.0)
         self.index: dict[str, dict[str, tuple[str, bool | None]]] = {}
         for item in config.get("rewrites", []):
             entry = self.index.setdefault(f"{item['module']}.{item['class_name']}", {})
             for attr, action, persistent, *_ in item["findings"]:
                 entry[attr] = (action, persistent)
-        self.allow_new_keys = bool(config.get("allow_new_keys"))
+        # Uninitialised memory (torch.empty, torch.Tensor(n)) holds whatever was there before, a
+        # different value in every build and run: filled with NaN (the largest integer) instead,
+        # it is the same on both sides, and every verdict is the same on every run.
+        # (torch.use_deterministic_algorithms would also set an option of torch._inductor, whose
+        # import costs seconds; nothing here compiles)
+        torch._C._set_deterministic_algorithms(True, warn_only=True)
+        torch.utils.deterministic.fill_uninitialized_memory = True  # type: ignore[attr-defined]
         self.default_dtype = torch.get_default_dtype()
         self.device: torch.device | None = None
         self.device_label = "cpu"
@@ -235,6 +316,7 @@ class WorkerState:
                 self.device_error = f"device {spec!r}: {exc}"
                 return
             self.device_label = str(self.device)
+            seed_every_device(True)
             return
         self.device_error = f"unknown device {spec!r}: use auto, cpu, meta, cuda or cuda:N"
 
@@ -245,11 +327,10 @@ class WorkerState:
             return self._harvest(request)
         if self.zero_setup:
             self.context.parents = Known(request.get("parents"))
-        # Imported by torch on first use, seconds each (sympy by meta kernels, torch._dynamo by
-        # meta random initialisation, train-mode kernels and the dispatch-mode checker), which
-        # the checks of every class reach: imported first, their time is not the class's.
+        # Imported by torch on first use (sympy, by meta kernels), which the checks of every
+        # class reach: imported first, its time is not the class's.  torch._dynamo is not
+        # needed at all (worker.skip_dynamo_disable).
         warm_import("torch.fx.experimental.symbolic_shapes")
-        warm_import("torch._dynamo")
         try:
             result = self._original(request) if self.side == "original" else self._rewritten(request)
         finally:
@@ -292,6 +373,7 @@ class WorkerState:
 
     def _original(self, request: dict[str, Any]) -> dict[str, Any]:
         target = f"{request['module']}.{request['class_name']}"
+        self.context.usages = list(request.get("usages") or [])
         phase("import")
         try:
             cls = import_class(request["module"], request["class_name"], self.root)
@@ -312,33 +394,116 @@ class WorkerState:
             if used is None:
                 raise
             return {"status": "not_validated", "message": f"building {target}: {used}"}
+        findings = request["findings"]
+        cpu_started = time.process_time()
         try:
-            data = self._gather(cls, source, request["findings"], coverage_file=request.get("file"))
+            data = self._gather(cls, source, findings, coverage_file=request.get("file"))
         except NotBuildable as exc:
             return {"status": "not_validated", "message": exc.message, "snippet": exc.snippet}
         except StageError as exc:
             used = stubs.stub_used(exc.exc)
             if used is not None:
                 return {"status": "not_validated", "message": f"building {target}: {used}"}
-            if source.kind in ("synth", "parent") and exc.stage == "build":
+            if source.kind in ("synth", "parent", "usage") and exc.stage == "build":
                 # made-up or borrowed arguments that do not build prove nothing either way
                 return {"status": "not_validated", "message": f"{source.detail}: the constructor raised {exc.text}",
                         "snippet": None}
             where = "the constructor" if exc.stage == "build" else "the example inputs"
             return {"status": "error", "message": f"{where} raised {exc.text}"}
+        builds = [self._portable(data, source)]
+        forward_reads = reads.forward_reads(cls, [attr for attr, *_ in findings])
+        tried = [0]
+        first_cpu = time.process_time() - cpu_started
+        if self.zero_setup and not data["forward_error"]:
+            if first_cpu <= self.timeout * MORE_BUILDS_SHARE:
+                builds += self._more_builds(cls, target, source, request, data, forward_reads, tried)
+            elif not Evidence(findings, forward_reads).added(data).complete():
+                # CPU time, not the clock: a busy machine decides as an idle one
+                builds[0]["notes"].append(f"no further builds: the first took {first_cpu:.0f} s of CPU time, more than "
+                                          f"{MORE_BUILDS_SHARE:.0%} of the {self.timeout:g} s a class may take")
         phase("save")
-        data["source_spec"] = {"kind": source.kind, "spec": source.spec, "inputs": source.inputs_spec}
         if stubs.stubbed():
-            data["notes"].append("imported with stand-ins for modules that are not installed: "
-                                 + ", ".join(stubs.stubbed()) + " (not used while building and running)")
+            builds[0]["notes"].append("imported with stand-ins for modules that are not installed: "
+                                      + ", ".join(stubs.stubbed()) + " (not used while building and running)")
+        torch.save({"builds": builds, "forward_reads": forward_reads, "tried": tried[0] - (len(builds) - 1)},
+                   request["data"])
+        return {"status": "ok", "source": source.kind}
+
+    @staticmethod
+    def _portable(data: dict[str, Any], source: Source) -> dict[str, Any]:
+        data["source_spec"] = {"kind": source.kind, "spec": source.spec, "inputs": source.inputs_spec,
+                               "no_inputs": source.make_inputs is None}
         data["outputs"] = compare.portable(data["outputs"]) if data["outputs"] is not None else None
         if data.get("device"):
             data["device"].pop("outputs", None)
-        torch.save(data, request["data"])
-        return {"status": "ok", "source": source.kind}
+        return data
+
+    def _more_builds(self, cls: type, target: str, primary: Source, request: dict[str, Any], first: dict[str, Any],
+                     forward_reads: dict[str, bool], tried: list[int]) -> list[dict[str, Any]]:
+        """Further builds of the class while they add evidence the builds so far lack: a
+        rewritten statement that has not run yet (the other arm of an ``if``), an attribute that
+        held no tensor, or a forward for an attribute some forward reads.  Variants of the first
+        build's arguments come first (each boolean flipped, each None default given a value),
+        then the other sources (the record, the repository's calls, made-up arguments)."""
+        findings = request["findings"]
+        evidence = Evidence(findings, forward_reads)
+        evidence.add(first)
+        out: list[dict[str, Any]] = []
+        if evidence.complete():
+            return out
+        phase("builds")
+        for source in variant_sources(cls, target, primary, self.examples, request.get("record"), self.context):
+            if tried[0] >= MAX_VARIANTS_TRIED or len(out) + 1 >= MAX_BUILDS or evidence.complete():
+                break
+            tried[0] += 1
+            probe = self._probe_build(cls, source, findings, request.get("file"))
+            if probe is None:
+                continue
+            model, unrun, attrs = probe
+            adds = evidence.adds(unrun, attrs)
+            if not adds and not evidence.wants_forward(attrs):
+                continue
+            if source.make_inputs is not None and not _runs(model, source):
+                source.make_inputs = None  # the inputs of the build it varies do not fit this one
+            if source.make_inputs is None:
+                self._probe_inputs(cls, model, source, {"notes": source.notes})  # the build's details say which
+            del model
+            if not adds and source.make_inputs is None:
+                continue
+            try:
+                data = self._gather(cls, source, findings, coverage_file=request.get("file"))
+            except (NotBuildable, StageError):
+                continue
+            if data["forward_error"]:
+                continue  # inputs the first build's source gave that do not fit this one
+            evidence.add(data)
+            out.append(self._portable(data, source))
+        return out
+
+    def _probe_build(self, cls: type, source: Source, findings: list[list[Any]], coverage_file: str | None
+                     ) -> tuple[torch.nn.Module, dict[str, list[int]], dict[str, Any]] | None:
+        """Build once (under coverage): the statements that did not run and the attributes."""
+        coverage = checks.LineCoverage(coverage_file) if coverage_file else None
+        try:
+            if coverage is not None:
+                coverage.__enter__()
+            try:
+                model = build(cls, source)
+            finally:
+                if coverage is not None:
+                    coverage.__exit__(None, None, None)
+        except BaseException:
+            return None
+        unrun = {}
+        if coverage is not None:
+            unrun = {attr: checks.not_run(coverage.lines, rest[1] if len(rest) > 1 else [])
+                     for attr, _action, _persistent, *rest in findings}
+        attrs = {attr: attribute_state(model, attr) for attr, *_ in findings}
+        return model, unrun, attrs
 
     def _rewritten(self, request: dict[str, Any]) -> dict[str, Any]:
         target = f"{request['module']}.{request['class_name']}"
+        self.context.usages = list(request.get("usages") or [])
         original = torch.load(request["data"], weights_only=True)
         phase("import")
         try:
@@ -346,30 +511,49 @@ class WorkerState:
         except BaseException as exc:
             return {"status": "failed", "message": f"the rewritten {request['module']} fails to import: "
                     f"{format_exception(exc)}"}
-        phase("examples")
-        chosen = original.get("source_spec") or {"kind": original["source"], "spec": {}, "inputs": None}
-        try:
-            source = resolve_source(cls, target, self.examples, request.get("record"), kind=chosen["kind"],
-                                    spec=chosen.get("spec"), context=self.context)
-        except NotBuildable as exc:
-            return {"status": "failed", "message": exc.message}
-        if chosen.get("inputs") is not None and source.make_inputs is None:
-            use_inputs(source, chosen["inputs"])
+        results = []
+        for number, build_data in enumerate(original["builds"]):
+            phase(f"examples:{number + 1}")
+            chosen = build_data.get("source_spec") or {"kind": build_data["source"], "spec": {}, "inputs": None}
+            try:
+                source = resolve_source(cls, target, self.examples, request.get("record"), kind=chosen["kind"],
+                                        spec=chosen.get("spec"), context=self.context)
+            except NotBuildable as exc:
+                if number == 0:
+                    return {"status": "failed", "message": exc.message}
+                results.append(build_failure(build_data, self.device_label, exc.message,
+                                                  request["findings"]))
+                continue
+            if chosen.get("no_inputs"):
+                source.make_inputs = None
+            if chosen.get("inputs") is not None:
+                self.use_inputs(source, chosen["inputs"])
 
-        def after_cpu(model: torch.nn.Module, data: dict[str, Any]) -> None:
-            phase("checkpoint")
-            data["checkpoint"] = checkpoint_check(model, original["state_dict"])
+            def after_cpu(model: torch.nn.Module, data: dict[str, Any], state=build_data["state_dict"]) -> None:
+                phase("checkpoint")
+                data["checkpoint"] = checkpoint_check(model, state)
 
-        try:
-            data = self._gather(cls, source, request["findings"], after_cpu)
-        except NotBuildable as exc:
-            return {"status": "failed", "message": exc.message}
-        except StageError as exc:
-            where = "constructor" if exc.stage == "build" else "example inputs"
-            return {"status": "failed", "message": f"the rewritten {where} raised {exc.text} (the original did not)"}
-        phase("judge")
-        validation = judge(original, data, request["findings"], self.index, self.device, self.device_label,
-                           allow_new_keys=self.allow_new_keys)
+            try:
+                data = self._gather(cls, source, request["findings"], after_cpu)
+            except NotBuildable as exc:
+                if number == 0:
+                    return {"status": "failed", "message": exc.message}
+                results.append(build_failure(build_data, self.device_label, exc.message,
+                                                  request["findings"]))
+                continue
+            except StageError as exc:
+                where = "constructor" if exc.stage == "build" else "example inputs"
+                message = f"the rewritten {where} raised {exc.text} (the original did not)"
+                if number == 0:
+                    return {"status": "failed", "message": message}
+                results.append(build_failure(build_data, self.device_label, message,
+                                                  request["findings"]))
+                continue
+            phase("judge")
+            results.append(judge(build_data, data, request["findings"], self.index, self.device, self.device_label))
+            del data
+        validation = merge(results, request["findings"], original.get("forward_reads") or {},
+                           int(original.get("tried") or 0))
         return {"status": "judged", "validation": validation}
 
     # -- evidence shared by both sides -----------------------------------------------------
@@ -430,7 +614,15 @@ class WorkerState:
             phase("forward:cpu")
             try:
                 seed_all(FORWARD_SEED)
-                data["outputs"] = compare.flatten(model(*args, **kwargs))
+                if self.side == "rewritten":
+                    read: set[str] = set(data.setdefault("forward_reads", []))
+                    with checks.ForwardReads(model, [attr for attr, *_ in findings], read):
+                        output = model(*args, **kwargs)
+                    data["forward_reads"] = sorted(read)
+                else:
+                    output = model(*args, **kwargs)
+                data["outputs"] = compare.flatten(output)
+                del output
             except BaseException as exc:
                 data["forward_error"] = format_exception(exc)
             del args, kwargs
@@ -461,7 +653,14 @@ class WorkerState:
             evidence["training"] = {"status": "unchecked", "error": error}
         if fresh is not None:
             guarded("casts", lambda: checks.casts(fresh, attrs, make))
-            guarded("training", lambda: checks.training(fresh, attrs, make))
+            if self.side == "rewritten":
+                # a forward in train() mode may read what eval() mode does not (noise, dropout masks)
+                read: set[str] = set()
+                with checks.ForwardReads(fresh, attrs, read):
+                    guarded("training", lambda: checks.training(fresh, attrs, make))
+                data["forward_reads"] = sorted(set(data.get("forward_reads") or []) | read)
+            else:
+                guarded("training", lambda: checks.training(fresh, attrs, make))
             del fresh
         reference = {attr: state.get("tensor") for attr, state in data["attrs"].items()}
         checkpoint = {k: v for k, v in data["state_dict"] if isinstance(v, torch.Tensor)}
@@ -471,8 +670,11 @@ class WorkerState:
         return evidence
 
     def _probe_inputs(self, cls: type, model: torch.nn.Module, source: Source, data: dict[str, Any]) -> None:
-        """Made-up forward inputs: the first candidate a copy of the model runs."""
-        candidates = synth.input_candidates(model)
+        """Forward inputs: the first candidate a copy of the model runs (the repository's own
+        calls first, then inputs made up from the model)."""
+        known = list(source.known_inputs) + [u["inputs"] for u in self.context.usages
+                                              if u.get("inputs") and u["inputs"] not in source.known_inputs]
+        candidates = synth.input_candidates(model, known)
         if not candidates:
             return
         phase("inputs:probe")
@@ -487,19 +689,25 @@ class WorkerState:
         for candidate in candidates:
             try:
                 seed_all(1)
-                args, kwargs = synth.make_inputs(candidate)
+                args, kwargs = synth.make_inputs(candidate, self.context.importer)
                 seed_all(FORWARD_SEED)
                 with torch.no_grad():
                     trial_model(*args, **kwargs)
             except Exception as exc:
                 errors.append(f"({synth.describe(candidate)}) raised {format_exception(exc)}")
                 continue
-            use_inputs(source, candidate)
-            data["notes"].append(f"forward inputs made up from the model's layers: {synth.describe(candidate)}")
+            self.use_inputs(source, candidate)
+            where = "the repository's own call" if candidate in known else "made up from the model's layers"
+            data["notes"].append(f"forward inputs {where}: {synth.describe(candidate)}")
             break
         else:
             data["notes"].append("forward not compared: made-up inputs did not run: " + errors[0])
         del trial_model
+
+    def use_inputs(self, source: Source, spec: dict[str, Any]) -> None:
+        importer = self.context.importer
+        source.inputs_spec = spec
+        source.make_inputs = lambda: synth.make_inputs(spec, importer)
 
     def _device_stage(self, model: torch.nn.Module, source: Source, forward_ok: bool) -> dict[str, Any]:
         device = self.device
@@ -519,7 +727,6 @@ class WorkerState:
             args, kwargs = devices.move(make_inputs(source), device)
             seed_all(FORWARD_SEED)
             if device.type == "meta":
-                warm_import("torch._dynamo")
                 with devices.raw_tensor_checker(model):
                     output = model(*args, **kwargs)
             else:
@@ -535,11 +742,6 @@ class WorkerState:
                 result["status"] = devices.classify_device_error(exc)
             result["error"] = _first_line(exc)
         return result
-
-
-def use_inputs(source: Source, spec: dict[str, Any]) -> None:
-    source.inputs_spec = spec
-    source.make_inputs = lambda: synth.make_inputs(spec)
 
 
 def _cuda_usable() -> bool:

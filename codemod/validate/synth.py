@@ -15,10 +15,18 @@ attributes the constructor reads from the parameter, and small numbers
 chosen by the parameter's name (``num_heads`` 2, ``num_layers`` 1,
 ``vocab_size`` 10, ``hidden_size`` 8, ...).
 
-Inputs come from the first layer ``forward`` hands each parameter to
-(``Linear.in_features``, ``ConvNd.in_channels``, ``Embedding.num_embeddings``
-for integer inputs, ``LayerNorm.normalized_shape``, ...), the parameter's
-name (``mask``, ``input_ids``) and annotation, else the model's first layer.
+Inputs come from the calls the repository makes itself (calls.py), then the
+first layer ``forward`` hands each parameter to (``Linear.in_features``,
+``ConvNd.in_channels`` with images of several sizes, ``Embedding.num_embeddings``
+for integer tokens, ``LayerNorm.normalized_shape``, ...), the parameter's name
+(``mask``, ``input_ids``, ``adj``, ``t``) and annotation; a loss or a metric gets a
+prediction and a target of the same shape (then class indices), a graph or
+time-series model the node count of the adjacency it holds, a layer-less module
+the shapes of the tensors it holds; else the usual shapes.  The caller keeps the
+first candidate that runs the original.
+
+Values are described as JSON (value specs, below) so that both sides, and the
+tool that reads the repository's calls, describe the same value.
 """
 
 from __future__ import annotations
@@ -125,6 +133,11 @@ def _hints(function: Any) -> dict[str, Any]:
         return typing.get_type_hints(function)
     except Exception:
         return {}
+
+
+def parameter_values(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[tuple[Any, str]]:
+    """Made-up values for one constructor parameter, ``(value, how it is shown)``, most plausible first."""
+    return _options(cls, parameter, annotation)
 
 
 def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[tuple[Any, str]]:
@@ -378,73 +391,211 @@ def _namespace(reads: dict[str, Any]) -> MadeUpConfig:
     return MadeUpConfig(**values)
 
 
-# -- forward inputs ----------------------------------------------------------------------------
+# -- values described as JSON ------------------------------------------------------------------
 
-# An input spec is JSON: {"op": "randn"|"ones"|"randint"|"value", "shape": [...], "high": n, "value": v}
+# A value spec is JSON, so that both sides (and the tool, which reads the repository's own
+# calls statically: calls.py) describe the same value:
+#   {"op": "randn"|"rand"|"ones"|"zeros", "shape": [...], "dtype": "float64"?}
+#   {"op": "randint", "low": 0?, "high": n, "shape": [...]}     {"op": "arange", "start": 0, "end": n}
+#   {"op": "eye", "n": n}    {"op": "tensor", "data": [...], "dtype": "long"?}
+#   {"op": "value", "value": v}    {"op": "tuple"|"list", "items": [...]}    {"op": "dict", "items": [[k, spec]]}
+#   {"op": "namespace", "kwargs": {...}}    {"op": "call", "target": "pkg.mod.Config", "args": [...], "kwargs": {...}}
+
+_DTYPES = {
+    "float": torch.float32, "float32": torch.float32, "float64": torch.float64, "double": torch.float64,
+    "float16": torch.float16, "half": torch.float16, "bfloat16": torch.bfloat16,
+    "long": torch.int64, "int64": torch.int64, "int": torch.int32, "int32": torch.int32, "int16": torch.int16,
+    "int8": torch.int8, "uint8": torch.uint8, "bool": torch.bool,
+}
 
 
-def make(spec: dict[str, Any]) -> Any:
+def make(spec: dict[str, Any], importer: Any = None) -> Any:
+    """The value a spec describes (tensors drawn from the current random state)."""
     op = spec["op"]
-    if op == "randn":
-        return torch.randn(*spec["shape"])
-    if op == "ones":
-        return torch.ones(*spec["shape"])
+    dtype = _DTYPES.get(spec.get("dtype") or "")
+    if op in ("randn", "rand", "ones", "zeros"):
+        factory = {"randn": torch.randn, "rand": torch.rand, "ones": torch.ones, "zeros": torch.zeros}[op]
+        return factory(*spec["shape"], dtype=dtype) if dtype is not None else factory(*spec["shape"])
     if op == "randint":
-        return torch.randint(0, int(spec["high"]), tuple(spec["shape"]))
+        return torch.randint(int(spec.get("low", 0)), int(spec["high"]), tuple(spec["shape"]))
+    if op == "arange":
+        return torch.arange(spec.get("start", 0), spec["end"], dtype=dtype)
+    if op == "eye":
+        return torch.eye(int(spec["n"]), dtype=dtype)
+    if op == "tensor":
+        return torch.tensor(spec["data"], dtype=dtype)
+    if op == "tuple":
+        return tuple(make(item, importer) for item in spec["items"])
+    if op == "list":
+        return [make(item, importer) for item in spec["items"]]
+    if op == "dict":
+        return {key: make(item, importer) for key, item in spec["items"]}
+    if op == "namespace":
+        return types.SimpleNamespace(**{k: make(v, importer) for k, v in spec["kwargs"].items()})
+    if op == "call":
+        if importer is None:
+            raise ValueError(f"cannot build {spec['target']} here")
+        target = importer(spec["target"])
+        return target(*(make(a, importer) for a in spec.get("args", [])),
+                      **{k: make(v, importer) for k, v in spec.get("kwargs", {}).items()})
     return spec.get("value")
 
 
-def make_inputs(specs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    return tuple(make(s) for s in specs.get("args", [])), {k: make(s) for k, s in specs.get("kwargs", {}).items()}
+def make_inputs(specs: dict[str, Any], importer: Any = None) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    return (tuple(make(s, importer) for s in specs.get("args", [])),
+            {k: make(s, importer) for k, s in specs.get("kwargs", {}).items()})
 
 
 def describe(specs: dict[str, Any]) -> str:
-    def one(spec: dict[str, Any]) -> str:
-        if spec["op"] == "value":
-            return repr(spec.get("value"))
-        shape = "x".join(str(d) for d in spec["shape"])
-        return {"randn": f"randn({shape})", "ones": f"ones({shape})", "randint": f"randint<{spec.get('high')}({shape})"}[spec["op"]]
-
-    parts = [one(s) for s in specs.get("args", [])] + [f"{k}={one(s)}" for k, s in specs.get("kwargs", {}).items()]
+    parts = [describe_value(s) for s in specs.get("args", [])]
+    parts += [f"{k}={describe_value(s)}" for k, s in specs.get("kwargs", {}).items()]
     return ", ".join(parts)
 
 
-def input_candidates(model: nn.Module) -> list[dict[str, Any]]:
-    """Input specs to try on ``model``'s forward, most plausible first ([] when none)."""
+def describe_value(spec: dict[str, Any]) -> str:
+    op = spec["op"]
+    shape = "x".join(str(d) for d in spec.get("shape", ()))
+    dtype = f", {spec['dtype']}" if spec.get("dtype") else ""
+    if op in ("randn", "rand", "ones", "zeros"):
+        return f"{op}({shape}{dtype})"
+    if op == "randint":
+        return f"randint<{spec.get('high')}({shape})"
+    if op == "arange":
+        return f"arange({spec.get('start', 0)}, {spec['end']}{dtype})"
+    if op == "eye":
+        return f"eye({spec['n']}{dtype})"
+    if op == "tensor":
+        return f"tensor({spec['data']!r}{dtype})"
+    if op in ("tuple", "list"):
+        inner = ", ".join(describe_value(item) for item in spec["items"])
+        return f"({inner},)" if op == "tuple" and len(spec["items"]) == 1 else (
+            f"({inner})" if op == "tuple" else f"[{inner}]")
+    if op == "dict":
+        return "{" + ", ".join(f"{k!r}: {describe_value(v)}" for k, v in spec["items"]) + "}"
+    if op == "namespace":
+        return "namespace(" + ", ".join(f"{k}={describe_value(v)}" for k, v in spec["kwargs"].items()) + ")"
+    if op == "call":
+        inner = [describe_value(a) for a in spec.get("args", [])]
+        inner += [f"{k}={describe_value(v)}" for k, v in spec.get("kwargs", {}).items()]
+        return f"{spec['target'].rpartition('.')[2]}({', '.join(inner)})"
+    return repr(spec.get("value"))
+
+
+# -- forward inputs ----------------------------------------------------------------------------
+
+MAX_INPUT_CANDIDATES = 8
+
+# A loss or a metric takes a prediction and a target of the same shape (forward(input, target),
+# forward(pred, gt), forward(x, y)): the target gets what the prediction gets.
+_PREDICTION_NAMES = ("input", "inputs", "pred", "preds", "prediction", "predictions", "output", "outputs", "logits",
+                     "x", "y_pred", "y_hat", "yhat", "x_hat", "xhat", "estimate", "est", "recon", "reconstruction",
+                     "fake", "predict", "predicted", "score", "scores", "prob", "probs", "sr", "out")
+_TARGET_NAMES = ("target", "targets", "gt", "ground_truth", "groundtruth", "label", "labels", "y", "y_true", "true",
+                 "real", "ref", "reference", "hr", "truth", "gold", "mask_gt", "tgt_gt")
+_TOKEN_NAMES = ("input_ids", "ids", "tokens", "token_ids", "idx", "indices", "src_tokens", "tgt_tokens", "words",
+                "word_ids", "seq", "sequence", "text", "sentence", "src", "tgt", "source_ids", "target_ids", "x_ids")
+_ADJACENCY_NAMES = ("adj", "adjacency", "a_hat", "adj_matrix", "graph", "support", "supports", "laplacian", "lap",
+                    "edge_weight", "adj_mx")
+_TIME_NAMES = ("t", "timestep", "timesteps", "time", "times", "sigma", "sigmas", "noise_level", "noise_levels",
+               "step", "steps")
+# Shapes for an input nothing sizes (a loss, a metric, a layer-less module), most common first.
+_GENERIC_SHAPES = ([BATCH, 16], [BATCH, SEQ, 16], [BATCH, 3, 16, 16], [BATCH, 64], [BATCH])
+
+
+class _Model:
+    """What the model itself says about its inputs, looked at once per candidate list."""
+
+    def __init__(self, model: nn.Module) -> None:
+        self.model = model
+        self.width = _width_specs(model)
+        self.embedding = next((m for m in model.modules() if isinstance(m, (nn.Embedding, nn.EmbeddingBag))), None)
+        self.nodes = node_counts(model)
+
+
+def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ()) -> list[dict[str, Any]]:
+    """Input specs to try on ``model``'s forward, most plausible first ([] when none).
+
+    ``known``: inputs the repository's own code passes (calls.py), tried first; then inputs
+    made up from the first layer each parameter meets, the parameter's name, annotation and
+    default, the adjacency the model holds, and shapes of the usual kinds of models.
+    """
+    candidates: list[dict[str, Any]] = []
+
+    def add(candidate: dict[str, Any]) -> None:
+        if candidate not in candidates and len(candidates) < MAX_INPUT_CANDIDATES + len(known):
+            candidates.append(candidate)
+
+    for candidate in known:
+        add(candidate)
     forward = getattr(type(model), "forward", None)
     try:
         parameters = list(inspect.signature(forward).parameters.values())[1:]
     except (TypeError, ValueError):
-        return []
+        return candidates
     required = [p for p in parameters if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     if not required:
-        return [{"args": [], "kwargs": {}}]
+        add({"args": [], "kwargs": {}})
+        return candidates
     hints = _hints(forward)
     first_layers = _first_layer_uses(model, type(model))
-    width_specs = _width_specs(model)
+    seen = _Model(model)
     per_param: list[list[dict[str, Any]]] = []
     for p in required:
-        specs = _param_specs(p, hints.get(p.name, p.annotation), first_layers.get(p.name), model, width_specs)
+        specs = _param_specs(p, hints.get(p.name, p.annotation), first_layers.get(p.name), seen)
         if not specs:
-            return []
+            return candidates
         per_param.append(specs)
-    candidates = []
-    for j in range(min(3, max(len(s) for s in per_param))):
+    pair = _prediction_and_target(required, first_layers, hints)
+    if pair is not None:
+        prediction, target = pair
+        per_param[target] = per_param[prediction]  # the same shapes, drawn separately
+    for j in range(max(len(s) for s in per_param)):
         chosen = [s[min(j, len(s) - 1)] for s in per_param]
-        args, kwargs = [], {}
-        for p, spec in zip(required, chosen):
-            if p.kind == p.KEYWORD_ONLY:
-                kwargs[p.name] = spec
-            else:
-                args.append(spec)
-        candidate = {"args": args, "kwargs": kwargs}
-        if candidate not in candidates:
-            candidates.append(candidate)
+        add(_arrange(required, chosen))
+    if pair is not None:
+        # classification: class indices for the target, as cross-entropy takes them
+        prediction, target = pair
+        for spec in per_param[prediction]:
+            shape = spec.get("shape") or []
+            if spec["op"] == "randn" and len(shape) >= 2:
+                chosen = [s[0] for s in per_param]
+                chosen[prediction] = spec
+                chosen[target] = {"op": "randint", "high": int(shape[1] if len(shape) > 2 else shape[-1]),
+                                  "shape": [shape[0], *shape[2:]]}
+                add(_arrange(required, chosen))
     return candidates
 
 
-def _param_specs(p: inspect.Parameter, annotation: Any, layer: nn.Module | None, model: nn.Module,
-                 width_specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _arrange(required: list[inspect.Parameter], chosen: list[dict[str, Any]]) -> dict[str, Any]:
+    args, kwargs = [], {}
+    for p, spec in zip(required, chosen):
+        if p.kind == p.KEYWORD_ONLY:
+            kwargs[p.name] = spec
+        else:
+            args.append(spec)
+    return {"args": args, "kwargs": kwargs}
+
+
+def _prediction_and_target(required: list[inspect.Parameter], first_layers: dict[str, nn.Module],
+                           hints: dict[str, Any]) -> tuple[int, int] | None:
+    """(index of the prediction, index of the target) when forward takes a pair to compare."""
+    names = [p.name.lower() for p in required]
+    target = next((i for i, n in enumerate(names) if n in _TARGET_NAMES or n.endswith(("_target", "_gt", "_true"))),
+                  None)
+    if target is None or required[target].name in first_layers:
+        return None
+    annotation = _strip_optional(hints.get(required[target].name, inspect.Parameter.empty))
+    if annotation in (int, float, bool):
+        return None
+    prediction = next((i for i, n in enumerate(names) if i != target and
+                       (n in _PREDICTION_NAMES or n.startswith(("pred", "out", "logit", "recon", "x_"))
+                        or n.endswith(("_pred", "_hat", "_out", "_logits")))), None)
+    if prediction is None:
+        prediction = next((i for i in range(len(names)) if i != target), None)
+    return (prediction, target) if prediction is not None else None
+
+
+def _param_specs(p: inspect.Parameter, annotation: Any, layer: nn.Module | None, seen: _Model) -> list[dict[str, Any]]:
     name = p.name.lower()
     annotation = _strip_optional(annotation)
     if annotation is int:
@@ -453,34 +604,110 @@ def _param_specs(p: inspect.Parameter, annotation: Any, layer: nn.Module | None,
         return [{"op": "value", "value": 0.5}]
     if annotation is bool:
         return [{"op": "value", "value": False}]
+    origin = typing.get_origin(annotation)
+    if origin in (list, tuple, typing.Sequence) or annotation in (list, tuple):
+        items = _generic_floats(seen)[:2]
+        return [{"op": "list", "items": [item, item]} for item in items]
     if layer is not None:
-        specs = layer_specs(layer)
+        specs = layer_specs(layer, seen.nodes)
         if specs:
             return specs
     if "mask" in name:
         return [{"op": "ones", "shape": [BATCH, SEQ]}]
-    if name in ("input_ids", "ids", "tokens", "token_ids", "idx", "indices", "labels", "targets"):
-        embedding = next((m for m in model.modules() if isinstance(m, (nn.Embedding, nn.EmbeddingBag))), None)
-        high = embedding.num_embeddings if embedding is not None else 10
+    if name in _ADJACENCY_NAMES or name.startswith("adj") or (name in ("a", "g") and seen.nodes):
+        return [{"op": "rand", "shape": [n, n]} for n in (seen.nodes or [SPATIAL])]
+    if name in _TOKEN_NAMES or name.endswith(("_ids", "_idx", "_tokens")):
+        high = seen.embedding.num_embeddings if seen.embedding is not None else 10
         return [{"op": "randint", "high": high, "shape": [BATCH, SEQ]}]
-    return list(width_specs)
+    specs = []
+    if name in _TIME_NAMES:  # a diffusion timestep, a noise level: one number per sample
+        specs.append({"op": "rand", "shape": [BATCH]})
+    specs += _generic_floats(seen)
+    if seen.embedding is not None:  # a sequence model handed token ids under another name
+        specs.append({"op": "randint", "high": seen.embedding.num_embeddings, "shape": [BATCH, SEQ]})
+    if seen.width:  # the first layer may not be where this input goes: the usual shapes last
+        specs += [{"op": "randn", "shape": list(shape)} for shape in _GENERIC_SHAPES]
+    out: list[dict[str, Any]] = []
+    for spec in specs:
+        if spec not in out:
+            out.append(spec)
+    return out
 
 
-def layer_specs(layer: nn.Module) -> list[dict[str, Any]]:
-    """Inputs a layer accepts, from its sizes."""
+def _generic_floats(seen: _Model) -> list[dict[str, Any]]:
+    """Sized by the model's first layer; else by the tensors it holds (a layer-less module
+    combines its input with them: ``x * self.scale``, ``x @ self.projection``); else the
+    usual shapes."""
+    if seen.width:
+        return list(seen.width)
+    specs = [{"op": "randn", "shape": shape} for shape in held_shapes(seen.model)]
+    specs += [{"op": "randn", "shape": list(shape)} for shape in _GENERIC_SHAPES]
+    out: list[dict[str, Any]] = []
+    for spec in specs:
+        if spec not in out:
+            out.append(spec)
+    return out
+
+
+def held_shapes(model: nn.Module, limit: int = 3) -> list[list[int]]:
+    """Input shapes that fit the tensors the model holds itself: ``[B, first size]`` (``x @ t``),
+    ``[B, last size]`` (``x * t``), ``[B, *shape]`` (``x.masked_fill(mask, 0)``)."""
+    shapes: list[list[int]] = []
+    seen = 0
+    for value in list(vars(model).values()) + list(model._buffers.values()) + list(model._parameters.values()):
+        if not isinstance(value, torch.Tensor) or value.dim() == 0 or value.device.type == "meta" \
+                or max(value.shape) > 4096:
+            continue
+        seen += 1
+        for shape in ([BATCH, int(value.shape[0])], [BATCH, int(value.shape[-1])], [BATCH, *map(int, value.shape)]):
+            if shape not in shapes:
+                shapes.append(shape)
+        if seen >= limit:
+            break
+    return shapes
+
+
+def node_counts(model: nn.Module) -> list[int]:
+    """Sizes N of the N x N matrices the model holds (an adjacency, graph supports), most common first."""
+    counts: dict[int, int] = {}
+
+    def look(value: Any) -> None:
+        if isinstance(value, torch.Tensor) and value.dim() == 2 and value.shape[0] == value.shape[1] \
+                and value.shape[0] > 1 and value.device.type != "meta":
+            counts[int(value.shape[0])] = counts.get(int(value.shape[0]), 0) + 1
+        elif isinstance(value, (list, tuple)):
+            for item in value[:8]:
+                look(item)
+
+    for module in model.modules():
+        for value in list(vars(module).values()) + list(module._buffers.values()):
+            look(value)
+    return sorted(counts, key=lambda n: (-counts[n], n))[:2]
+
+
+def layer_specs(layer: nn.Module, nodes: list[int] | tuple = ()) -> list[dict[str, Any]]:
+    """Inputs a layer accepts, from its sizes (``nodes``: a graph's node counts, for models
+    over nodes and time)."""
     while isinstance(layer, (nn.Sequential, nn.ModuleList)) and len(layer) > 0:
         layer = layer[0]
     if isinstance(layer, nn.Linear):
         f = layer.in_features
-        return [{"op": "randn", "shape": [BATCH, SEQ, f]}, {"op": "randn", "shape": [BATCH, f]}]
+        specs = [{"op": "randn", "shape": [BATCH, SEQ, f]}, {"op": "randn", "shape": [BATCH, f]}]
+        specs += [{"op": "randn", "shape": shape} for n in nodes for shape in ([BATCH, n, f], [n, f])]
+        return specs
     if isinstance(layer, nn.Bilinear):
         return [{"op": "randn", "shape": [BATCH, layer.in1_features]}]
     if isinstance(layer, (nn.Conv1d, nn.ConvTranspose1d)):
-        return [{"op": "randn", "shape": [BATCH, layer.in_channels, 16]}]
+        specs = [{"op": "randn", "shape": [BATCH, layer.in_channels, 16]}]
+        specs += [{"op": "randn", "shape": [BATCH, layer.in_channels, n]} for n in nodes]
+        return specs + [{"op": "randn", "shape": [BATCH, layer.in_channels, 64]}]
     if isinstance(layer, (nn.Conv2d, nn.ConvTranspose2d)):
-        return [{"op": "randn", "shape": [BATCH, layer.in_channels, 16, 16]}]
+        c = layer.in_channels
+        # over nodes and time (N x T, a traffic or sensor model), else images, small to large
+        specs = [{"op": "randn", "shape": [BATCH, c, n, t]} for n in nodes for t in (13, 12)]
+        return specs + [{"op": "randn", "shape": [BATCH, c, size, size]} for size in (16, 32, 64)]
     if isinstance(layer, (nn.Conv3d, nn.ConvTranspose3d)):
-        return [{"op": "randn", "shape": [BATCH, layer.in_channels, SPATIAL, SPATIAL, SPATIAL]}]
+        return [{"op": "randn", "shape": [BATCH, layer.in_channels, size, size, size]} for size in (SPATIAL, 16)]
     if isinstance(layer, (nn.Embedding, nn.EmbeddingBag)):
         return [{"op": "randint", "high": layer.num_embeddings, "shape": [BATCH, SEQ]}]
     if isinstance(layer, nn.LayerNorm) or type(layer).__name__ == "RMSNorm":
@@ -491,7 +718,8 @@ def layer_specs(layer: nn.Module) -> list[dict[str, Any]]:
         return [{"op": "randn", "shape": [BATCH, layer.num_features]},
                 {"op": "randn", "shape": [BATCH, layer.num_features, SEQ]}]
     if isinstance(layer, nn.BatchNorm2d):
-        return [{"op": "randn", "shape": [BATCH, layer.num_features, SPATIAL, SPATIAL]}]
+        specs = [{"op": "randn", "shape": [BATCH, layer.num_features, n, 12]} for n in nodes]
+        return specs + [{"op": "randn", "shape": [BATCH, layer.num_features, SPATIAL, SPATIAL]}]
     if isinstance(layer, nn.GroupNorm):
         return [{"op": "randn", "shape": [BATCH, layer.num_channels, SPATIAL, SPATIAL]}]
     if isinstance(layer, nn.MultiheadAttention):
@@ -504,17 +732,19 @@ def layer_specs(layer: nn.Module) -> list[dict[str, Any]]:
 def _width_specs(model: nn.Module) -> list[dict[str, Any]]:
     """When forward says nothing: what the model's first sized layer takes (floats: an
     embedding table says nothing about a tensor handed to forward, which is not indices)."""
+    nodes = node_counts(model)
     for module in model.modules():
         if module is model or isinstance(module, (nn.Embedding, nn.EmbeddingBag)):
             continue
-        specs = layer_specs(module)
+        specs = layer_specs(module, nodes)
         if specs:
             return specs
     return []
 
 
 def _first_layer_uses(model: nn.Module, cls: type, depth: int = 0) -> dict[str, nn.Module]:
-    """``{forward parameter: the first submodule forward hands it to}``, looking one level down."""
+    """``{forward parameter: the first submodule forward hands it to}``, looking two levels down
+    (``x = self.encoder(x)`` where the encoder's own forward starts with a layer)."""
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(cls.forward))))
     except (OSError, TypeError, SyntaxError, IndentationError, AttributeError):
@@ -533,7 +763,7 @@ def _first_layer_uses(model: nn.Module, cls: type, depth: int = 0) -> dict[str, 
         if isinstance(first, ast.Name) and first.id in names and first.id not in found:
             if layer_specs(target):
                 found[first.id] = target
-            elif depth < 1 and type(target).__module__.split(".")[0] != "torch":
+            elif depth < 2 and type(target).__module__.split(".")[0] != "torch":
                 inner = _first_layer_uses(target, type(target), depth + 1)
                 parameters = _forward_names(type(target))
                 if parameters and parameters[0] in inner:

@@ -15,8 +15,9 @@ entry is checked against the exact shape this module writes; anything else
 is a miss.  A verdict only decides whether the tool's own rewrite of the
 current file is written: nothing in it is code, or becomes the text written.
 
-Only verdicts that say something about the code are kept (passed, failed,
-not validated); an error or a timeout is tried again next time.
+Only verdicts that say something about the code are kept (passed, checked without
+forward, changes the checkpoint format, failed, not validated); an error or a timeout is
+tried again next time.
 
 Data only: JSON, never pickle, read with a size limit and checked entry by
 entry.  It lives in the same cache directory as the analysis cache (see
@@ -41,7 +42,8 @@ from codemod.ftypes import Validation, Verdict
 
 FORMAT = 2
 DIRECTORY_NAME = "verdicts"
-CACHED_VERDICTS = {Verdict.PASSED, Verdict.FAILED, Verdict.NOT_VALIDATED}
+CACHED_VERDICTS = {Verdict.PASSED, Verdict.CHECKED_WITHOUT_FORWARD, Verdict.CHANGES_CHECKPOINT, Verdict.FAILED,
+                   Verdict.NOT_VALIDATED}
 
 
 MAX_BYTES = 64 << 20  # a larger file is not one this tool wrote
@@ -134,6 +136,13 @@ _OPTIONAL_TEXT = ("device", "original_failure", "snippet")
 _TEXTS = ("compared", "left_behind", "missing_keys", "details", "failures", "notes")
 
 
+_OWN_KEYS = {"verdict", "checks", "message", "forward", "builds"}
+
+
+def _numbers(value: Any) -> bool:
+    return type(value) is list and all(type(v) is int for v in value)
+
+
 def validation_from_json(data: Any) -> Validation:
     """The Validation `Validation.to_json` wrote; ValueError for anything else."""
     names = {f.name for f in dataclasses.fields(Validation)}
@@ -152,11 +161,17 @@ def validation_from_json(data: Any) -> Validation:
         raise ValueError("expected a boolean")
     if type(data["parameter_order_changed"]) is not bool or type(data["rewrites"]) is not dict:
         raise ValueError("unexpected record")
+    if type(data["forward_compared"]) is not bool or type(data["builds"]) is not list:
+        raise ValueError("unexpected record")
+    if any(type(b) is not str for b in data["builds"]) or not _numbers(data["branches"]):
+        raise ValueError("unexpected record")
     for attr, own in data["rewrites"].items():
-        if not attr.isidentifier() or type(own) is not dict or set(own) != {"verdict", "checks", "message"}:
+        if not attr.isidentifier() or type(own) is not dict or not {"verdict", "checks", "message"} <= set(own) <= _OWN_KEYS:
             raise ValueError("unexpected rewrite verdict")
         Verdict(own["verdict"])
         if type(own["message"]) is not str or type(own["checks"]) is not list or any(type(c) is not str for c in own["checks"]):
+            raise ValueError("unexpected rewrite verdict")
+        if own.get("forward") not in (None, "compared", "not used") or not _numbers(own.get("builds", [])):
             raise ValueError("unexpected rewrite verdict")
     return Validation(**{**data, "verdict": verdict})
 

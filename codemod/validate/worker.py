@@ -39,8 +39,7 @@ def warm_import(name: str) -> None:
     """Import a module torch would import lazily on first use, and tell the parent how long
     it took, so that the class's timeout does not pay for it.
 
-    Meta kernels import sympy; meta random initialisation and the dispatch-mode device
-    checker import torch._dynamo: seconds each, once per worker.
+    Meta kernels import sympy (about a second, once per worker).
     """
     if name in sys.modules:
         return
@@ -49,6 +48,49 @@ def warm_import(name: str) -> None:
 
     importlib.import_module(name)
     send({"type": "extend", "seconds": round(time.perf_counter() - started, 3)})
+
+
+_DYNAMO_SKIPPED = False
+
+
+def skip_dynamo_disable() -> None:
+    """Let torch's ``_disable_dynamo`` wrappers call their function directly.
+
+    torch wraps internal functions (decompositions, ``TorchDispatchMode.__torch_dispatch__``,
+    ...) in ``torch._compile._disable_dynamo``, whose first call imports ``torch._dynamo``
+    (about two thirds of the time of ``import torch`` itself) only to wrap the function so
+    that a ``torch.compile`` in progress does not trace it.  Validation compiles nothing, so
+    each wrapper is given its function as the already-disabled one (the attribute it caches
+    it in): the meta-device run, dispatch modes, casts and backward passes then never
+    import torch._dynamo.  A wrapper created later (a dispatch mode defined by the
+    repository) still imports it on its first call, as torch intends.
+    """
+    global _DYNAMO_SKIPPED
+    if _DYNAMO_SKIPPED or "torch._dynamo" in sys.modules:
+        return
+    _DYNAMO_SKIPPED = True
+    import gc
+    import types
+
+    import torch._compile
+
+    source = torch._compile._disable_dynamo.__code__.co_filename
+    for obj in gc.get_objects():
+        if type(obj) is not types.FunctionType:
+            continue
+        code = obj.__code__
+        if code.co_name != "inner" or code.co_filename != source or not obj.__closure__:
+            continue
+        for cell in obj.__closure__:
+            try:
+                function = cell.cell_contents
+            except ValueError:
+                continue
+            if callable(function) and not isinstance(function, bool):
+                try:
+                    setattr(function, "__dynamo_disable", function)
+                except (AttributeError, TypeError):
+                    pass
 
 
 def _take_stdio() -> tuple[TextIO, TextIO]:
@@ -127,6 +169,7 @@ def main(config_path: str, watch_fd: int | None = None) -> None:
         torch.set_num_threads(int(config["threads"]))
     from codemod.validate import side
 
+    skip_dynamo_disable()  # done in the zygote already when forked from it
     state = side.WorkerState(config)
     # torch's own objects live as long as the worker: keep them out of the collections that run
     # after every class (a full collection over them costs about 0.1-0.2 s each time).

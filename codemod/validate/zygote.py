@@ -1,8 +1,10 @@
 """A warm parent for validation workers (Linux): torch imported once, workers forked from it.
 
-Importing torch, sympy and torch._dynamo costs about 4 s of CPU per process; two workers
-per run (more with restarts) paid it each time.  The zygote pays it once: it imports them,
-then forks one worker per request from the tool.  It never imports repository code, never
+Importing torch and sympy costs seconds of CPU per process; two workers per run (more with
+restarts) paid it each time.  The zygote pays it once: it imports them, then forks one
+worker per request from the tool.  torch._dynamo, which torch imports on the first call of
+many internal functions and which alone costs two thirds of ``import torch``, is never
+imported (worker.skip_dynamo_disable).  It never imports repository code, never
 runs a tensor operation (so no thread pool exists to be broken by fork) and never touches
 CUDA (a CUDA context does not survive fork).
 
@@ -26,8 +28,8 @@ import signal
 import socket
 import sys
 
-# Imported by torch on first use, seconds each; every class's checks reach them.
-WARM_MODULES = ("torch", "torch.fx.experimental.symbolic_shapes", "torch._dynamo", "codemod.validate.side")
+# Imported by torch on first use (sympy, by meta kernels); every class's checks reach them.
+WARM_MODULES = ("torch", "torch.fx.experimental.symbolic_shapes", "codemod.validate.side")
 
 
 def serve(sock_fd: int, watch_fd: int) -> None:
@@ -39,6 +41,9 @@ def serve(sock_fd: int, watch_fd: int) -> None:
 
     for name in WARM_MODULES:
         importlib.import_module(name)
+    from codemod.validate.worker import skip_dynamo_disable
+
+    skip_dynamo_disable()
     gc.collect()
     gc.freeze()  # the forked workers share these pages; collections would touch (and copy) them
 

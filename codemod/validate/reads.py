@@ -1,0 +1,110 @@
+"""Which rewritten attributes a class's ``forward`` can read (worker side, reads source only).
+
+A rewrite is proven by a forward only when some forward reads the attribute.  One that no
+forward can reach (a table only ``sample()`` reads, a class with no ``forward`` at all) is
+judged without one, and its verdict says so.  The answer is conservative: when the source
+cannot be read, or the attribute leaves the class (handed to a submodule or a function in
+``__init__``, named in a string for ``getattr``), forward is taken to read it.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from typing import Any
+
+import torch
+
+
+def forward_reads(cls: type, attrs: list[str]) -> dict[str, bool]:
+    """``{attr: whether a forward of cls (or a method it calls on self) may read self.attr}``."""
+    methods = _methods(cls)
+    if methods is None:
+        return {attr: True for attr in attrs}
+    if "forward" not in methods:
+        # no forward of the repository's own (nn.Module's raises): none reads anything, unless
+        # the class hands the attribute on at construction
+        reached: set[str] = set()
+    else:
+        reached = _reached(methods, "forward")
+    out = {}
+    for attr in attrs:
+        read = any(_reads(methods[name], attr) for name in reached)
+        out[attr] = read or _escapes(methods, attr)
+    return out
+
+
+def _methods(cls: type) -> dict[str, ast.FunctionDef] | None:
+    """The methods of ``cls`` and of its repository bases (not torch's), the most derived first."""
+    found: dict[str, ast.FunctionDef] = {}
+    for klass in cls.__mro__:
+        if klass is object or klass.__module__.split(".")[0] == "torch":
+            continue
+        try:
+            source = textwrap.dedent(inspect.getsource(klass))
+            tree = ast.parse(source)
+        except (OSError, TypeError, SyntaxError, IndentationError):
+            return None
+        body = tree.body[0] if tree.body and isinstance(tree.body[0], ast.ClassDef) else None
+        if body is None:
+            return None
+        for node in body.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name not in found:
+                found[node.name] = node  # type: ignore[assignment]
+    if "forward" in found or getattr(cls, "forward", None) is getattr(torch.nn.Module, "forward", None):
+        return found
+    return None  # forward comes from somewhere unread (a torch subclass): assume it reads
+
+
+def _self_name(function: ast.FunctionDef) -> str:
+    args = function.args.posonlyargs + function.args.args
+    return args[0].arg if args else "self"
+
+
+def _reached(methods: dict[str, ast.FunctionDef], start: str) -> set[str]:
+    """Methods reachable from ``start`` through ``self.method(...)`` calls and property reads."""
+    reached = {start}
+    todo = [start]
+    while todo:
+        function = methods[todo.pop()]
+        me = _self_name(function)
+        for node in ast.walk(function):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == me \
+                    and node.attr in methods and node.attr not in reached:
+                reached.add(node.attr)
+                todo.append(node.attr)
+    return reached
+
+
+def _reads(function: ast.FunctionDef, attr: str) -> bool:
+    me = _self_name(function)
+    for node in ast.walk(function):
+        if isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) \
+                and node.value.id == me and isinstance(node.ctx, ast.Load):
+            return True
+        if isinstance(node, ast.Constant) and node.value == attr:
+            return True  # getattr(self, "attr"), self.__dict__["attr"], ...
+    return False
+
+
+def _escapes(methods: dict[str, Any], attr: str) -> bool:
+    """Whether the constructor hands ``self.attr`` on (to a submodule, a function, a container):
+    then whatever receives it may be run by forward."""
+    init = methods.get("__init__")
+    if init is None:
+        return False
+    me = _self_name(init)
+    for node in ast.walk(init):
+        if not isinstance(node, ast.Call):
+            continue
+        for argument in list(node.args) + [k.value for k in node.keywords]:
+            for inner in ast.walk(argument):
+                if isinstance(inner, ast.Attribute) and inner.attr == attr and isinstance(inner.value, ast.Name) \
+                        and inner.value.id == me:
+                    # its own registration (register_buffer("x", self.x)) is not handing it on
+                    func = node.func
+                    if isinstance(func, ast.Attribute) and func.attr in ("register_buffer", "Parameter", "Buffer"):
+                        continue
+                    return True
+    return False

@@ -1,0 +1,422 @@
+"""What a verdict rests on with no setup: forward inputs made up for the forwards users write,
+several builds per class with merged coverage, casts judged with a forward, and one verdict
+word for each kind of evidence.
+
+Each end-to-end test hands hand-written rewrites of a small repository (no examples file, no
+records) to ``validate_rewrites``; every class is validated in one module-scoped call that
+shares the session's warm workers.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+import torch
+
+from codemod.ftypes import Action, ClassRewrite, Finding, Validation, Verdict
+from codemod.validate import ValidationOptions, validate_rewrites
+
+MODELS = '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class SpectralLoss(nn.Module):
+    """An STFT loss: its float window, made a buffer, is cast by model.half(); CPU FFTs have no
+    half kernel, so the rewritten loss raises where the original (a float32 window) runs."""
+
+    def __init__(self, n_fft=16):
+        super().__init__()
+        self.n_fft = n_fft
+        self.window = torch.hann_window(n_fft)
+
+    def forward(self, input, target):
+        a = torch.stft(input, self.n_fft, window=self.window, return_complex=True).abs()
+        b = torch.stft(target, self.n_fft, window=self.window, return_complex=True).abs()
+        return F.l1_loss(a, b)
+
+
+class FilterBank(nn.Module):
+    """The window exists only with use_window=True, which the first build (the defaults) does
+    not take: a second build, the boolean flipped, runs that arm."""
+
+    def __init__(self, dim=16, use_window=False):
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+        if use_window:
+            self.window = torch.hann_window(dim)
+        else:
+            self.window = None
+
+    def forward(self, x):
+        x = self.proj(x)
+        if self.window is not None:
+            x = torch.fft.rfft(x * self.window).abs()
+        return x
+
+
+class WeightedMSE(nn.Module):
+    """forward(input, target): the rewritten weights hold other values, which only a forward
+    shows (uninitialised memory is compared by shape and dtype, not by value)."""
+
+    def __init__(self, size=16):
+        super().__init__()
+        self.weights = torch.empty(size).fill_(2.0)
+
+    def forward(self, input, target):
+        return ((input - target) ** 2 * self.weights).mean()
+
+
+class Tokens(nn.Module):
+    def __init__(self, vocab=11, dim=6):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, dim)
+        self.scale = torch.linspace(0.5, 1.5, dim)
+
+    def forward(self, ids):
+        return self.emb(ids) * self.scale
+
+
+class Unrunnable(nn.Module):
+    """No made-up input runs its forward: a shape it checks itself."""
+
+    def __init__(self):
+        super().__init__()
+        self.offset = torch.arange(5.0)
+
+    def forward(self, x):
+        if x.dim() != 5 or x.shape[-1] != 3:
+            raise ValueError("expects (N, C, D, H, 3) inputs")
+        return x + self.offset[0]
+
+
+class Sampler(nn.Module):
+    """No forward at all: only sample() reads the table."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.table = torch.linspace(0, 1, 4)
+
+    def sample(self):
+        return self.lin(self.table)
+
+
+class NewKey(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.scale = torch.ones(4, requires_grad=True)
+
+    def forward(self, x):
+        return self.lin(x) * self.scale
+
+
+class TrainOnly(nn.Module):
+    """eval() forwards never read the noise: the forward of the training check does."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.noise = torch.linspace(0, 1, 4)
+
+    def forward(self, x):
+        return self.lin(x) + self.noise if self.training else self.lin(x)
+
+
+class OffsetOnRequest(nn.Module):
+    """Its forward reads the offset only when asked to, which the made-up inputs never do."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.offset = torch.linspace(0, 1, 4)
+
+    def forward(self, x, use_offset: bool = False):
+        y = self.lin(x)
+        return y + self.offset if use_offset else y
+
+
+class OnGpuOnly(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        if torch.cuda.is_available():
+            self.boost = torch.ones(4)
+
+    def forward(self, x):
+        return self.lin(x)
+'''
+
+# (class, attribute, old statement, new statement, action, persistent, reason)
+EDITS = [
+    ("SpectralLoss", "window", "self.window = torch.hann_window(n_fft)",
+     'self.register_buffer("window", torch.hann_window(n_fft), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
+    ("FilterBank", "window", "self.window = torch.hann_window(dim)",
+     'self.register_buffer("window", torch.hann_window(dim), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
+    # a wrong rewrite: other values in memory whose values are not compared
+    ("WeightedMSE", "weights", "self.weights = torch.empty(size).fill_(2.0)",
+     'self.register_buffer("weights", torch.empty(size).fill_(3.0), persistent=False)', "buffer", False,
+     "persistent=False: uninitialised memory (torch.empty)"),
+    ("Tokens", "scale", "self.scale = torch.linspace(0.5, 1.5, dim)",
+     'self.register_buffer("scale", torch.linspace(0.5, 1.5, dim), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
+    ("Unrunnable", "offset", "self.offset = torch.arange(5.0)",
+     'self.register_buffer("offset", torch.arange(5.0), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
+    ("Sampler", "table", "self.table = torch.linspace(0, 1, 4)",
+     'self.register_buffer("table", torch.linspace(0, 1, 4), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
+    ("NewKey", "scale", "self.scale = torch.ones(4, requires_grad=True)",
+     "self.scale = nn.Parameter(torch.ones(4))", "parameter", None, "torch.ones(..., requires_grad=True)"),
+    ("TrainOnly", "noise", "self.noise = torch.linspace(0, 1, 4)",
+     'self.register_buffer("noise", torch.linspace(0, 1, 4), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
+    ("OffsetOnRequest", "offset", "self.offset = torch.linspace(0, 1, 4)",
+     'self.register_buffer("offset", torch.linspace(0, 1, 4), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
+    ("OnGpuOnly", "boost", "self.boost = torch.ones(4)",
+     'self.register_buffer("boost", torch.ones(4), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
+]
+
+
+# A class whose constructor needs arguments nothing makes up well, and whose forward takes
+# images it cuts into patches: its __main__ block shows both, and is read, never run.
+PATCHES = '''
+import torch
+import torch.nn as nn
+
+
+class Patches(nn.Module):
+    def __init__(self, patch, dim):
+        super().__init__()
+        self.patch = patch
+        self.proj = nn.Linear(patch * patch * 3, dim)
+        self.pos = torch.linspace(0, 1, dim)
+
+    def forward(self, images):
+        b, c, h, w = images.shape
+        p = self.patch
+        x = images.unfold(2, p, p).unfold(3, p, p).reshape(b, -1, c * p * p)
+        return self.proj(x) + self.pos
+
+
+if __name__ == "__main__":
+    raise SystemExit("a __main__ block is read, never run")
+    size = 4
+    model = Patches(patch=size, dim=2 * size)
+    print(model(torch.randn(2, 3, 12, 12)).shape)
+'''
+
+PATCH_EDITS = [
+    ("Patches", "pos", "self.pos = torch.linspace(0, 1, dim)",
+     'self.register_buffer("pos", torch.linspace(0, 1, dim), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
+]
+
+
+def _module(root: Path, name: str, source: str, edits) -> tuple[list[ClassRewrite], dict[Path, str]]:
+    text = textwrap.dedent(source).lstrip("\n")
+    path = root / "pkg" / f"{name}.py"
+    path.write_text(text)
+    lines = text.splitlines()
+    rewrites = []
+    for cls, attr, old, new, action, persistent, reason in edits:
+        start = next(i for i, line in enumerate(lines) if line.startswith(f"class {cls}("))
+        index = next(i for i in range(start, len(lines)) if lines[i].strip() == old)
+        lines[index] = lines[index].replace(old, new)
+        finding = Finding(f"pkg/{name}.py", index + 1, 9, cls, attr, Action(action), persistent, reason)
+        rewrites.append(ClassRewrite(path, f"pkg.{name}", cls, [finding], ((attr, index + 1, index + 1),)))
+    return rewrites, {path: "\n".join(lines) + "\n"}
+
+
+def _repository(root: Path) -> tuple[list[ClassRewrite], dict[Path, str]]:
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    rewrites, overlay = _module(root, "models", MODELS, EDITS)
+    more, other = _module(root, "patches", PATCHES, PATCH_EDITS)
+    overlay.update(other)
+    return rewrites + more, overlay
+
+
+@pytest.fixture(scope="module")
+def verdicts(tmp_path_factory) -> dict[str, Validation]:
+    root = tmp_path_factory.mktemp("evidence")
+    rewrites, overlay = _repository(root)
+    results = validate_rewrites(root, rewrites, overlay, ValidationOptions(jobs=2, timeout=120))
+    return {cls: v for (_, cls), v in results.items()}
+
+
+def _describe(v: Validation) -> str:
+    return f"{v.verdict.value}: {v.message}\n" + "\n".join(f"  {d}" for d in v.details + v.notes)
+
+
+# -- the acceptance cases: rewrites only the new evidence fails ---------------------------------
+
+
+def test_a_float_window_fed_to_an_fft_in_a_loss_fails_under_a_half_cast(verdicts):
+    v = verdicts["SpectralLoss"]
+    assert v.verdict is Verdict.FAILED, _describe(v)
+    casts = [f for f in v.failures if f.startswith("casts: ")]
+    assert any("model.half()" in f and "MKL FFT doesn't support tensors of type: Half" in f for f in casts), casts
+    assert any("model.to(torch.bfloat16)" in f for f in casts), casts
+    # the inputs: a prediction and a target of the same shape, made up with no setup
+    assert any("forward inputs made up" in d and "randn(2x16), randn(2x16)" in d for d in v.details), v.details
+    assert "forward:cpu" in v.compared  # in float32 both agree
+
+
+def test_a_rewrite_in_an_arm_only_a_second_build_takes_fails(verdicts):
+    v = verdicts["FilterBank"]
+    assert v.verdict is Verdict.FAILED, _describe(v)
+    assert len(v.builds) == 2 and v.builds[1].endswith("with use_window=True"), v.builds
+    assert v.branches == [1, 1]
+    message = v.message_for("window")
+    assert "build 2" in message and "model.half()" in message, message
+
+
+def test_a_loss_whose_rewrite_changes_its_output_fails(verdicts):
+    v = verdicts["WeightedMSE"]
+    assert v.verdict is Verdict.FAILED, _describe(v)
+    assert any(f.startswith("forward: on cpu") and "differs" in f for f in v.failures), v.failures
+    assert any("only its dtype and shape are compared" in d for d in v.details), v.details
+
+
+# -- one test per verdict word -------------------------------------------------------------------
+
+
+def test_passed_means_a_forward_was_compared_in_float32_and_after_each_cast(verdicts):
+    v = verdicts["Tokens"]
+    assert v.verdict is Verdict.PASSED, _describe(v)
+    assert v.forward_for("scale") == "compared"
+    message = v.message_for("scale")
+    assert "forward compared in float32 and after model.to(torch.bfloat16), model.half(), model.double()" in message
+    # integer tokens within the embedding's range
+    assert any("randint<11(2x7)" in d for d in v.details), v.details
+    assert {"forward:cpu", "casts", "coverage"} <= set(v.checks_for("scale"))
+
+
+def test_passed_without_a_forward_says_no_forward_reads_the_attribute(verdicts):
+    v = verdicts["Sampler"]
+    assert v.verdict is Verdict.PASSED, _describe(v)
+    assert v.forward_for("table") == "not used"
+    assert "no forward of the class reads table" in v.message_for("table")
+
+
+def test_checked_without_forward(verdicts):
+    v = verdicts["Unrunnable"]
+    assert v.verdict is Verdict.CHECKED_WITHOUT_FORWARD, _describe(v)
+    assert v.verdict_for("offset") is Verdict.CHECKED_WITHOUT_FORWARD
+    assert not v.forward_compared and v.forward_for("offset") is None
+    message = v.message_for("offset")
+    assert message.startswith("structure, checkpoint and meta checks agree, but forward not compared"), message
+    # a cast check without a forward is reported as not run
+    assert "casts" not in v.checks_for("offset")
+    assert any(d.startswith("casts: not run (no forward)") for d in v.details), v.details
+
+
+def test_a_forward_counts_for_a_rewrite_only_when_it_reads_the_rewritten_tensor(verdicts):
+    v = verdicts["TrainOnly"]  # read by the train() forward of the training check
+    assert v.verdict is Verdict.PASSED and v.forward_for("noise") == "compared", _describe(v)
+    v = verdicts["OffsetOnRequest"]
+    assert v.verdict is Verdict.CHECKED_WITHOUT_FORWARD, _describe(v)
+    assert "forward:cpu" in v.compared  # a forward was compared, but it took the other path
+    assert "the forward compared never read offset" in v.message_for("offset"), v.message_for("offset")
+
+
+def test_changes_the_checkpoint_format(verdicts):
+    v = verdicts["NewKey"]
+    assert v.verdict is Verdict.CHANGES_CHECKPOINT, _describe(v)
+    assert not v.failures
+    message = v.message_for("scale")
+    assert "the only difference is new state_dict keys (scale)" in message
+    assert "strict=False" in message and "missing_keys=[scale]" in message and "--allow-new-keys" in message
+
+
+def test_failed(verdicts):
+    v = verdicts["WeightedMSE"]
+    assert v.verdict is Verdict.FAILED and v.verdict_for("weights") is Verdict.FAILED, _describe(v)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the arm runs where CUDA is there")
+def test_not_validated_when_no_build_runs_the_statement(verdicts):
+    v = verdicts["OnGpuOnly"]
+    assert v.verdict is Verdict.NOT_VALIDATED, _describe(v)
+    assert "branch not taken" in v.message_for("boost")
+    assert v.branches == [0, 1]
+
+
+# -- the repository's own calls ----------------------------------------------------------------
+
+
+def test_a_class_is_built_and_called_as_its_main_block_does(verdicts):
+    v = verdicts["Patches"]
+    assert v.verdict is Verdict.PASSED, _describe(v)
+    assert v.builds[0] == "built as pkg/patches.py:22 calls it (patch=4, dim=8)", v.builds
+    assert any("forward inputs the repository's own call: randn(2x3x12x12)" in d for d in v.details), v.details
+    assert v.forward_for("pos") == "compared"
+
+
+# -- the same verdicts on every run ------------------------------------------------------------
+
+DETERMINISM = """
+import torch
+import torch.nn as nn
+
+
+class Noisy(nn.Module):
+    def __init__(self, n=4):
+        super().__init__()
+        self.lin = nn.Linear(n, n)
+        self.noise = torch.Tensor(n)
+
+    def forward(self, x):
+        return self.lin(x) + self.noise
+
+
+class Switch(nn.Module):
+    def __init__(self, dim, gated=False):
+        super().__init__()
+        self.lin = nn.Linear(dim, dim)
+        self.gate = torch.linspace(0, 1, dim) if gated else torch.ones(dim)
+
+    def forward(self, x):
+        return self.lin(x) * self.gate
+
+
+class Loss(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weights = torch.rand(16)
+
+    def forward(self, input, target):
+        return ((input - target) ** 2 * self.weights).sum()
+"""
+
+
+def test_verdicts_are_the_same_on_every_run_without_the_cache(tmp_path):
+    from codemod.runner import RunOptions, run
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'scratch'\nversion = '0'\n")
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "m.py").write_text(textwrap.dedent(DETERMINISM).lstrip("\n"))
+    runs = []
+    for _ in range(2):
+        report = run([tmp_path], RunOptions(write=False, jobs=1, timeout=120, use_cache=False, root=tmp_path))
+        runs.append([(f.line, f.class_name, f.attribute, f.held_back, f.validation.to_json())
+                     for f in report.findings if f.validation is not None])
+    assert len(runs[0]) == 3
+    assert runs[0] == runs[1]
+    verdicts = {cls: json["rewrites"][attr]["verdict"] for _, cls, attr, _, json in runs[0]}
+    # torch.Tensor(n) is uninitialised memory: the same (NaN) on both sides and in every run, so
+    # its forward agrees; each rewrite passes or adds a key (as the persistent policy decides)
+    proven = {"passed", "changes the checkpoint format"}
+    assert verdicts["Noisy"] in proven and verdicts["Loss"] in proven and verdicts["Switch"] == "passed", verdicts
+    switch = next(json for _, cls, _, _, json in runs[0] if cls == "Switch")
+    assert switch["branches"] == [1, 1] and switch["forward_compared"], switch

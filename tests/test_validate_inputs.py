@@ -1,0 +1,315 @@
+"""Where zero-setup forward inputs and builds come from, without running a validation:
+inputs made up for the forwards users write (synth.py), the repository's own calls read
+statically (calls.py), which attributes a forward reads (reads.py), and the variants of a
+build (build.py)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from codemod.validate import calls, reads, synth
+
+# -- made-up inputs ----------------------------------------------------------------------------
+
+
+def _runs(model: nn.Module, candidate: dict) -> bool:
+    args, kwargs = synth.make_inputs(candidate)
+    try:
+        model(*args, **kwargs)
+    except Exception:
+        return False
+    return True
+
+
+def _first_that_runs(model: nn.Module) -> dict:
+    return next(c for c in synth.input_candidates(model) if _runs(model, c))
+
+
+def test_a_loss_gets_a_prediction_and_a_target_of_the_same_shape():
+    class Loss(nn.Module):
+        def forward(self, pred, gt):
+            return ((pred - gt) ** 2).mean()
+
+    first = synth.input_candidates(Loss())[0]
+    assert first["args"][0] == first["args"][1] and first["args"][0]["op"] == "randn"
+    assert _runs(Loss(), first)
+
+
+def test_a_classification_loss_gets_class_indices_for_its_target():
+    class Classification(nn.Module):
+        def forward(self, logits, labels):
+            return nn.functional.nll_loss(logits.log_softmax(1), labels)
+
+    chosen = _first_that_runs(Classification())
+    logits, labels = chosen["args"]
+    assert labels["op"] == "randint" and labels["high"] == logits["shape"][1]
+    assert labels["shape"] == [logits["shape"][0], *logits["shape"][2:]]
+
+
+def test_a_sequence_model_gets_tokens_within_its_embedding_range():
+    class Tagger(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.encoder = nn.Sequential(nn.Embedding(13, 4), nn.Linear(4, 2))
+
+        def forward(self, src):
+            return self.encoder(src)
+
+    chosen = _first_that_runs(Tagger())
+    (tokens,) = chosen["args"]
+    assert tokens == {"op": "randint", "high": 13, "shape": [2, 7]}
+
+
+def test_an_image_model_gets_larger_images_when_small_ones_do_not_fit():
+    class Downsampler(nn.Module):
+        def __init__(self):
+            super().__init__()
+            layers = [nn.Conv2d(3 if i == 0 else 4, 4, 3, stride=2, padding=0) for i in range(4)]
+            self.body = nn.Sequential(*layers)
+
+        def forward(self, image):
+            return self.body(image)
+
+    chosen = _first_that_runs(Downsampler())
+    assert chosen["args"][0]["shape"] == [2, 3, 32, 32]  # four stride-2 3x3 convolutions need more than 16
+
+
+def test_a_graph_model_gets_nodes_from_the_adjacency_it_holds():
+    class GCN(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.adj = torch.eye(5)
+            self.lin = nn.Linear(3, 3)
+
+        def forward(self, x):
+            return torch.mm(self.adj, self.lin(x))
+
+    class WithAdjacency(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.supports = [torch.eye(6)]
+            self.lin = nn.Linear(3, 3)
+
+        def forward(self, x, adj):
+            return adj @ self.lin(x)
+
+    assert _first_that_runs(GCN())["args"][0]["shape"] == [5, 3]
+    chosen = _first_that_runs(WithAdjacency())
+    assert chosen["args"][1] == {"op": "rand", "shape": [6, 6]}
+
+
+def test_a_traffic_model_over_nodes_and_time_gets_its_node_count():
+    class Traffic(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.adj = torch.rand(7, 7)
+            self.start = nn.Conv2d(2, 4, (1, 1))
+
+        def forward(self, x):
+            h = self.start(x)
+            return torch.einsum("bcnt,nm->bcmt", h, self.adj)
+
+    assert synth.input_candidates(Traffic())[0]["args"][0]["shape"] == [2, 2, 7, 13]
+
+
+def test_a_layer_less_module_gets_the_shapes_of_the_tensors_it_holds():
+    class Masked(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.mask = torch.ones(4, 4).bool()
+
+        def forward(self, scores):
+            return scores.masked_fill(~self.mask, 0.0)
+
+    assert _first_that_runs(Masked())["args"][0]["shape"] == [2, 4, 4]
+
+
+def test_a_timestep_gets_one_number_per_sample():
+    class TimeEmbedding(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.freqs = torch.linspace(0, 1, 4)
+            self.proj = nn.Linear(8, 8)
+
+        def forward(self, t):
+            args = torch.outer(t, self.freqs)
+            return self.proj(torch.cat([args.sin(), args.cos()], -1))
+
+    assert _first_that_runs(TimeEmbedding())["args"][0] == {"op": "rand", "shape": [2]}
+
+
+def test_forward_annotations_and_defaults():
+    class Annotated(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(3, 3)
+
+        def forward(self, xs: list[torch.Tensor], steps: int, mask=None):
+            return sum(self.lin(x) for x in xs) * steps
+
+    first = synth.input_candidates(Annotated())[0]
+    assert first["args"][0]["op"] == "list" and first["args"][1] == {"op": "value", "value": 2}
+    assert len(first["args"]) == 2  # mask keeps its default
+    assert _runs(Annotated(), first)
+
+
+def test_inputs_the_repository_passes_come_first():
+    known = {"args": [{"op": "randn", "shape": [3, 5]}], "kwargs": {}}
+
+    class Any_(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(5, 5)
+
+        def forward(self, x):
+            return self.lin(x)
+
+    assert synth.input_candidates(Any_(), [known])[0] == known
+
+
+def test_value_specs_round_trip_through_json():
+    spec = {"args": [{"op": "tuple", "items": [{"op": "eye", "n": 3}, {"op": "arange", "start": 0, "end": 4}]},
+                     {"op": "tensor", "data": [1, 2], "dtype": "long"},
+                     {"op": "namespace", "kwargs": {"hidden": {"op": "value", "value": 8}}}],
+            "kwargs": {"d": {"op": "dict", "items": [["a", {"op": "zeros", "shape": [2], "dtype": "float64"}]]}}}
+    args, kwargs = synth.make_inputs(json.loads(json.dumps(spec)))
+    assert torch.equal(args[0][0], torch.eye(3)) and torch.equal(args[0][1], torch.arange(4))
+    assert args[1].dtype == torch.int64 and args[2].hidden == 8 and kwargs["d"]["a"].dtype == torch.float64
+    assert synth.describe(spec) == "(eye(3), arange(0, 4)), tensor([1, 2], long), namespace(hidden=8), " \
+                                   "d={'a': zeros(2, float64)}"
+
+
+# -- the repository's own calls, read statically -------------------------------------------------
+
+NET = '''
+import torch
+from torch import nn
+from .config import Cfg
+
+
+class Net(nn.Module):
+    """A network.
+
+    >>> m = Net(4, use_bias=True)
+    >>> m(torch.randn(2, 4)).shape
+    """
+
+    def __init__(self, dim, use_bias=False, cfg=None):
+        super().__init__()
+
+
+if __name__ == "__main__":
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    n = 8
+    net = Net(n * 2, cfg=Cfg(n=3)).to(device)
+    x = torch.randn(4, n * 2).to(device)
+    with torch.no_grad():
+        print(net(x).shape)
+    Net(open("dims.txt").read())  # needs running code: not a usable call
+'''
+
+TEST = '''
+import torch
+from pkg import Net
+
+
+def test_it(tmp_path):
+    out = Net(5)(torch.randint(0, 10, (3, 5)), mask=torch.ones(3, 5, dtype=torch.bool))
+
+
+class TestNet:
+    def test_width(self):
+        Net(dim=7, use_bias=False)
+'''
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text).lstrip("\n"))
+
+
+def test_calls_from_main_blocks_docstrings_and_tests(tmp_path):
+    _write(tmp_path, {"pkg/__init__.py": "from .net import Net\n", "pkg/net.py": NET, "tests/test_net.py": TEST,
+                      "pkg/config.py": "class Cfg:\n    def __init__(self, n=3):\n        self.n = n\n"})
+    found = calls.find(tmp_path, ["pkg.net.Net"], [tmp_path])
+    usages = {u["where"]: u for u in found.usages["pkg.net.Net"]}
+    assert set(usages) == {"pkg/net.py:20", "pkg/net.py:6 (docstring)", "tests/test_net.py:6",
+                           "tests/test_net.py:11"}
+    main = usages["pkg/net.py:20"]
+    assert main["args"] == [{"op": "value", "value": 16}]  # n * 2, n bound earlier in the block
+    assert main["kwargs"] == {"cfg": {"op": "call", "target": "pkg.config.Cfg", "args": [],
+                                      "kwargs": {"n": {"op": "value", "value": 3}}}}
+    assert main["inputs"] == {"args": [{"op": "randn", "shape": [4, 16]}], "kwargs": {}}  # .to(device) dropped
+    docstring = usages["pkg/net.py:6 (docstring)"]
+    assert docstring["kwargs"] == {"use_bias": {"op": "value", "value": True}}
+    assert docstring["inputs"]["args"] == [{"op": "randn", "shape": [2, 4]}]
+    test = usages["tests/test_net.py:6"]  # through the package's re-export
+    assert test["inputs"]["args"] == [{"op": "randint", "low": 0, "high": 10, "shape": [3, 5]}]
+    assert test["inputs"]["kwargs"] == {"mask": {"op": "ones", "shape": [3, 5], "dtype": "bool"}}
+    assert usages["tests/test_net.py:11"]["kwargs"] == {"dim": {"op": "value", "value": 7},
+                                                        "use_bias": {"op": "value", "value": False}}
+    assert str(tmp_path / "tests" / "test_net.py") in found.files
+
+
+def test_calls_are_read_never_run(tmp_path):
+    marker = tmp_path / "ran"
+    _write(tmp_path, {"m.py": f'''
+        import torch
+        from torch import nn
+
+        class M(nn.Module):
+            pass
+
+        if __name__ == "__main__":
+            open({str(marker)!r}, "w").write("ran")
+            M()(torch.randn(2, 3))
+        '''})
+    found = calls.find(tmp_path, ["m.M"], [tmp_path])
+    assert found.usages["m.M"][0]["inputs"] == {"args": [{"op": "randn", "shape": [2, 3]}], "kwargs": {}}
+    assert not marker.exists()
+
+
+# -- which attributes a forward reads ------------------------------------------------------------
+
+
+class _Base(nn.Module):
+    def helper(self, x):
+        return x * self.scale
+
+
+class _Reader(_Base):
+    def __init__(self):
+        super().__init__()
+        self.scale = torch.ones(2)
+        self.table = torch.ones(2)
+        self.handed = torch.ones(2)
+        self.child = nn.Identity(self.handed)
+        self.unused = torch.ones(2)
+
+    def forward(self, x):
+        return self.helper(x) + getattr(self, "table")
+
+    def sample(self):
+        return self.unused
+
+
+class _NoForward(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = torch.ones(2)
+
+    def sample(self):
+        return self.table
+
+
+def test_forward_reads_follow_helpers_strings_and_what_the_constructor_hands_on():
+    found = reads.forward_reads(_Reader, ["scale", "table", "handed", "unused"])
+    assert found == {"scale": True, "table": True, "handed": True, "unused": False}
+    assert reads.forward_reads(_NoForward, ["table"]) == {"table": False}
+    assert reads.forward_reads(nn.Linear, ["weight"]) == {"weight": True}  # source of torch's own: assumed read
