@@ -114,13 +114,17 @@ def test_fresh_venv_without_torch_runs_the_static_tool(fresh_venv: Path, tmp_pat
     assert "model.py:8:9: Model.idx -> register_buffer" in dry.stdout
     check = _run([python, "-m", "codemod", "run", "--no-validate", "--check", "."], cwd=project)
     assert check.returncode == 1, check.stderr
-    # Validation asks for torch: a usage error naming the extra, before anything is written.
-    validated = _run([codemod, "run", "."], cwd=project)
+    # Asking for validation explicitly where torch is missing: a usage error naming the extra,
+    # before anything is written.
+    validated = _run([codemod, "run", "--validate", "."], cwd=project)
     assert validated.returncode == 2
     assert "validation needs torch" in validated.stderr and "[validate]" in validated.stderr
     assert (project / "model.py").read_text() == MODEL
-    _ok(_run([codemod, "run", "--no-validate", "."], cwd=project))
+    # A plain run says so once and goes on statically, writing the statically safe rewrite.
+    plain = _ok(_run([codemod, "run", "."], cwd=project))
+    assert plain.stderr.count("validation needs torch") == 1 and "`validate` extra" in plain.stderr, plain.stderr
     assert 'self.register_buffer("idx", torch.arange(n), persistent=False)' in (project / "model.py").read_text()
+    _ok(_run([codemod, "run", "--no-validate", "--check", "."], cwd=project))
     # The installed tool is the one that ran, not the checkout.
     where = _ok(_run([python, "-c", "import codemod; print(codemod.__file__)"], cwd=tmp_path))
     assert str(fresh_venv) in where.stdout

@@ -43,20 +43,20 @@ def test_a_committed_pickle_cache_is_never_read(repo: Path, tmp_path: Path):
     legacy.mkdir(parents=True)
     for name in ("0" * 24 + "-" + "1" * 16 + ".pickle", "cache.pickle"):
         (legacy / name).write_bytes(pickle.dumps({str(repo / "pkg" / "model.py"): _Payload(marker)}))
-    result = invoke("run", "--dry-run", "--no-validate", ".")
+    result = invoke("run", "--dry-run", "--no-validate", "--unsafe-fixes", ".")
     assert result.exit_code == 0, result.output
     assert not marker.exists()
     # ... and a pickle planted in the user's cache directory is not read either.
     real = cache_file(repo)
     (real.parent / "analysis-0123456789abcdef01234567.json").write_bytes(pickle.dumps(_Payload(marker)))
     real.write_bytes(pickle.dumps(_Payload(marker)))
-    assert invoke("run", "--dry-run", "--no-validate", ".").exit_code == 0
+    assert invoke("run", "--dry-run", "--no-validate", "--unsafe-fixes", ".").exit_code == 0
     assert not marker.exists()
 
 
 def test_the_repository_holds_no_cache_after_any_run(repo: Path):
     for args in (["--dry-run"], ["--check"], []):
-        invoke("run", "--no-validate", *args, ".")
+        invoke("run", "--no-validate", "--unsafe-fixes", *args, ".")
         assert not (repo / ".codemod").exists()
     assert sorted(p.name for p in repo.rglob("*") if p.is_file()) == ["__init__.py", "model.py", "pyproject.toml"]
 
@@ -67,7 +67,7 @@ def test_committed_symlinks_under_dot_codemod_are_left_alone(repo: Path, outside
     (repo / ".codemod" / "cache").symlink_to(outside, target_is_directory=True)
     (repo / ".codemod" / ".gitignore").symlink_to(outside / "created-through-a-dangling-link")
     for args in (["--dry-run"], []):
-        assert invoke("run", "--no-validate", *args, ".").exit_code == 0
+        assert invoke("run", "--no-validate", "--unsafe-fixes", *args, ".").exit_code == 0
     assert snapshot(outside) == before
     assert invoke("clean").exit_code == 0
     assert snapshot(outside) == before
@@ -80,7 +80,7 @@ def test_a_symlinked_project_cache_directory_is_neither_followed_nor_cleaned(rep
     project.symlink_to(outside, target_is_directory=True)
     (outside / TAG_NAME).write_text(TAG_TEXT)  # even with our tag in it
     before = snapshot(outside)
-    assert invoke("run", "--no-validate", ".").exit_code == 0
+    assert invoke("run", "--no-validate", "--unsafe-fixes", ".").exit_code == 0
     assert REWRITTEN_LINE in (repo / "pkg" / "model.py").read_text()
     assert invoke("clean").exit_code == 0
     assert invoke("clean", "--all").exit_code == 0
@@ -89,19 +89,19 @@ def test_a_symlinked_project_cache_directory_is_neither_followed_nor_cleaned(rep
 
 
 def test_symlinks_inside_the_cache_directory_are_not_followed(repo: Path, outside: Path):
-    assert invoke("run", "--dry-run", "--no-validate", ".").exit_code == 0
+    assert invoke("run", "--dry-run", "--no-validate", "--unsafe-fixes", ".").exit_code == 0
     real = cache_file(repo)
     real.unlink()
     real.symlink_to(outside / "analysis-0123456789abcdef01234567.json")
     (real.parent / ".analysis-0123456789abcdef01234567.json.codemod-tmp-999999999").symlink_to(outside / "victim.py")
     before = snapshot(outside)
-    assert invoke("run", "--dry-run", "--no-validate", ".").exit_code == 0
+    assert invoke("run", "--dry-run", "--no-validate", "--unsafe-fixes", ".").exit_code == 0
     assert invoke("clean").exit_code == 0
     assert snapshot(outside) == before
 
 
 def test_clean_removes_only_what_the_tool_created(repo: Path):
-    assert invoke("run", "--dry-run", "--no-validate", ".").exit_code == 0
+    assert invoke("run", "--dry-run", "--no-validate", "--unsafe-fixes", ".").exit_code == 0
     project = cache_file(repo).parent
     (project / "notes.txt").write_text("the user's own file")
     result = invoke("clean")
@@ -140,7 +140,7 @@ def test_tampered_cache_entries_are_ignored_and_never_written_anywhere(repo: Pat
     """Whatever an entry says, a writing run writes what the analysis of today's file gives,
     and only to the files of this run."""
     model = repo / "pkg" / "model.py"
-    assert invoke("run", "--dry-run", "--no-validate", ".").exit_code == 0
+    assert invoke("run", "--dry-run", "--no-validate", "--unsafe-fixes", ".").exit_code == 0
     path, data = _entries(repo)
     key = str(model)
     entry = data["entries"][key]
@@ -167,7 +167,7 @@ def test_tampered_cache_entries_are_ignored_and_never_written_anywhere(repo: Pat
         text = text.replace('"PLACEHOLDER"', "[" * 100_000 + "]" * 100_000)
     path.write_text(text)
     before = snapshot(outside)
-    report = run([repo], RunOptions(write=True, validate=False, root=repo, jobs=1))
+    report = run([repo], RunOptions(write=True, validate=False, unsafe_fixes=True, root=repo, jobs=1))
     assert not report.has_errors
     assert model.read_text() == MODEL.replace("self.mask = torch.ones(3)", REWRITTEN_LINE)
     assert snapshot(outside) == before

@@ -14,7 +14,7 @@ from .conftest import MODEL
 
 
 def analyse(root: Path, *paths: Path, prefilter: bool = True):
-    return run(list(paths) or [root], RunOptions(write=False, validate=False, root=root, jobs=1, use_cache=False, prefilter=prefilter))
+    return run(list(paths) or [root], RunOptions(write=False, validate=False, unsafe_fixes=True, root=root, jobs=1, use_cache=False, prefilter=prefilter))
 
 
 def test_a_300000_element_literal_is_reported_not_rewritten(repo: Path):

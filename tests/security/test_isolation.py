@@ -18,7 +18,7 @@ def test_running_from_a_repository_root_with_modules_named_like_dependencies(tmp
     for name in names:
         (root / f"{name}.py").write_text(SHADOW.format(marker=str(tmp_path / f"imported-{name}"), name=name))
     (root / ".gitignore").write_text("ignored/\n")  # pathspec is needed
-    for args in (["run", "--no-validate", "--dry-run", "--jobs", "2", "."], ["run", "--no-validate", "."], ["clean"]):
+    for args in (["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--jobs", "2", "."], ["run", "--no-validate", "--unsafe-fixes", "."], ["clean"]):
         result = run_codemod(args, root)
         assert result.returncode == 0, result.stderr
     assert not list(tmp_path.glob("imported-*"))
