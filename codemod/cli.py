@@ -354,17 +354,18 @@ class _Verbose:
               help="The cache directory to clean (default: as for `codemod run`).")
 @click.option("--all", "everything", is_flag=True, help="Remove the cache of every project, not only this one.")
 def clean_command(paths: tuple[Path, ...], cache_dir: Path | None, everything: bool) -> None:
-    """Remove the result cache of the project holding PATHS (default: the current directory).
+    """Remove the caches of the project holding PATHS (default: the current directory): its
+    result cache, stored verdicts and the records `codemod record` made.
 
     Only files this tool created are removed, from directories it marked as its own.
     """
     from codemod.cache import cache_base, clean
+    from codemod.validate import verdict_cache
+    from codemod.validate.record import clean as clean_records
 
     base = cache_base(cache_dir)
     root = None if everything else find_project_root(list(paths) or [Path.cwd()])
-    from codemod.validate import verdict_cache
-
-    removed = list(clean(base, root)) + list(verdict_cache.clean(base, root))
+    removed = list(clean(base, root)) + list(verdict_cache.clean(base, root)) + clean_records(base, root)
     for directory in removed:
         click.echo(f"removed {directory}")
     if not removed:
@@ -375,19 +376,23 @@ def clean_command(paths: tuple[Path, ...], cache_dir: Path | None, everything: b
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Repository root (default: the project root of the current directory).")
-def record_command(command: tuple[str, ...], root: Path | None) -> None:
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="The cache directory the records go to (default: as for `codemod run`).")
+def record_command(command: tuple[str, ...], root: Path | None, cache_dir: Path | None) -> None:
     """Run COMMAND (after --) and record how it builds and calls each Module class.
 
     Example: codemod record -- python -m pytest tests/
 
     Constructor arguments and the first forward inputs of every nn.Module
-    class defined in the repository are stored under .codemod/records/, where
-    `codemod run` finds them to validate rewrites. This runs COMMAND as is.
+    class defined in the repository are stored in the user cache directory
+    (records/, next to the result cache; never in the repository), where
+    `codemod run` finds them to validate rewrites; `codemod clean` removes
+    them. This runs COMMAND as is.
     """
     from codemod.validate.record import record
 
     root = root or find_project_root([Path.cwd()])
-    result = record(root, list(command), cwd=Path.cwd())
+    result = record(root, list(command), cwd=Path.cwd(), cache_dir=cache_dir)
     for line in result.summary_lines():
         click.echo(line, err=True)
     sys.exit(result.returncode)

@@ -229,4 +229,7 @@ def test_record_command_of_the_readme_works_on_the_example(tmp_path: Path, runne
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "recorded eventx.models.casee.CasEE (constructor + forward inputs)" in completed.stderr
-    assert (project / ".codemod" / "records" / "index.json").is_file()
+    from codemod.validate.record import default_records_dir
+
+    assert (default_records_dir(project) / "index.json").is_file()  # in the user cache directory
+    assert not (project / ".codemod").exists()

@@ -552,7 +552,10 @@ def test_record_command_records_the_test_suites_models(recorded_run):
     assert recorded.returncode == 0, recorded.stdout[-3000:] + recorded.stderr[-3000:]
     assert "1 passed" in recorded.stdout
     assert "recorded pkg.model.Tagger (constructor + forward inputs)" in recorded.stderr, recorded.stderr
-    assert (root / ".codemod" / "records").is_dir()
+    from codemod.validate.record import default_records_dir
+
+    assert (default_records_dir(root) / "index.json").is_file()  # in the user cache directory
+    assert not (root / ".codemod").exists()
 
 
 @pytest.mark.slow

@@ -296,3 +296,46 @@ def _values(text: str) -> list[str]:
 
 def stdout_lines(result) -> list[str]:
     return result.stdout.splitlines()
+
+
+# -- records live in the user cache directory; `codemod clean` removes them -------------------------
+
+
+RECORDED = """\
+import torch
+from torch import nn
+
+
+class Scaler(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.scale = torch.ones(n)
+
+    def forward(self, x):
+        return x * self.scale
+"""
+
+
+def test_record_keeps_records_in_the_cache_directory_and_clean_removes_them(tmp_path: Path, write_tree, monkeypatch):
+    from click.testing import CliRunner
+
+    from codemod.cli import main
+    from codemod.validate.record import default_records_dir, record_file
+
+    root = write_tree(tmp_path / "rec", {"pyproject.toml": "[project]\nname = 'r'\n", "pkg/__init__.py": "",
+                                         "pkg/model.py": RECORDED})
+    cache = tmp_path / "cache"
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("CODEMOD_CACHE_DIR", str(cache))
+    runner = CliRunner()
+    command = "import torch; from pkg.model import Scaler; Scaler(4)(torch.ones(4))"
+    recorded = runner.invoke(main, ["record", "--", sys.executable, "-c", command], catch_exceptions=False)
+    assert recorded.exit_code == 0, recorded.output
+    assert "recorded pkg.model.Scaler (constructor + forward inputs)" in recorded.stderr
+    folder = default_records_dir(root)
+    assert folder.parent == cache / "records" and str(folder) in recorded.stderr
+    assert record_file(folder, root, root / "pkg" / "model.py", "Scaler") is not None  # where validation looks
+    assert not (root / ".codemod").exists()  # nothing in the repository
+    cleaned = runner.invoke(main, ["clean"], catch_exceptions=False)
+    assert f"removed {folder}" in cleaned.stdout
+    assert not folder.exists()
