@@ -348,6 +348,32 @@ class _Verbose:
         return time.perf_counter() - self._started
 
 
+@main.command("rule")
+@click.argument("code", required=False)
+@click.option("--all", "everything", is_flag=True, help="Explain every rule.")
+@click.option("--output-format", "--format", "output_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text, or JSON (one object, a list with --all).")
+def rule_command(code: str | None, everything: bool, output_format: str) -> None:
+    """Explain rule CODE (BUF101, ...): what it decides, the torch fact it rests on, an example
+    before and after, and how to suppress it.  `codemod rule --all` explains every rule."""
+    from codemod import explain
+    from codemod.rules import REGISTRY
+
+    if everything == (code is not None):
+        raise click.UsageError("name one rule code (codemod rule BUF101), or pass --all")
+    try:
+        rules = list(REGISTRY.values()) if everything else [explain.find_rule(code)]  # type: ignore[arg-type]
+    except explain.UnknownRule as exc:
+        raise click.BadParameter(str(exc), param_hint="CODE") from None
+    if output_format == "json":
+        import json
+
+        documents = [explain.rule_json(rule) for rule in rules]
+        click.echo(json.dumps(documents if everything else documents[0], indent=2))
+        return
+    click.echo("\n\n".join(explain.rule_text(rule) for rule in rules))
+
+
 @main.command("clean")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,

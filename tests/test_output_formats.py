@@ -90,9 +90,12 @@ def test_github_annotations(project: Path):
     result = invoke("--no-validate", "--unsafe-fixes", "--check", "--output-format", "github", ".", "missing.py")
     assert result.exit_code == 2
     lines = result.stdout.splitlines()
+    from codemod.explain import rule_url
+
+    # the title carries the rule code; the message ends with the code and its documentation
     assert lines[0] == (
         "::warning file=models/encoder.py,line=9,col=9,title=BUF101::Encoder.mask -> register_buffer "
-        "(persistent=False: derived from constructor arguments; rebuilt on each construction)"
+        f"(persistent=False: derived from constructor arguments; rebuilt on each construction) (BUF101: {rule_url('BUF101')})"
     )
     annotations = [line for line in lines if line.startswith("::")]
     assert [a.split("::")[1] for a in annotations[:4]] == [
@@ -147,9 +150,17 @@ def test_sarif_is_valid_against_the_sarif_2_1_0_schema(project: Path, sarif_vali
 
     rules = run["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == list(REGISTRY)
+    from codemod.explain import fact, rule_markdown, rule_text, rule_url
+
     for rule in rules:
-        assert rule["shortDescription"]["text"] == REGISTRY[rule["id"]].summary
-        assert rule["name"] == REGISTRY[rule["id"]].name
+        registered = REGISTRY[rule["id"]]
+        assert rule["shortDescription"]["text"] == registered.summary
+        assert rule["name"] == registered.name
+        # the explanation `codemod rule CODE` prints, and the README's anchor for the code
+        assert rule["fullDescription"]["text"] == (fact(registered) or registered.summary)
+        assert rule["help"] == {"text": rule_text(registered), "markdown": rule_markdown(registered)}
+        assert rule["helpUri"] == rule_url(rule["id"]) and rule["helpUri"].endswith("#" + rule["id"].lower())
+        assert f"codemod: ignore[{rule['id']}]" in rule["help"]["text"]
 
     located = [
         (
