@@ -374,6 +374,24 @@ def rule_command(code: str | None, everything: bool, output_format: str) -> None
     click.echo("\n\n".join(explain.rule_text(rule) for rule in rules))
 
 
+@main.command("server")
+def server_command() -> None:
+    """Run the language server for editors (LSP over standard input and output).
+
+    Static only: it never runs the repository's code.  Diagnostics as files are opened and
+    saved, with the findings `codemod run --no-validate FILE` gives (the same project
+    configuration, index and cache), and code actions that apply a class's rewrites or add
+    `# codemod: ignore[CODE]`.  Needs the `server` extra (pygls).
+    """
+    try:
+        from codemod.server import main as serve
+    except ImportError as exc:
+        raise click.UsageError(
+            f"the language server needs the `server` extra: pip install 'torch-buffer-codemod[server]' ({exc})"
+        ) from None
+    serve()
+
+
 @main.command("clean")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
