@@ -103,7 +103,7 @@ def test_the_test_extra_installs_everything_the_tests_import() -> None:
     # The tool, the tests' own helper modules, and packages of the repositories they write.
     local = {"codemod", "pkg", "graphs", "eventx", "benchmarks", "run_benchmark", "tests"}
     local |= {path.stem for path in (REPO_ROOT / "tests").glob("*.py")}
-    distributions = {"pre_commit": "pre-commit", "pytest_lsp": "pytest-lsp", "pytest_asyncio": "pytest-asyncio"}
+    distributions = {"pre_commit": "pre-commit", "pytest_lsp": "pytest-lsp", "pytest_asyncio": "pytest-asyncio", "yaml": "pyyaml"}
     imported: set[str] = set()
     for path in (REPO_ROOT / "tests").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
