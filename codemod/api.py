@@ -29,7 +29,7 @@ def transform_source(
     source: str,
     *,
     path: str | Path = "<string>",
-    persistent: PersistentPolicy = "auto",
+    persistent: PersistentPolicy = "never",
     index: RepoIndex | None = None,
     selection: RuleSelection | None = None,
     style: Style | None = None,

@@ -6,8 +6,10 @@ platform's user cache directory (`$XDG_CACHE_HOME/codemod` or `~/.cache/codemod`
 project root.  Nothing a repository ships is ever read as a cache.
 
 What: JSON data (see datacodec.py), one file per tool build and option set, with one
-entry per source file, so runs on a subset and on the whole project share entries.  An
-entry holds the file's analysis, the content hash it was computed from, the hashes of
+entry per source file with nothing to rewrite, so runs on a subset and on the whole
+project share entries.  A file with a rewrite has no entry: it is analysed again on
+every run, so what is written never comes from the cache.  An entry holds the file's
+findings (skips and reports), the content hash it was computed from, the hashes of
 the other files the analysis read (base classes, helper functions), the module names it
 looked up and the files they named (a file added or removed changes how names resolve),
 and, when the analysis searched every file (subclasses, call sites), a digest of all of
@@ -46,6 +48,7 @@ TAG_TEXT = (
 _CACHE_FILE = re.compile(r"analysis-[0-9a-f]{24}\.json\Z")
 _TEMP_FILE = re.compile(r"\.analysis-[0-9a-f]{24}\.json\.codemod-tmp-(\d+)\Z")
 _PROJECT_DIR = re.compile(r"[A-Za-z0-9_.-]{0,40}-[0-9a-f]{16}\Z")
+WRITE_RECORD = re.compile(r"write-([0-9a-f]{32})\.json\Z")  # a temporary file's record (tempfiles.py)
 _MAX_CACHE_BYTES = 2 << 30  # a larger file is not one this tool wrote for a real project
 
 # Filesystems with coarse timestamps (1 s, or 2 s on FAT) cannot tell two edits apart
@@ -341,8 +344,13 @@ class ResultCache:
             return None
 
     def put(self, path: str, entry: Entry) -> None:
-        from codemod.datacodec import encode_analysis
+        """Store the analysis of `path` when it has nothing to write (else forget the file)."""
+        from codemod.datacodec import cacheable, encode_analysis
 
+        if not cacheable(entry.analysis):
+            if self.entries.pop(path, None) is not None:
+                self.dirty = True
+            return
         entry.analysis = encode_analysis(entry.analysis)
         self.entries[path] = entry
         self.dirty = True
@@ -452,7 +460,7 @@ def clean(base: Path, root: Path | None) -> Iterator[Path]:
                 if not _is_ours(handle):
                     continue
                 for name in handle.names():
-                    if _CACHE_FILE.match(name) or _TEMP_FILE.match(name):
+                    if _CACHE_FILE.match(name) or _TEMP_FILE.match(name) or WRITE_RECORD.match(name):
                         handle.remove_file(name)
                 if set(handle.names()) != {TAG_NAME}:
                     continue  # something this tool did not put there: the directory stays

@@ -22,18 +22,49 @@ _TENSOR_METHODS = frozenset(TENSOR_ONLY_METHODS)
 _TENSOR_FUNCTIONS = frozenset(TENSOR_ARGUMENT_FUNCTIONS)
 
 
-def _root_name(node: ast.expr) -> ast.Name | None:
-    """`adj` for `adj`, `adj.to(device)`, `adj.float().t()`, `Variable(adj)`; None for `config.size`, `adj[0]`
-    (an attribute or an item of an argument is another value)."""
-    while isinstance(node, ast.Call):
+def _root_name(node: ast.expr) -> tuple[ast.Name, str] | None:
+    """The argument a value is made from, with the attribute path read from it: `adj` for
+    `adj`, `adj.to(device)`, `adj.float().t()`, `Variable(adj)`, `aabb[1] - aabb[0]`,
+    `1.0 / scale`; `args.gso` for `args.gso`, `config.adj.to(device)`.  None when the value
+    mixes several names (`a @ b`) or is not built from one."""
+    roots = _data_roots(node)
+    if not roots or len({dotted for _, dotted in roots}) != 1:
+        return None
+    return roots[0]
+
+
+def _data_roots(node: ast.expr) -> list[tuple[ast.Name, str]] | None:
+    """The names (and attribute paths) whose data a value is: through method calls on them,
+    items, arithmetic with numbers; None for anything else (a function call, a literal list)."""
+    if isinstance(node, ast.Constant):
+        return [] if isinstance(node.value, (int, float)) and not isinstance(node.value, bool) else None
+    if isinstance(node, ast.Name):
+        return [(node, node.id)]
+    if isinstance(node, ast.Attribute):
+        parts: list[str] = []
+        head: ast.expr = node
+        while isinstance(head, ast.Attribute):
+            parts.append(head.attr)
+            head = head.value
+        if isinstance(head, ast.Name):
+            return [(head, ".".join([head.id, *reversed(parts)]))]
+        return None
+    if isinstance(node, ast.Subscript):
+        return _data_roots(node.value)
+    if isinstance(node, ast.UnaryOp):
+        return _data_roots(node.operand)
+    if isinstance(node, ast.BinOp):
+        left, right = _data_roots(node.left), _data_roots(node.right)
+        return None if left is None or right is None else left + right
+    if isinstance(node, ast.Call):
         func = node.func
+        if isinstance(func, ast.Name) and func.id == "Variable" and node.args:
+            return _data_roots(node.args[0])  # Variable(arg, requires_grad=False): the tensor itself
         if isinstance(func, ast.Attribute) and func.attr != "Variable":
-            node = func.value
-        elif (isinstance(func, ast.Name) and func.id == "Variable" or isinstance(func, ast.Attribute)) and node.args:
-            node = node.args[0]  # Variable(arg, requires_grad=False): the tensor itself
-        else:
-            return None
-    return node if isinstance(node, ast.Name) else None
+            return _data_roots(func.value)
+        if isinstance(func, ast.Attribute) and node.args:
+            return _data_roots(node.args[0])
+    return None
 
 
 def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluator: Evaluator, worth=None) -> dict[str, str]:
@@ -45,22 +76,83 @@ def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluat
     for event in events:
         if event.kind != "assign" or event.value is None or event.value.kind is not Kind.UNKNOWN:
             continue
-        root = _root_name(event.value_node) if event.value_node is not None else None
-        if root is not None and root.id in names and root.id != evaluator.self_name:
-            kept.setdefault(event.attr, root.id)
+        found = _root_name(event.value_node) if event.value_node is not None else None
+        if found is not None and found[0].id in names and found[0].id != evaluator.self_name:
+            kept.setdefault(event.attr, found[1])  # "adj", or "args.gso" for an attribute of the argument
     if kept and worth is not None:
         chosen = worth(set(kept))
         kept = {attr: name for attr, name in kept.items() if attr in chosen}
     if kept:
         rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-        kept = {attr: name for attr, name in kept.items() if name not in rebound}
+        kept = {attr: name for attr, name in kept.items() if name.partition(".")[0] not in rebound}
     return kept
 
 
 def used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[str]:
     """The attributes the class's methods use the way only a tensor (or a list of them) is used:
     `self.adj @ x`, `torch.mm(self.adj, x)`, `self.adj.t()`, `for a in self.supports`."""
+    wanted = set(attrs)
+    derived = _derived_attributes(cls, self_name)  # self.inv = 1.0 / self.scale: inv -> {scale}
+    pending = list(wanted)
+    while pending:
+        source = pending.pop()
+        for target, sources in derived.items():
+            if source in sources and target not in wanted:
+                wanted.add(target)
+                pending.append(target)
+    found = _used_as_tensor(cls, self_name, wanted)
+    changed = True
+    while changed:  # an attribute whose derived attribute is used as a tensor is one
+        changed = False
+        for target, sources in derived.items():
+            if target in found:
+                for source in sources & wanted:
+                    if source not in found:
+                        found.add(source)
+                        changed = True
+    return found & set(attrs)
+
+
+def _derived_attributes(cls: ast.ClassDef, self_name: str) -> dict[str, set[str]]:
+    """attr -> the attributes of self its value in __init__ reads (`self.inv = 1.0 / self.scale`)."""
+    derived: dict[str, set[str]] = {}
+    for method in cls.body:
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name == "__init__":
+            for node in ast.walk(method):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    target = node.targets[0]
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name:
+                        read = {
+                            n.attr
+                            for n in ast.walk(node.value)
+                            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == self_name
+                        }
+                        derived.setdefault(target.attr, set()).update(read - {target.attr})
+    return derived
+
+
+def _child_modules(cls: ast.ClassDef, self_name: str) -> set[str]:
+    """Attributes of self that __init__ binds to an instance of a class (`self.block =
+    Block(...)`, `nn.ModuleList(...)`): the child modules, as far as the names tell."""
+    children: set[str] = set()
+    methods = {m.name for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for method in cls.body:
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name == "__init__":
+            for node in ast.walk(method):
+                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                    func = node.value.func
+                    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+                    if not name[:1].isupper():
+                        continue
+                    for target in node.targets:
+                        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name:
+                            children.add(target.attr)
+    return children - methods
+
+
+def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[str]:
     found: set[str] = set()
+    children = _child_modules(cls, self_name)
 
     def attr_of(node: ast.expr) -> str | None:
         if isinstance(node, ast.Subscript):
@@ -69,10 +161,28 @@ def used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[st
             return node.attr
         return None
 
+    def is_child(func: ast.expr, loop_children: set[str]) -> bool:
+        """`self.block(...)`, `self.layers[i](...)`, `layer(...)` for `layer` in `self.layers`."""
+        if isinstance(func, ast.Subscript):
+            func = func.value
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == self_name:
+            return func.attr in children
+        return isinstance(func, ast.Name) and func.id in loop_children
+
     for method in cls.body:
         if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or method.name == "__init__":
             continue
+        loop_children = {
+            n.target.id
+            for n in ast.walk(method)
+            if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Attribute)
+            and isinstance(n.iter.value, ast.Name) and n.iter.value.id == self_name and n.iter.attr in children
+        }
         for node in ast.walk(method):
+            if isinstance(node, ast.Call) and is_child(node.func, loop_children):
+                # handed to a child module's forward (`self.block(x, self.mask)`): the child
+                # uses it as its input, a tensor where the repository's calls pass one
+                found.update(a for a in map(attr_of, [*node.args, *(k.value for k in node.keywords)]) if a)
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
                 found.update(a for a in (attr_of(node.left), attr_of(node.right)) if a)
             elif isinstance(node, ast.Call):
@@ -119,24 +229,25 @@ def _name_used_as_tensor(nodes: list[ast.AST], name: str) -> bool:
 def argument_values(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, wanted: set[str]) -> dict[str, Value]:
     """argument -> its value when every repository call of `cls` passes a tensor (or every
     one a list of tensors) for it; arguments left out fall back on their default."""
-    key = ("call_sites", symbols.path, cls.name, cls.lineno)
+    paths = tuple(sorted(w for w in wanted if "." in w))  # `args.gso`: an attribute of what is passed
+    key = ("call_sites", symbols.path, cls.name, cls.lineno, paths)
     # The answer depends on every file of the run (any of them may call the class).
     index.scanned_repository = True
     memo = index.memo.get(key)
     if memo is None:
         index.memo[key] = {}  # a class handing its argument on to itself: nothing typed
-        memo = index.memo[key] = _observe(index, symbols, cls, init)
+        memo = index.memo[key] = _observe(index, symbols, cls, init, paths)
     return {name: memo[name] for name in wanted if name in memo}
 
 
-def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init) -> dict[str, Value]:
+def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, paths: tuple[str, ...] = ()) -> dict[str, Value]:
     args = init.args
     positional = [a.arg for a in [*args.posonlyargs, *args.args]][1:]  # without self
     keyword_names = set(positional) | {a.arg for a in args.kwonlyargs}
     defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
     defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
     default_values = {name: Evaluator(index, symbols, None).eval(node) for name, node in defaults.items()}
-    seen: dict[str, list[Value]] = {name: [] for name in keyword_names}
+    seen: dict[str, list[Value]] = {name: [] for name in [*keyword_names, *paths]}
     calls = 0
     target = (symbols.path, cls.name)
     # A call added in any file changes this class's result: the cache must know.
@@ -167,12 +278,23 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init) 
                 values.append(UNKNOWN)
             return
         given: dict[str, Value] = {}
+        nodes: dict[str, ast.expr] = {}
         for position, arg in enumerate(call.args):
             if position < len(positional):
-                given[positional[position]] = _passed_value(index, evaluator, arg)
+                nodes[positional[position]] = arg
         for kw in call.keywords:
-            if kw.arg in seen:
-                given[kw.arg] = _passed_value(index, evaluator, kw.value)
+            if kw.arg in keyword_names:
+                nodes[kw.arg] = kw.value
+        for name, node in nodes.items():
+            given[name] = _passed_value(index, evaluator, node)
+        for path in paths:
+            root, *attributes = path.split(".")
+            if root in nodes:
+                # Model(args): the value of `args.gso` where the call is made
+                node = nodes[root]
+                for attribute in attributes:
+                    node = ast.Attribute(value=node, attr=attribute, ctx=ast.Load())
+                given[path] = evaluator.eval(node)
         for name, values in seen.items():
             values.append(given[name] if name in given else default_values.get(name, UNKNOWN))
 
@@ -217,7 +339,7 @@ def _combine(values: list[Value], state: str) -> Value:
         result = merge_branches(result, value)
     if not result.is_tensor or any(v.requires_grad for v in values):
         return UNKNOWN  # a caller handing in a trained tensor decides what it is, not the child
-    return Value(result.kind, state, None, result.integer)
+    return Value(result.kind, state, None, result.integer, integer_guessed=result.integer_guessed)
 
 
 def _walk_calls(index: RepoIndex, symbols: ModuleSymbols, needle: str, on_call) -> None:
@@ -236,9 +358,11 @@ def _walk_calls(index: RepoIndex, symbols: ModuleSymbols, needle: str, on_call) 
     def mentions(stmt: ast.stmt) -> bool:
         return needle in "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
 
-    header = [s for s in symbols.header if mentions(s)]
-    if header:
-        walk(None, header, None)
+    # The module-level statements up to the last that mentions the class: the ones before
+    # may set what its call passes (`args.adj = torch.tensor(adj)`, then `Model(args)`).
+    mentioning = [i for i, s in enumerate(symbols.header) if mentions(s)]
+    if mentioning:
+        walk(None, symbols.header[: mentioning[-1] + 1], None)
     for name in list(symbols.functions):
         segment = symbols.functions.segment(name)
         if segment is not None and needle not in segment.text:

@@ -14,6 +14,7 @@ from codemod import __version__
 from codemod.config import OUTPUT_FORMATS, ConfigError, check_device, check_timeout, find_project_root, load_config, load_style
 from codemod.discovery import display_path
 from codemod.ftypes import plural
+from codemod.report import printable
 
 EXIT_OK, EXIT_PENDING, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
@@ -34,6 +35,10 @@ rewrites are written unless --unsafe-fixes is given.
 
 Options may also be set in [tool.codemod] of the project's pyproject.toml;
 command-line flags win.
+
+Run it as `codemod` or `python -P -m codemod`: a plain `python -m codemod`
+started in a repository that has its own codemod.py or codemod/ runs that
+repository's module instead of this tool.
 
 \b
 Exit codes:
@@ -80,6 +85,10 @@ def main() -> None:
     Validation runs the original and rewritten models, so it EXECUTES THE
     REPOSITORY'S CODE; `codemod run --no-validate` is purely static.
 
+    Run it as `codemod` or `python -P -m codemod`: a plain `python -m codemod`
+    started in a repository that has its own codemod.py or codemod/ runs that
+    repository's module instead of this tool.
+
     \b
     Exit codes of `codemod run`:
       0    success, or nothing pending
@@ -104,8 +113,9 @@ def main() -> None:
                    "checkpoints saved before the rewrite no longer load with strict=True; failed otherwise.")
 @click.option("--report", "report_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               metavar="FILE.md", help="Also write a Markdown summary of the run and its verdicts (for a pull request).")
-@click.option("--persistent", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
-              help="auto: persistent=False for constants fully determined by the constructor, persistent otherwise.")
+@click.option("--persistent", type=click.Choice(["never", "state"]), default="never", show_default=True,
+              help="never: every buffer persistent=False (no new checkpoint key); state: random initialisations and "
+                   "state that training updates are persistent (checkpoints saved before lack their keys).")
 @click.option("--select", "select", multiple=True, metavar="CODES",
               help="Only these rule codes or prefixes (BUF1, BUF101; repeatable or comma-separated).")
 @click.option("--ignore", "ignore", multiple=True, metavar="CODES",
@@ -124,6 +134,9 @@ def main() -> None:
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where the result cache lives (default: $CODEMOD_CACHE_DIR, else the user's cache directory; "
                    "never inside the repository unless asked).")
+@click.option("--follow-symlinks", is_flag=True,
+              help="Take PATHS that are symlinks, pass through one, or resolve outside the project root (refused "
+                   "otherwise); directory walks never follow symlinks.")
 @click.option("--quiet/--no-quiet", "-q", default=False,
               help="Print the findings (and the diff under --dry-run) and errors only: no summary, notes or details.")
 @click.option("--silent", "-s", is_flag=True, help="Print nothing (the exit code still tells); implies --quiet.")
@@ -215,6 +228,7 @@ def _run_command(ctx: click.Context, paths: tuple[Path, ...], flags: dict) -> No
         prefilter=not settings["parse_all"],
         selection=settings["selection"],
         cache_dir=flags["cache_dir"],
+        follow_symlinks=flags["follow_symlinks"],
         style=style,
         formatter=formatter,
         python=str(settings["python"]) if settings["python"] else None,
@@ -226,20 +240,20 @@ def _run_command(ctx: click.Context, paths: tuple[Path, ...], flags: dict) -> No
         ctx.exit(EXIT_OK)
     if settings["show_files"]:
         if stdin:
-            click.echo(display_path(stdin_path) if flags["stdin_filename"] else "-")
+            click.echo(printable(display_path(stdin_path)) if flags["stdin_filename"] else "-")
             ctx.exit(EXIT_OK)
         found = files_to_analyse(paths, options)
         for path in found.files:
-            click.echo(display_path(path))
+            click.echo(printable(display_path(path)))
         for shown, message in found.errors:
-            click.echo(f"{shown}: error: {message}", err=True)
+            click.echo(f"{printable(shown)}: error: {message}", err=True)
         if not found.files:
             _warn_no_files(paths)
         ctx.exit(EXIT_ERROR if found.errors else EXIT_OK)
 
     verbose = _Verbose(settings["verbose"])
-    verbose(f"project root: {root}")
-    verbose(f"configuration: {config_file} [tool.codemod]" if config else "configuration: none ([tool.codemod] not found)")
+    verbose(f"project root: {printable(str(root))}")
+    verbose(f"configuration: {printable(str(config_file))} [tool.codemod]" if config else "configuration: none ([tool.codemod] not found)")
     if stdin:
         verbose(f"reading standard input as {display_path(stdin_path)}" if flags["stdin_filename"] else "reading standard input")
         verbose("validation: not run for standard input (it imports the project's files from disk)")
@@ -325,7 +339,7 @@ def _run_stdin(ctx: click.Context, path: Path, shown: str, options, settings: di
 
 
 def _warn_no_files(paths) -> None:
-    shown = ", ".join(str(p) for p in paths)
+    shown = ", ".join(printable(str(p)) for p in paths)
     click.echo(f"warning: no Python files found under {shown}", err=True)
 
 
@@ -357,7 +371,7 @@ def rule_command(code: str | None, everything: bool, output_format: str) -> None
     """Explain rule CODE (BUF101, ...): what it decides, the torch fact it rests on, an example
     before and after, and how to suppress it.  `codemod rule --all` explains every rule."""
     from codemod import explain
-    from codemod.rules import REGISTRY
+    from codemod.rules.registry import REGISTRY
 
     if everything == (code is not None):
         raise click.UsageError("name one rule code (codemod rule BUF101), or pass --all")
@@ -409,7 +423,10 @@ def clean_command(paths: tuple[Path, ...], cache_dir: Path | None, everything: b
 
     base = cache_base(cache_dir)
     root = None if everything else find_project_root(list(paths) or [Path.cwd()])
-    removed = list(clean(base, root)) + list(verdict_cache.clean(base, root)) + clean_records(base, root)
+    from codemod.validate import scratch
+
+    removed = (list(clean(base, root)) + list(verdict_cache.clean(base, root)) + clean_records(base, root)
+               + scratch.remove_leftovers())
     for directory in removed:
         click.echo(f"removed {directory}")
     if not removed:
@@ -463,9 +480,9 @@ _FLAG_TO_CONFIG = {
 }
 # Options of one invocation, not read from [tool.codemod] (besides exclude, select and
 # ignore, which _merge combines, and color, which _colour resolves).
-# A repository does not choose where a user's cache goes: cache_dir is not read from it either.
+# A repository does not choose where a user's cache goes, nor to follow symlinks out of itself.
 PER_INVOCATION = ("statistics", "exit_zero", "stdin_filename", "verbose", "silent", "show_files", "show_settings", "cache_dir",
-                  "report_path")
+                  "report_path", "follow_symlinks")
 
 
 def _check_settings(ctx: click.Context, settings: dict, sources: dict, root: Path, validates: bool) -> None:
@@ -589,7 +606,8 @@ def _settings_lines(root: Path, config_file: Path | None, settings: dict, source
     state (colour left to the terminal) is a comment; so are the per-invocation options."""
     import json
 
-    lines = [f"# project root: {root}", f"# configuration: {config_file if config_file else 'none'}", "[tool.codemod]"]
+    lines = [f"# project root: {printable(str(root))}", f"# configuration: {printable(str(config_file)) if config_file else 'none'}",
+             "[tool.codemod]"]
     selection = settings["selection"]
     for key, flag in _SHOWN_SETTINGS:
         source = sources.get(flag, _DEFAULT)
@@ -734,7 +752,7 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
         return
     if settings["check"]:
         for result in report.changed_files:
-            echo(f"would rewrite {result.display_path}")
+            echo(f"would rewrite {printable(result.display_path)}")
     for hint in report.hints:
         echo(f"hint: {hint}")
     echo(report.summary.line(pending))
@@ -742,10 +760,10 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
 
 def _print_errors(report) -> None:
     for shown, message in report.errors:
-        click.echo(f"{shown}: error: {message}", err=True)
+        click.echo(f"{printable(shown)}: error: {message}", err=True)
     for result in report.files:
         if result.error:
-            click.echo(f"{result.display_path}: error: {result.error}", err=True)
+            click.echo(f"{printable(result.display_path)}: error: {result.error}", err=True)
 
 
 if __name__ == "__main__":

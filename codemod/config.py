@@ -72,6 +72,12 @@ def _choice(*options: str) -> Callable[[Any], Any]:
     return check
 
 
+def _persistence(value: Any) -> str:
+    if value in ("auto", "always"):
+        raise ValueError(f'{value!r} is no longer a value: use "never" (the default: no new checkpoint key) or "state"')
+    return _choice("never", "state")(value)
+
+
 def _boolean(value: Any) -> bool:
     if not isinstance(value, bool):
         raise ValueError("must be true or false")
@@ -131,7 +137,7 @@ OUTPUT_FORMATS = ("text", "json", "json-lines", "github", "sarif")
 
 # Canonical (underscored) key -> (description of the expected TOML value, check).
 KNOWN_KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
-    "persistent": ('"auto", "always" or "never"', _choice("auto", "always", "never")),
+    "persistent": ('"never" or "state"', _persistence),
     "exclude": ("list of strings", _string_list),
     "output_format": (" | ".join(f'"{f}"' for f in OUTPUT_FORMATS), _choice(*OUTPUT_FORMATS)),
     "format": ("the same as output-format", _choice(*OUTPUT_FORMATS)),

@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from codemod.fileio import TEMP_MARK
-
 if TYPE_CHECKING:
     import pathspec
 
@@ -59,9 +57,6 @@ _EXCLUDED_DIR_GLOBS = ("*.egg-info",)
 class Discovery:
     files: list[Path] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (display path, one-line message)
-    # `.<name>.codemod-tmp-<pid>` files met on the way: a writing run removes those whose
-    # process is gone (see fileio.remove_stale_temp_file).
-    stale_temp_files: list[str] = field(default_factory=list)
 
 
 def is_default_excluded_dir(path: Path | str) -> bool:
@@ -293,7 +288,6 @@ def _walk(
     cwd: Path,
     out: list[str],
     errors: list[tuple[str, str]],
-    temp_files: list[str],
 ) -> None:
     # Iterative so deep trees cannot hit the recursion limit.
     stack: list[tuple[str, list[_IgnoreLayer]]] = [(top, layers)]
@@ -324,8 +318,6 @@ def _walk(
                 if is_default_excluded_dir(entry.path):
                     continue
             elif not (is_file and entry.name.endswith(".py")):
-                if is_file and TEMP_MARK in entry.name:
-                    temp_files.append(entry.path)
                 continue
             if excluded(entry.path, is_dir):
                 continue
@@ -337,14 +329,38 @@ def _walk(
                 out.append(entry.path)
 
 
+def symlink_problem(given: Path | str, root: Path | str) -> str | None:
+    """Why the path argument `given` is refused unless symlinks are followed: it is a
+    symlink, passes through one on the way from the project root `root` (the root
+    included), or resolves outside that root.  None when it is none of these."""
+    absolute, top = os.path.abspath(given), os.path.abspath(root)
+    if _relative_to(absolute, top) is None:
+        return f"is outside the project root {top}"
+    current = top
+    parts = [p for p in (_relative_to(absolute, top) or "").split("/") if p]
+    for part in [None, *parts]:
+        current = os.path.join(current, part) if part else current
+        if os.path.islink(current):
+            if current == absolute:
+                return "is a symlink"
+            return f"passes through the symlink {display_path(Path(current))}"
+    if _relative_to(os.path.realpath(absolute), os.path.realpath(top)) is None:
+        return f"resolves outside the project root {top}"
+    return None
+
+
 def discover(
     paths: Sequence[Path | str],
     *,
     excludes: Sequence[str] = (),
     respect_gitignore: bool = True,
     root: Path | None = None,
+    follow_symlinks: bool = False,
 ) -> Discovery:
-    """Collect the files a run covers from files and directories given by the user."""
+    """Collect the files a run covers from files and directories given by the user.
+
+    A path that is or passes through a symlink, or resolves outside the project root, is
+    an error unless `follow_symlinks` (walks never follow one: see _walk)."""
     cwd = Path.cwd()
     root_dir = os.path.realpath(root if root is not None else cwd)
     excluded = _Excluder(excludes, root_dir)
@@ -361,6 +377,10 @@ def discover(
         except OSError as exc:
             result.errors.append((shown, (exc.strerror or str(exc)).lower()))
             continue
+        problem = None if follow_symlinks else symlink_problem(given, root if root is not None else cwd)
+        if problem is not None:
+            result.errors.append((shown, f"{problem}: not followed (--follow-symlinks takes it)"))
+            continue
         resolved = os.path.realpath(given)
         if stat.S_ISREG(st.st_mode):
             # Named by the user: taken even without a .py suffix, or inside an ignored directory.
@@ -370,7 +390,7 @@ def discover(
             if excluded(resolved, True):
                 continue
             layers = _enclosing_layers(resolved) if respect_gitignore else []
-            _walk(resolved, layers, excluded, respect_gitignore, cwd, found, result.errors, result.stale_temp_files)
+            _walk(resolved, layers, excluded, respect_gitignore, cwd, found, result.errors)
         else:
             result.errors.append((shown, "not a regular file or directory"))
 

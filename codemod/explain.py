@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 import textwrap
 
-from codemod.rules import REGISTRY
+from codemod.rules.registry import REGISTRY
 from codemod.rules.base import Rule
 
 # The README as published with the repository; each rule code has a heading of its own there.

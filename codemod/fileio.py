@@ -18,7 +18,10 @@ import stat
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from codemod.tempfiles import Journal
 
 __all__ = ["SourceError", "SourceFile", "encode_check", "read_source", "source_lines", "write_source_atomic"]
 
@@ -200,16 +203,6 @@ def _fsync_directory(dir_fd: int | None, directory: str) -> None:
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _DIR_FD = os.open in os.supports_dir_fd and os.replace in getattr(os, "supports_dir_fd", set())
-# Temporary files are named `.<file>.codemod-tmp-<pid>`: recognisable, and a later run can
-# tell whether the process that made one is gone (then it removes it, see discovery.py).
-TEMP_MARK = ".codemod-tmp-"
-STALE_TEMP = re.compile(r"\.(.+)\.codemod-tmp-(\d+)\Z")
-
-
-def temp_name(name: str) -> str:
-    return f".{name}{TEMP_MARK}{os.getpid()}"
-
-
 def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root if root.endswith(os.sep) else root + os.sep)
 
@@ -275,13 +268,20 @@ def _read_only(st: os.stat_result, name: str, dir_fd: int | None) -> bool:
         return False
 
 
-def write_source_atomic(source: SourceFile, new_text: str, roots: Sequence[str] | None = None) -> None:
+def write_source_atomic(
+    source: SourceFile, new_text: str, roots: Sequence[str] | None = None, journal: Journal | None = None
+) -> None:
     """Replace the file of ``source`` with ``new_text``, atomically, or leave it untouched.
 
     The file written is the file that was read (a symlink named by the user is written
     through; one swapped in since is refused), and, when ``roots`` (resolved paths) are
-    given, only inside them.  A read-only file is left alone.
+    given, only inside them.  A read-only file is left alone.  The temporary file is
+    recorded in ``journal``, which also removes those of this file that a killed run
+    left (see tempfiles.py).
     """
+    from codemod.tempfiles import Journal, new_token, temp_name
+
+    journal = journal or Journal(None)
     data = encode_check(source, new_text)
     target = os.path.realpath(source.path)
     directory, name = os.path.split(target)
@@ -291,14 +291,14 @@ def write_source_atomic(source: SourceFile, new_text: str, roots: Sequence[str] 
         current = _check_unchanged(at(name), dir_fd, source)
         if _read_only(current, at(name), dir_fd):
             raise SourceError("read-only file: left alone (make it writable to rewrite it)")
-        tmp = temp_name(name)
-        try:
-            os.unlink(at(tmp), dir_fd=dir_fd)  # left by an earlier process with this pid
-        except OSError:
-            pass
+        journal.remove_leftovers(directory, name, dir_fd)
+        token = new_token()
+        tmp = temp_name(name, token)
+        journal.record(token, os.path.join(directory, tmp), data)
         try:
             fd = os.open(at(tmp), os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600, dir_fd=dir_fd)
         except OSError as exc:
+            journal.forget(token)
             raise SourceError(f"cannot create temporary file: {_os_reason(exc)}") from None
         try:
             with os.fdopen(fd, "wb") as handle:
@@ -322,8 +322,10 @@ def write_source_atomic(source: SourceFile, new_text: str, roots: Sequence[str] 
                 os.unlink(at(tmp), dir_fd=dir_fd)
             except OSError:
                 pass
+            journal.forget(token)
             raise
         _fsync_directory(dir_fd, directory)
+        journal.forget(token)
     except SourceError:
         raise
     except OSError as exc:
@@ -331,28 +333,3 @@ def write_source_atomic(source: SourceFile, new_text: str, roots: Sequence[str] 
     finally:
         if dir_fd is not None:
             os.close(dir_fd)
-
-
-def remove_stale_temp_file(path: str) -> bool:
-    """Remove a temporary file an interrupted run of this tool left (its process is gone)."""
-    match = STALE_TEMP.match(os.path.basename(path))
-    if match is None:
-        return False
-    pid = int(match.group(2))
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-        return False  # that run may still be writing
-    except ProcessLookupError:
-        pass
-    except OSError:
-        return False
-    try:
-        st = os.lstat(path)
-        if not stat.S_ISREG(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
-            return False
-        os.unlink(path)
-        return True
-    except OSError:
-        return False

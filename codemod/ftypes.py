@@ -17,7 +17,7 @@ from codemod.wrap import Style
 if TYPE_CHECKING:
     from codemod.plans import FilePlan
 
-PersistentPolicy = Literal["auto", "always", "never"]
+PersistentPolicy = Literal["never", "state"]
 OutputFormat = Literal["text", "json", "json-lines", "github", "sarif"]
 
 
@@ -241,7 +241,7 @@ class Summary:
 class AnalysisOptions:
     """Options that change what the static pass produces (and so are part of cache keys)."""
 
-    persistent: PersistentPolicy = "auto"
+    persistent: PersistentPolicy = "never"
     selection: RuleSelection = field(default_factory=RuleSelection)  # --select / --ignore
     style: Style = Style()  # how rewritten statements are laid out
 

@@ -17,7 +17,7 @@ class SpineEdit:
     """
 
     index: int
-    op: str  # drop (x.to(dev) -> x) | keep_args | drop_kwarg | unwrap (Variable(x, ...) -> x)
+    op: str  # drop (x.to(dev) -> x) | keep_args | drop_kwarg | unwrap (Variable(x, ...) -> x) | sink (P(x).to(d) -> P(x.to(d)))
     args: tuple[int, ...] = ()  # keep_args: the positional arguments kept
     kwarg: str = ""  # drop_kwarg: the keyword removed
     keywords: tuple[str, ...] = ()  # keep_args: the keywords kept
@@ -27,7 +27,7 @@ class SpineEdit:
 class StmtEdit:
     line: int  # 1-based line of the statement
     col: int  # 0-based column, in characters
-    op: str  # buffer | parameter | buffer_to_parameter | unmove | localise
+    op: str  # buffer | parameter | buffer_to_parameter | unmove | localise | unpack
     attr: str
     persistent: bool | None = None
     spine: tuple[SpineEdit, ...] = ()
@@ -35,6 +35,9 @@ class StmtEdit:
     end: tuple[int, int] = (0, 0)  # line and column (characters) where the statement ends
     local: str = ""  # read `<owner>.<attr>` as this local name (op localise; buffer: in the value)
     owner: str = "self"
+    # unpack: `self.a, self.b = v` -> `a, self.b = v` then `self.register_buffer("a", a)`; the
+    # local that takes the attribute's place (every unpack edit of a statement is applied at once)
+    target_local: str = ""
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import click
@@ -12,8 +13,25 @@ from codemod.ftypes import Action, FileResult, Finding, Validation, Verdict
 _DEFAULT_KEEP_COLOUR = None
 
 
+# Control characters (a newline, an escape sequence) and bidirectional overrides in a
+# file name would forge lines or hide text in the output: printed escaped instead.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(path: str) -> str:
+    """`path` as the text output shows it: control characters as `\\n`, `\\x1b`, ..."""
+    return _UNPRINTABLE.sub(_escape, path)
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group(0)
+    return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char) or (
+        f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+    )
+
+
 def finding_line(finding: Finding) -> str:
-    return f"{finding.path}:{finding.line}:{finding.column}: {finding_text(finding)}"
+    return f"{printable(finding.path)}:{finding.line}:{finding.column}: {finding_text(finding)}"
 
 
 def finding_text(finding: Finding) -> str:
@@ -26,6 +44,8 @@ def finding_text(finding: Finding) -> str:
         return text
     target = "register_buffer" if finding.action is Action.BUFFER else "nn.Parameter"
     text = f"{head} -> {target} ({finding.reason})"
+    if finding.suggestion:
+        text += f" (suggestion: {finding.suggestion})"
     if finding.validation is not None:
         verdict = finding.validation.verdict_for(finding.attribute).value
         text += f" [{verdict}, not written]" if finding.held_back else f" [{verdict}]"
@@ -54,6 +74,7 @@ def finding_record(finding: Finding, result: FileResult, writing: bool) -> dict:
 def validation_lines(path: str, class_name: str, validation: Validation, held_back: list[Finding] = ()) -> list[str]:
     """What validating one class proved: one line when it passed; details only for
     failures, rewrites that could not be proven, and compatibility notes."""
+    path = printable(path)
     device = f" on {validation.device}" if validation.device else ""
     if validation.verdict is Verdict.NOT_VALIDATED:
         head = f"{path}: {class_name}: not validated: {validation.message or 'no way to build it'}"
@@ -95,7 +116,8 @@ def unified_diff(result: FileResult) -> str:
     after = source_lines(result.rewritten or "", keepends=True)
     import difflib  # only runs that print a change need it
 
-    lines = difflib.unified_diff(before, after, f"a/{result.display_path}", f"b/{result.display_path}")
+    shown = printable(result.display_path)
+    lines = difflib.unified_diff(before, after, f"a/{shown}", f"b/{shown}")
     out = []
     for line in lines:
         if not line.endswith(("\n", "\r")):
@@ -168,7 +190,7 @@ def json_lines(files: Iterable[FileResult], errors: list[tuple[str, str]], with_
 
 def statistics(findings: Iterable[Finding]) -> list[dict]:
     """Findings counted per rule code, the most frequent first."""
-    from codemod.rules import REGISTRY
+    from codemod.rules.registry import REGISTRY
 
     counts: dict[str, int] = {}
     for finding in findings:
@@ -193,7 +215,7 @@ def statistics_lines(rows: list[dict]) -> list[str]:
 
 
 def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return printable(str(text)).replace("|", "\\|")
 
 
 def markdown_report(files: Iterable[FileResult], errors: list[tuple[str, str]], summary) -> str:
@@ -234,7 +256,7 @@ def markdown_report(files: Iterable[FileResult], errors: list[tuple[str, str]], 
     if failed:
         out += ["## Failures", ""]
         for (path, cls), v in failed:
-            out.append(f"- `{path}`: **{cls}** {v.verdict.value}")
+            out.append(f"- `{printable(path)}`: **{cls}** {v.verdict.value}")
             for line in (v.failures or [v.message]):
                 out.append(f"  - {line}")
         out.append("")
@@ -243,7 +265,7 @@ def markdown_report(files: Iterable[FileResult], errors: list[tuple[str, str]], 
     if unproven:
         out += ["## Not validated", ""]
         for f, message in unproven:
-            out.append(f"- `{f.path}:{f.line}` {f.class_name}.{f.attribute}: {message}")
+            out.append(f"- `{printable(f.path)}:{f.line}` {f.class_name}.{f.attribute}: {message}")
         snippets = sorted({v.snippet for v in classes.values() if v.snippet})
         if snippets:
             out += ["", "Examples to add to `codemod_examples.py`:", "", "```python"] + snippets + ["```"]
@@ -251,9 +273,9 @@ def markdown_report(files: Iterable[FileResult], errors: list[tuple[str, str]], 
     notes = [(key, note) for key, v in classes.items() for note in compatibility_notes(v)]
     if notes:
         out += ["## Compatibility notes", ""]
-        out += [f"- `{path}`: {cls}: {note}" for (path, cls), note in notes]
+        out += [f"- `{printable(path)}`: {cls}: {note}" for (path, cls), note in notes]
         out.append("")
     problems = list(errors) + [(r.display_path, r.error) for r in files if r.error]
     if problems:
-        out += ["## Errors", ""] + [f"- `{p}`: {m}" for p, m in problems] + [""]
+        out += ["## Errors", ""] + [f"- `{printable(p)}`: {m}" for p, m in problems] + [""]
     return "\n".join(out)

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from codemod.budget import MAX_LIBCST_TOKENS, TooLarge, check_tokens
 from codemod.fileio import source_lines
 from codemod.ftypes import RewriteError
 from codemod.plans import ClassPlan, FilePlan, SpineEdit, StmtEdit
@@ -41,21 +42,42 @@ def apply_plan(
     style = style or Style()
     layout = _Layout(style, style.quote or dominant_quote(source), plan.parameter_spelling)
     pieces = split(source)
+    changed: list[str] = []  # the top-level statements that changed, when the file is cut
     if pieces is None:
         code = _transform(source, classes, layout, 0)
         needs_import = plan.add_nn_import and _adds_parameter(classes)
         code = _add_nn_import(code) if needs_import else code
     else:
-        code = _apply_by_statement(source, pieces, classes, plan, layout)
-    try:
-        ast.parse(code)
-    except SyntaxError as exc:  # never write code that does not parse
-        try:
-            ast.parse(source)
-        except SyntaxError as original:  # the file was broken already, in a part the analysis skipped
-            raise RewriteError(f"syntax error: {original.msg} (line {original.lineno})") from original
-        raise RewriteError(f"the rewritten code would not parse: {exc.msg} (line {exc.lineno})") from exc
+        code = _apply_by_statement(source, pieces, classes, plan, layout, changed)
+    _check_parses(source, code, changed if pieces is not None else None)
     return code
+
+
+def _check_parses(source: str, code: str, changed: list[str] | None) -> None:
+    """Never write code that does not parse: the whole file, or, when it is over the
+    parse budget, each top-level statement that changed (the rest is the text as read)."""
+    try:
+        check_tokens(code, "the rewritten file")
+        texts = [code]
+    except TooLarge as exc:
+        if changed is None:
+            raise RewriteError(f"not checked: {exc.msg}") from None
+        texts = changed
+    for text in texts:
+        try:
+            check_tokens(text, "a rewritten statement")
+            ast.parse(text)
+        except TooLarge as exc:
+            raise RewriteError(f"not checked: {exc.msg}") from None
+        except SyntaxError as exc:
+            try:
+                check_tokens(source, "the file")
+                ast.parse(source)
+            except TooLarge:
+                pass
+            except SyntaxError as original:  # the file was broken already, in a part the analysis skipped
+                raise RewriteError(f"syntax error: {original.msg} (line {original.lineno})") from original
+            raise RewriteError(f"the rewritten code would not parse: {exc.msg} (line {exc.lineno})") from exc
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,7 +89,9 @@ class _Layout:
     parameter_spelling: str
 
 
-def _apply_by_statement(source: str, pieces: list[Segment], classes: list[ClassPlan], plan: FilePlan, layout: _Layout) -> str:
+def _apply_by_statement(
+    source: str, pieces: list[Segment], classes: list[ClassPlan], plan: FilePlan, layout: _Layout, changed: list[str]
+) -> str:
     owners: dict[int, list[ClassPlan]] = {}
     for class_plan in classes:
         owner = next((i for i, p in enumerate(pieces) if p.start <= class_plan.line <= p.end), None)
@@ -77,6 +101,7 @@ def _apply_by_statement(source: str, pieces: list[Segment], classes: list[ClassP
     texts = [p.text for p in pieces]
     for index, owned in owners.items():
         texts[index] = _transform_piece(pieces[index], owned, layout)
+        changed.append(texts[index])
     if plan.add_nn_import and _adds_parameter(classes):
         # The imports live before the first class or function: only that part is re-read.
         first_definition = next((i for i, p in enumerate(pieces) if p.kind in ("class", "def")), len(pieces))
@@ -84,6 +109,7 @@ def _apply_by_statement(source: str, pieces: list[Segment], classes: list[ClassP
         texts[:first_definition] = [_add_nn_import(header)] if header else []
         if not header:
             texts.insert(0, _add_nn_import(""))
+        changed.append(texts[0])
     prefix = source[: len(source) - len("".join(p.text for p in pieces))]  # blank lines before the first statement
     return prefix + "".join(texts)
 
@@ -145,8 +171,13 @@ _REST_OF_LINE = re.compile(r"[ \t]*(?:#[^\r\n]*)?\r?\n?")
 def _transform_statements(piece: Segment, classes: list[ClassPlan], layout: _Layout) -> str:
     lines = source_lines(piece.text, keepends=True)
     first = piece.start
-    edits = sorted(((e, c) for c in classes for e in c.edits), key=lambda pair: pair[0].line, reverse=True)
-    for edit, owner in edits:  # from the bottom up, so that earlier line numbers stay valid
+    grouped: dict[tuple[int, int], tuple[list[StmtEdit], ClassPlan]] = {}
+    for c in classes:
+        for e in c.edits:
+            grouped.setdefault((e.line, e.col), ([], c))[0].append(e)  # the unpack edits of one statement go together
+    edits = sorted(grouped.values(), key=lambda pair: pair[0][0].line, reverse=True)
+    for same, owner in edits:  # from the bottom up, so that earlier line numbers stay valid
+        edit = same[0]
         (line, col), (end_line, end_col) = (edit.line, edit.col), edit.end
         if not first <= line <= end_line < first + len(lines):
             raise _CannotCut
@@ -154,7 +185,7 @@ def _transform_statements(piece: Segment, classes: list[ClassPlan], layout: _Lay
         before = lines[line - first - 1].rstrip("\r\n") if line > first else ""
         if head[:col].strip(" \t") or before.endswith("\\") or _REST_OF_LINE.fullmatch(tail, end_col) is None:
             raise _CannotCut  # shares its line with other code
-        plan = dataclasses.replace(owner, edits=[edit], annotations=[])
+        plan = dataclasses.replace(owner, edits=same, annotations=[])
         text = _transform_indented("".join(lines[line - first : end_line - first + 1]), plan, layout, line)
         lines[line - first : end_line - first + 1] = [text]
     return "".join(lines)
@@ -172,6 +203,20 @@ def _transform_indented(chunk: str, plan: ClassPlan, layout: _Layout, first_line
 
 def _transform(text: str, classes: list[ClassPlan], layout: _Layout, line_offset: int) -> str:
     try:
+        check_tokens(text, "the code to rewrite", MAX_LIBCST_TOKENS, line=line_offset + 1)
+    except TooLarge as exc:
+        raise RewriteError(exc.msg) from None
+    if "\x0c" in text:
+        # libcst drops a form feed that indents a statement, and cannot parse some
+        # (before a `def` in a class): they are taken out, and put back afterwards.
+        classes = _libcst_columns(text, classes, line_offset)
+        stripped, feeds = _without_form_feeds(text)
+        return _with_form_feeds(stripped, _libcst_transform(stripped, classes, layout, line_offset), feeds)
+    return _libcst_transform(text, classes, layout, line_offset)
+
+
+def _libcst_transform(text: str, classes: list[ClassPlan], layout: _Layout, line_offset: int) -> str:
+    try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         raise RewriteError(f"libcst cannot parse the file: {str(exc).splitlines()[0]}") from exc
@@ -180,7 +225,78 @@ def _transform(text: str, classes: list[ClassPlan], layout: _Layout, line_offset
     missing = transformer.unapplied()
     if missing:
         raise RewriteError(f"could not locate {len(missing)} statement(s) to rewrite (first at line {missing[0][0]})")
-    return new_module.code
+    code = new_module.code
+    # libcst drops the last line ending of a file whose lines end with a lone \r.
+    ending = _LAST_ENDING.search(text)
+    if ending and not code.endswith(("\n", "\r")):
+        code += ending.group(0)
+    return code
+
+
+_LAST_ENDING = re.compile(r"(?:\r\n|\r|\n)\Z")
+
+
+def _without_form_feeds(text: str) -> tuple[str, dict[int, str]]:
+    """`text` without what precedes the last form feed of each line's indentation (for
+    Python, a form feed resets the indentation: the rest of the line means the same);
+    and what was taken out, by line index."""
+    lines = source_lines(text, keepends=True)
+    feeds: dict[int, str] = {}
+    for index, line in enumerate(lines):
+        if "\x0c" in line:
+            body = line.lstrip(" \t\x0c")
+            cut = line.rfind("\x0c", 0, len(line) - len(body)) + 1
+            if cut:
+                feeds[index], lines[index] = line[:cut], line[cut:]
+    return "".join(lines), feeds
+
+
+def _with_form_feeds(stripped: str, code: str, feeds: dict[int, str]) -> str:
+    """`code` (the rewrite of `stripped`) with the form feeds put back on the lines they
+    were taken from; a rewritten statement's first line gets that statement's."""
+    import difflib
+
+    before = source_lines(stripped, keepends=True)
+    after = source_lines(code, keepends=True)
+    placed = 0
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            for k in range(i2 - i1):
+                if i1 + k in feeds:
+                    after[j1 + k] = feeds[i1 + k] + after[j1 + k]
+                    placed += 1
+        elif tag == "replace" and i1 in feeds and not any(i in feeds for i in range(i1 + 1, i2)):
+            after[j1] = feeds[i1] + after[j1]
+            placed += 1
+    if placed != len(feeds):
+        raise RewriteError("a form feed inside a rewritten statement would be lost")
+    return "".join(after)
+
+
+def _libcst_columns(text: str, classes: list[ClassPlan], line_offset: int) -> list[ClassPlan]:
+    """The edits' positions as libcst counts columns: from the last form feed before
+    them on their line (`ast` counts the form feed and what precedes it)."""
+    lines = source_lines(text)
+
+    def column(line: int, col: int) -> int:
+        index = line - line_offset - 1
+        if not 0 <= index < len(lines):
+            return col
+        return col - (lines[index].rfind("\x0c", 0, col) + 1)
+
+    moved = []
+    for plan in classes:
+        edits = [
+            dataclasses.replace(
+                e,
+                col=column(e.line, e.col),
+                move_after=None if e.move_after is None else (e.move_after[0], column(*e.move_after)),
+            )
+            for e in plan.edits
+        ]
+        moved.append(dataclasses.replace(plan, edits=edits))
+    return moved
 
 
 def _adds_parameter(classes: list[ClassPlan]) -> bool:
@@ -188,6 +304,10 @@ def _adds_parameter(classes: list[ClassPlan]) -> bool:
 
 
 def _add_nn_import(text: str) -> str:
+    try:
+        check_tokens(text, "the module's imports", MAX_LIBCST_TOKENS)
+    except TooLarge as exc:
+        raise RewriteError(exc.msg) from None
     # libcst's codemod package takes longer to import than the rest of libcst: only here.
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import AddImportsVisitor
@@ -207,6 +327,11 @@ class _Rewriter(cst.CSTTransformer):
         self.default_indent = default_indent
         self.indents: list[str] = []  # of the blocks the visit is in
         self.edits: dict[tuple[int, int], StmtEdit] = {(e.line, e.col): e for c in classes for e in c.edits}
+        self.unpacks: dict[tuple[int, int], list[StmtEdit]] = {}  # every unpack edit of a statement
+        for c in classes:
+            for e in c.edits:
+                if e.op == "unpack":
+                    self.unpacks.setdefault((e.line, e.col), []).append(e)
         self.applied: set[tuple[int, int]] = set()
         self.annotations: dict[int, list[tuple[str, str]]] = {c.line: c.annotations for c in classes if c.annotations}
         self.parameter = cst.parse_expression(layout.parameter_spelling)
@@ -236,6 +361,15 @@ class _Rewriter(cst.CSTTransformer):
             edit = self.edits.get(key)
             if edit is None:
                 continue
+            if edit.op == "unpack":
+                split_out = self._unpack(self.unpacks[key], body[i])
+                self.applied.add(key)
+                if len(body) == 1:  # alone on its line: one statement a line
+                    return self._unpack_lines(original, updated, split_out, edit.move_after)
+                body[i : i + 1] = _with_semicolons(split_out, body[i].semicolon)
+                if edit.move_after:
+                    self.applied.discard(key)  # shares its line with other statements: not moved, reported
+                continue
             body[i] = self._apply(edit, body[i])
             if len(body) == 1 and edit.op in ("buffer", "parameter", "buffer_to_parameter"):
                 body[i] = self._wrap(body[i], updated.trailing_whitespace)
@@ -259,16 +393,69 @@ class _Rewriter(cst.CSTTransformer):
         """`if cond: self.x = t` — statements on the line of their block's header.  They are
         rewritten in place; one that must move after super().__init__() stays unapplied
         (and the file is reported, not rewritten)."""
-        body = list(updated.body)
-        for i, small in enumerate(original.body):
+        body: list[cst.BaseSmallStatement] = []
+        for small, current in zip(original.body, updated.body):
             start = self.get_metadata(PositionProvider, small).start
             key = (start.line + self.line_offset, start.column)
             edit = self.edits.get(key)
             if edit is None or edit.move_after:
+                body.append(current)
                 continue
-            body[i] = self._apply(edit, body[i])
+            if edit.op == "unpack":
+                body.extend(_with_semicolons(self._unpack(self.unpacks[key], current), current.semicolon))
+            else:
+                body.append(self._apply(edit, current))
             self.applied.add(key)
         return updated.with_changes(body=body)
+
+    # tuple unpacking ---------------------------------------------------------------------------
+
+    def _unpack(self, edits: list[StmtEdit], small: cst.BaseSmallStatement) -> list[cst.BaseSmallStatement]:
+        """`self.a, self.b = v` -> `a, b = v` and one register_buffer call per attribute split out."""
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, (cst.Tuple, cst.List))):
+            raise RewriteError("expected an assignment unpacking into attributes of self")
+        by_attr = {e.attr: e for e in edits}
+        target = small.targets[0].target
+        owners: dict[str, cst.BaseExpression] = {}
+        elements = []
+        for element in target.elements:
+            value = element.value
+            if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.attr.value in by_attr and value.attr.value not in owners:
+                owners[value.attr.value] = value.value
+                value = cst.Name(by_attr[value.attr.value].target_local, lpar=value.lpar, rpar=value.rpar)
+            elements.append(element.with_changes(value=value))
+        if len(owners) != len(by_attr):
+            raise RewriteError("an attribute to split out of an unpacking is not one of its targets")
+        value = small.value
+        for e in edits:
+            if e.local:
+                value = value.visit(_Localise(e.owner, e.attr, e.local))
+        assign = small.with_changes(targets=[small.targets[0].with_changes(target=target.with_changes(elements=elements))], value=value, semicolon=cst.MaybeSentinel.DEFAULT)
+        quote = self.layout.quote
+        out: list[cst.BaseSmallStatement] = [assign]
+        ordered = [e for element in target.elements for e in edits if isinstance(element.value, cst.Attribute) and element.value.attr.value == e.attr]
+        for e in ordered:
+            call = cst.parse_expression(
+                f"__self__.register_buffer({quote}{e.attr}{quote}, {e.target_local}"
+                + (", persistent=False)" if e.persistent is False else ")")
+            )
+            call = call.with_changes(func=call.func.with_changes(value=owners[e.attr]))
+            out.append(cst.Expr(value=call))
+        return out
+
+    def _unpack_lines(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, smalls: list[cst.BaseSmallStatement], move_to):
+        first = updated.with_changes(body=[smalls[0]])
+        lines = [first]
+        for small in smalls[1:]:
+            lines.append(cst.SimpleStatementLine(body=[self._wrap(small, cst.TrailingWhitespace())]))
+        if move_to is not None:
+            for line in lines:
+                self.movers[id(line)] = move_to
+        start = self.get_metadata(PositionProvider, original.body[0]).start
+        for anchor in self.anchor_positions:
+            if anchor[0] == start.line + self.line_offset:
+                self.anchors[anchor] = id(first)
+        return cst.FlattenSentinel(lines)
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
         self.indents.pop()
@@ -376,6 +563,12 @@ class _Localise(cst.CSTTransformer):
         return updated
 
 
+def _with_semicolons(smalls: list[cst.BaseSmallStatement], last: cst.MaybeSentinel | cst.Semicolon) -> list[cst.BaseSmallStatement]:
+    """Small statements sharing a line: each but the last ends with `; `, the last as the original did."""
+    separator = cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" "))
+    return [s.with_changes(semicolon=separator) for s in smalls[:-1]] + [smalls[-1].with_changes(semicolon=last)]
+
+
 def _assignment_parts(small: cst.BaseSmallStatement) -> tuple[cst.Attribute, cst.BaseExpression]:
     if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Attribute):
         return small.targets[0].target, small.value  # type: ignore[return-value]
@@ -418,6 +611,14 @@ def _rebuild(node: cst.BaseExpression, edits: dict[int, SpineEdit], index: int =
         return node.with_changes(args=_fix_commas(kept))
     if edit.op == "unwrap" and node.args:
         return node.args[0].value
+    if edit.op == "sink" and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call) and node.func.value.args:
+        # nn.Parameter(t).to(device) -> nn.Parameter(t.to(device)): the move applied to the value inside
+        inner = node.func.value
+        value = inner.args[0].value
+        if not isinstance(value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) and not value.lpar:
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        moved = cst.Call(func=cst.Attribute(value=value, attr=node.func.attr), args=node.args)
+        return inner.with_changes(args=[inner.args[0].with_changes(value=moved), *inner.args[1:]])
     return node
 
 

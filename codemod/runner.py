@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from codemod.config import find_project_root
 from codemod.discovery import Discovery, discover, display_path, module_map
 from codemod.cache import Entry, ResultCache, cache_base, file_digest, repository_digest
-from codemod.fileio import SourceError, SourceFile, read_source, remove_stale_temp_file, write_source_atomic
+from codemod.fileio import SourceError, SourceFile, read_source, write_source_atomic
 from codemod.write_policy import WritePolicy, held_back_hint, may_write
 from codemod.ftypes import (
     Action,
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class RunOptions:
-    persistent: PersistentPolicy = "auto"
+    persistent: PersistentPolicy = "never"
     write: bool = True  # False for --dry-run and --check
     validate: bool = True
     require_validated: bool = False
@@ -64,6 +64,8 @@ class RunOptions:
     prefilter: bool = True  # parse only what can hold a finding (see segments.py)
     selection: RuleSelection = field(default_factory=RuleSelection)  # --select / --ignore
     cache_dir: Path | None = None  # default: $CODEMOD_CACHE_DIR, else the user's cache directory (cache.py)
+    # Take path arguments that are or pass through symlinks, or resolve outside the root.
+    follow_symlinks: bool = False
     style: Style = Style()  # how rewritten statements are laid out (see wrap.py)
     formatter: str | None = None  # "black" or "ruff": run over the changed files (see formatter.py)
     python: str | None = None  # interpreter for the validation workers (default: the project's venv)
@@ -112,7 +114,8 @@ Progress = Callable[[int, int], None]
 def files_to_analyse(paths: Sequence[Path | str], options: RunOptions, root: Path | None = None) -> Discovery:
     """The files a run over `paths` covers (and the paths that could not be read)."""
     root = root or options.root or (find_project_root([Path(p) for p in paths]) if paths else None)
-    return discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=root)
+    return discover(paths, excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=root,
+                    follow_symlinks=options.follow_symlinks)
 
 
 def run_source(text: str, path: Path, shown: str, options: RunOptions) -> RunReport:
@@ -257,7 +260,7 @@ def _run_stages(
         done += 1
         if progress is not None:
             progress(done, len(files))
-        if cache is not None and digests is not None and str(files[i]) in digests:
+        if cache is not None and digests is not None and str(files[i]) in digests and dependencies is not None:
             files_read, lookups = dependencies
             cache.put(
                 str(files[i]),
@@ -280,9 +283,6 @@ def _run_stages(
         state["stage"] = "validating"
         _validate(root, results, options)
     _apply_policy(results, options)
-    if options.write:
-        for stale in found.stale_temp_files:
-            remove_stale_temp_file(stale)  # left by a run that was killed mid-write
     # Files are written only inside what the user asked for (resolved: no symlink leads out).
     roots = [os.path.realpath(p) for p in paths]
     state["stage"] = "writing" if options.write else "reporting"
@@ -344,10 +344,14 @@ def _analyse_all(files, index_files, shown, todo, root, options, texts):
         return
     jobs = max(1, min(options.jobs or os.cpu_count() or 1, len(todo) // _MIN_FILES_PER_WORKER))
     if jobs == 1:
+        from codemod import limits
+
         _init_worker(files, index_files, shown, root, options, texts)
         try:
             for i in todo:
-                yield (i, *_analyse_one(i))
+                with limits.capped():  # lifted between files: the caller's work is not capped
+                    item = _analyse_one(i)
+                yield (i, *item)
         finally:
             # Free the parsed modules now, while the cyclic collector is off: left to the
             # interpreter's exit, a collection would first walk all of them (about 1 s on
@@ -356,6 +360,7 @@ def _analyse_all(files, index_files, shown, todo, root, options, texts):
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     import codemod.api  # noqa: F401  (imported once here; forked workers inherit it)
 
@@ -367,13 +372,17 @@ def _analyse_all(files, index_files, shown, todo, root, options, texts):
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending: dict[int, tuple] = {}
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_pool_worker,
-                             initargs=(files, index_files, shown, root, options, texts)) as pool:
-        futures = [pool.submit(_analyse_batch, batch) for batch in batches]
+                             initargs=(files, index_files, shown, root, options, texts, True)) as pool:
+        futures = {pool.submit(_analyse_batch, batch): batch for batch in batches}
         # Results are yielded in file order, whatever order the workers finish in.
         position = 0
         try:
             for future in as_completed(futures):
-                for item in future.result():
+                try:
+                    items = future.result()
+                except BrokenProcessPool:  # a worker was killed (by the kernel, or by a signal)
+                    items = [(i, _died(files[i], shown[i]), None, False) for i in futures[future]]
+                for item in items:
                     pending[item[0]] = item
                 while position < len(todo) and todo[position] in pending:
                     yield pending.pop(todo[position])
@@ -383,6 +392,10 @@ def _analyse_all(files, index_files, shown, todo, root, options, texts):
             raise
 
 
+def _died(path: Path, shown: str) -> FileAnalysis:
+    return FileAnalysis(FileResult(path=path, display_path=shown, error="not analysed: the analysis worker died"))
+
+
 def _size(path: Path) -> int:
     try:
         return path.stat().st_size
@@ -390,7 +403,7 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _init_worker(files, index_files, shown, root, options, texts) -> None:
+def _init_worker(files, index_files, shown, root, options, texts, pooled: bool = False) -> None:
     from codemod.repo_index import RepoIndex
 
     gc.disable()  # see run()
@@ -399,8 +412,13 @@ def _init_worker(files, index_files, shown, root, options, texts) -> None:
         shown=shown,
         options=options,
         texts=texts,  # source given as text (standard input) instead of read from disk
-        index=RepoIndex(index_files, root=root, texts=texts, lazy=options.prefilter),
+        new_index=lambda: RepoIndex(index_files, root=root, texts=texts, lazy=options.prefilter),
     )
+    _worker["index"] = _worker["new_index"]()
+    if pooled:
+        from codemod import limits
+
+        limits.enter_worker()
 
 
 def _init_pool_worker(*args) -> None:
@@ -416,14 +434,23 @@ def _analyse_batch(batch: list[int]) -> list[tuple]:
     return [(i, *_analyse_one(i)) for i in batch]
 
 
-def _analyse_one(i: int) -> tuple[FileAnalysis, tuple[set[str], set[tuple]], bool]:
+def _analyse_one(i: int) -> tuple[FileAnalysis, tuple[set[str], set[tuple]] | None, bool]:
     from codemod.repo_index import MODULE_LOOKUP
+
+    from codemod import limits
 
     index: RepoIndex = _worker["index"]
     path = _worker["files"][i]
     index.begin_tracking()
     try:
-        analysis = _analyse_path(index, path, _worker["shown"][i], _worker["options"], _worker["texts"].get(path))
+        with limits.one_file():
+            analysis = _analyse_path(index, path, _worker["shown"][i], _worker["options"], _worker["texts"].get(path))
+    except (limits.OverBudget, MemoryError) as exc:
+        # Stopped anywhere: the index's memos may be half built, so the next file gets a new one.
+        _worker["index"] = _worker["new_index"]()
+        reason = str(exc) if isinstance(exc, limits.OverBudget) else f"over the {limits.MEMORY_BYTES / 2**30:g} GiB memory limit for analysing one file"
+        # Not cached (dependencies None): another run may have the room.
+        return FileAnalysis(FileResult(path=path, display_path=_worker["shown"][i], error=f"skipped: {reason}")), None, False
     finally:
         dependencies = index.end_tracking()
     if not analysis.result.changed:
@@ -444,8 +471,13 @@ def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions,
             return FileAnalysis(FileResult(path=path, display_path=shown, error=str(exc)))
     from codemod.api import analyse_text
 
+    from codemod.budget import TooLarge
+
     try:
         return analyse_text(index, path, text, shown, options.analysis_options())
+    except TooLarge as exc:
+        elsewhere = exc.filename and os.path.abspath(exc.filename) != os.path.abspath(path)
+        message = f"skipped: {exc.filename + ': ' if elsewhere else ''}{exc.msg} (split it, or --exclude the file)"
     except SyntaxError as exc:
         message = f"syntax error: {exc.msg} (line {exc.lineno})"
     except (ValueError, RecursionError) as exc:
@@ -527,6 +559,14 @@ def _finalise(
     summary = report.summary
     summary.writing = options.write
     verdicts: dict[tuple[Path, str], str] = {}
+    journal = None
+    if options.write and options.use_cache:
+        from codemod.cache import cache_base, project_directory
+        from codemod.tempfiles import Journal
+
+        # Temporary files are recorded where the cache lives, outside the tree (tempfiles.py);
+        # --no-cache touches no cache directory, so a killed run's temporary file then stays.
+        journal = Journal(project_directory(cache_base(options.cache_dir), report.root))
     command = None
     if options.formatter and any(a.result.changed for a in analyses):
         from codemod.formatter import formatter_command
@@ -537,7 +577,7 @@ def _finalise(
         if result.changed and result.error is None and command is not None:
             _format(result, command, options, report)
         proposed = result.changed and result.error is None
-        written = proposed and options.write and _write(result, roots, identities.get(str(result.path)))
+        written = proposed and options.write and _write(result, roots, identities.get(str(result.path)), journal)
         report.files.append(result)
         summary.files_scanned += 1
         summary.files_proposed += int(proposed)
@@ -584,7 +624,7 @@ def _format(result: FileResult, command: list[str], options: RunOptions, report:
         report.errors.append((result.display_path, f"{exc}; the rewrite is kept as codemod wrote it"))
 
 
-def _write(result: FileResult, roots: list[str], identity: tuple[int, int] | None) -> bool:
+def _write(result: FileResult, roots: list[str], identity: tuple[int, int] | None, journal=None) -> bool:
     try:
         try:
             now = os.lstat(result.path)
@@ -597,7 +637,7 @@ def _write(result: FileResult, roots: list[str], identity: tuple[int, int] | Non
         source = read_source(result.path)
         if source.text != result.original:
             raise SourceError("changed on disk since it was read")
-        write_source_atomic(source, result.rewritten, roots)  # type: ignore[arg-type]
+        write_source_atomic(source, result.rewritten, roots, journal)  # type: ignore[arg-type]
     except SourceError as exc:
         result.error = f"not written: {exc}"
         return False

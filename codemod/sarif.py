@@ -37,7 +37,7 @@ def _artifact(path: Path | None, shown: str, root: Path) -> dict:
 
 def _rules() -> tuple[list[dict], dict[str, int]]:
     from codemod import explain
-    from codemod.rules import REGISTRY
+    from codemod.rules.registry import REGISTRY
 
     rules = []
     for code, rule in REGISTRY.items():

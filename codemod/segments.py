@@ -181,7 +181,7 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
             end = _block_end(text, head_end, indent, quotes)
             if mentions(_without_registrations(text[line_start:end], hints), hints):
                 return True
-            if keeps_tensor_argument(text[line_start:end], text):
+            if keeps_tensor_argument(text[line_start:end], text) or derives_from_buffer(text[line_start:end]):
                 return True
             constructors.append((line_start, end))
         position = text.find("def __init__", position + 1)
@@ -211,7 +211,10 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
 
 # `self.adj = adj` / `self.S = S.to(device)`: an argument kept as an attribute.
 _KEEPS_NAME = re.compile(
-    r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*[A-Za-z_]\w*(?:\.\w+\([^()\n]*\))*[ \t]*(?:#[^\n]*)?$", re.MULTILINE
+    # `self.adj = adj`, `self.adj = adj.to(device)`, `self.gso = args.gso`, `self.size = aabb[1] - aabb[0]`
+    r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*[-(]?[A-Za-z_0-9.]*[A-Za-z_]\w*"
+    r"(?:\.\w+(?:\([^()\n]*\))?|\[[^\]\n]*\]|[ \t]*[-+*/][ \t]*\(?[A-Za-z_0-9.]+\)?)*[ \t]*(?:#[^\n]*)?$",
+    re.MULTILINE,
 )
 # torch functions whose every positional argument is a tensor (a scalar there, as in
 # `torch.topk(x, self.k)`, would not show that self.k is one).
@@ -227,23 +230,56 @@ _TENSOR_USE_AFTER = re.compile(r"(?:\[[^\]\n]*\])?[ \t]*@(?!=)|\.(?:" + "|".join
 _TENSOR_USE_BEFORE = re.compile(
     r"(?:@[ \t]*|\bin[ \t]+|\b(?:torch|F|functional)\.(?:sparse\.)?(?:" + "|".join(TENSOR_ARGUMENT_FUNCTIONS) + r")\([^)\n]*)$"
 )
+# `self.block = Block(...)`, `self.layers = nn.ModuleList(...)`: a child module, as far as the text tells.
+_CHILD = re.compile(r"self\.(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?[A-Z]\w*\(")
+# `self.inv = 1.0 / self.size`: inv is derived from size.
+_DERIVED = re.compile(r"^[ \t]*self\.(\w+)[ \t]*=(?!=)([^\n]*)$", re.MULTILINE)
 
 
-def tensor_used_attributes(class_text: str, attrs) -> set[str]:
+def tensor_used_attributes(class_text: str, attrs, _depth: int = 0) -> set[str]:
     """Those of `attrs` the text uses the way only a tensor (or a list of them) is used:
     `self.adj @ x`, `torch.mm(self.adj, x)`, `self.adj.t()`, `for a in self.supports`."""
     found: set[str] = set()
+    children = sorted(set(_CHILD.findall(class_text)))
+    # handed to a child module's call: `self.block(x, self.mask)`, `self.layers[0](x, self.adj)`
+    child_call = re.compile(r"\bself\.(?:" + "|".join(children) + r")(?:\[[^\]\n]*\])?\([^()\n]*$") if children else None
     for attr in attrs:
         needle = "self." + attr
         start = class_text.find(needle)
         while start >= 0:
             end = start + len(needle)
             if end >= len(class_text) or not (class_text[end].isalnum() or class_text[end] == "_"):
-                if _TENSOR_USE_AFTER.match(class_text, end, end + 80) or _TENSOR_USE_BEFORE.search(class_text[max(0, start - 80) : start]):
+                before = class_text[max(0, start - 80) : start]
+                if _TENSOR_USE_AFTER.match(class_text, end, end + 80) or _TENSOR_USE_BEFORE.search(before) or (
+                    child_call is not None and child_call.search(before)
+                ):
                     found.add(attr)
                     break
             start = class_text.find(needle, end)
+    rest = set(attrs) - found
+    if rest and _depth < 3:
+        # an attribute another is derived from, where that one is used as a tensor
+        for match in _DERIVED.finditer(class_text):
+            target, value = match.group(1), match.group(2)
+            sources = {a for a in rest if re.search(r"\bself\." + re.escape(a) + r"\b", value)}
+            if sources and target not in attrs and tensor_used_attributes(class_text, {target}, _depth + 1):
+                found |= sources
+                rest -= sources
     return found
+
+
+_REGISTERED_NAME = re.compile(r"register_buffer\(\s*[\"'](\w+)[\"']")
+
+
+def derives_from_buffer(init_text: str) -> bool:
+    """A constructor that binds an attribute from a buffer it registered (`self.register_buffer(
+    "aabb", aabb)`, then `self.inv = 1.0 / (self.aabb[1] - self.aabb[0])`): a registered buffer
+    is a tensor, and so may be what is made from it."""
+    names = set(_REGISTERED_NAME.findall(init_text))
+    if not names:
+        return False
+    reads = re.compile(r"\bself\.(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+    return any(reads.search(match.group(2)) for match in _DERIVED.finditer(init_text))
 
 
 def keeps_tensor_argument(init_text: str, class_text: str) -> bool:

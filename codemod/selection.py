@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 
 def known_codes() -> tuple[str, ...]:
-    from codemod.rules import REGISTRY  # the rule modules, imported when a selector is checked
+    from codemod.rules.registry import REGISTRY  # the rule modules, imported when a selector is checked
 
     return tuple(REGISTRY)
 

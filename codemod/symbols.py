@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codemod.budget import check_tokens
 from codemod.fileio import source_lines
 from codemod.segments import Segment, padded, split
 
@@ -116,7 +117,9 @@ class ModuleSymbols:
         return qualify(node, self.imports, self.local_names, self.name)
 
     def parse_segment(self, segment: Segment) -> ast.stmt:
-        tree = ast.parse(padded(segment), filename=str(self.path or self.name))
+        filename = str(self.path or self.name)
+        check_tokens(segment.text, "a statement", line=segment.start, filename=filename)
+        tree = ast.parse(padded(segment), filename=filename)
         if len(tree.body) != 1:
             raise SyntaxError("a top-level statement was cut in two")
         return tree.body[0]
@@ -263,12 +266,18 @@ def build_symbols(
         # stay those of the file, and the blank lines cost next to nothing to tokenize.
         pieces = [s.text if s.kind in ("import", "other") else "\n" * s.text.count("\n") for s in segments]
         first = segments[0].start - 1 if segments else 0
+        for segment in segments:
+            if segment.kind in ("import", "other"):  # refused before any parse, with its line
+                check_tokens(segment.text, "a statement", line=segment.start, filename=str(path or name))
+        header_text = "".join(pieces)
+        check_tokens(header_text, "the module-level code", filename=str(path or name))
         try:
-            header = ast.parse("\n" * first + "".join(pieces), filename=str(path or name)).body
+            header = ast.parse("\n" * first + header_text, filename=str(path or name)).body
         except SyntaxError:
             segments = None
     if segments is None:
         if tree is None:
+            check_tokens(text, "the file", filename=str(path or name))
             tree = ast.parse(text, filename=str(path or name))
         header = tree.body
     symbols.segments = segments

@@ -39,11 +39,36 @@ class Value:
     stateful: str | None = None  # why the value carries state; None: fully determined by the code
     requires_grad: str | None = None  # how it was made trainable, if it was
     integer: bool = False  # integer or bool dtype
+    # `integer` is a guess (torch.arange(n) with an n of unknown type is integer only when n is
+    # an int): enough to keep a value from becoming an nn.Parameter, not to call it cast-proof.
+    integer_guessed: bool = False
     moved_parameter: bool = False  # nn.Parameter(...) followed only by device moves
+    # What unpacking the value gives (`a, b = value`).  elements: the value of each item of
+    # a tuple or list of known length; items: the value of every item otherwise (a split,
+    # torch.max(x, dim)), with integer_items the positions known to hold integer tensors.
+    # A SEQUENCE with neither holds tensors.
+    elements: tuple[Value, ...] | None = None
+    items: Value | None = None
+    integer_items: tuple[int, ...] = ()
+    maybe_parameter: bool = False  # an argument annotated Union[Parameter, Tensor]: a Parameter passed in stays one
 
     @property
     def is_tensor(self) -> bool:
         return self.kind in (Kind.TENSOR, Kind.TENSOR_OR_NONE)
+
+    def unpacked(self, count: int) -> list[Value] | None:
+        """The values of `count` targets unpacking this value; None when unpacking it is not
+        understood (or would raise: a tuple of another length)."""
+        if self.elements is not None:
+            return list(self.elements) if len(self.elements) == count else None
+        item = self.items
+        if item is None and self.kind is Kind.SEQUENCE:
+            item = Value(Kind.TENSOR, self.stateful)
+        if item is None and self.kind is Kind.TENSOR:
+            item = Value(Kind.TENSOR, self.stateful, None, self.integer, integer_guessed=self.integer_guessed)  # the rows of a tensor
+        if item is None:
+            return None
+        return [replace(item, integer=True, integer_guessed=False) if i in self.integer_items else item for i in range(count)]
 
 
 UNKNOWN = Value(Kind.UNKNOWN)
@@ -66,7 +91,19 @@ def merge_branches(a: Value, b: Value) -> Value:
     """The value of `a if c else b`."""
     if a.is_tensor and b.is_tensor:
         kind = Kind.TENSOR if a.kind is b.kind is Kind.TENSOR else Kind.TENSOR_OR_NONE
-        return Value(kind, combine_state(a, b), a.requires_grad or b.requires_grad, a.integer and b.integer)
+        return Value(
+            kind, combine_state(a, b), a.requires_grad or b.requires_grad, a.integer and b.integer,
+            integer_guessed=a.integer_guessed or b.integer_guessed,
+            maybe_parameter=a.maybe_parameter or b.maybe_parameter,
+        )
+    if a.kind is b.kind is Kind.SEQUENCE:
+        elements = None
+        if a.elements is not None and b.elements is not None and len(a.elements) == len(b.elements):
+            elements = tuple(merge_branches(x, y) for x, y in zip(a.elements, b.elements))
+        state = a.stateful or b.stateful
+        if elements is None and (a.elements is not None or b.elements is not None):
+            return Value(Kind.SEQUENCE, state, items=UNKNOWN)  # tuples of other shapes: items unknown
+        return Value(Kind.SEQUENCE, state, elements=elements)
     for t, other in ((a, b), (b, a)):
         if t.is_tensor and other.kind is Kind.NONE:
             return replace(t, kind=Kind.TENSOR_OR_NONE)
@@ -105,6 +142,27 @@ def _is_scalar_arithmetic(node: ast.expr) -> bool:
         elif not isinstance(child, (ast.BinOp, ast.UnaryOp, ast.Name, ast.Attribute, ast.operator, ast.unaryop, ast.Load)):
             return False
     return has_number
+
+
+def _proves_int(node: ast.expr) -> bool:
+    """An expression that is a Python int whatever the program's inputs: an int literal,
+    `len(...)`, `int(...)`, `x.size(i)`, `x.shape[i]`, `x.numel()`, `x.dim()`, `x.ndim`, and
+    +, -, *, //, % of those."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _proves_int(node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
+        return _proves_int(node.left) and _proves_int(node.right)
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name) and node.func.id in ("len", "int"):
+            return True
+        return isinstance(node.func, ast.Attribute) and node.func.attr in ("size", "numel", "dim") and bool(node.args or node.func.attr != "size")
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+    if isinstance(node, ast.Attribute):
+        return node.attr == "ndim"
+    return False
 
 
 def _literal_is_integer(node: ast.expr) -> bool:
@@ -185,7 +243,7 @@ class Evaluator:
                 if self.env.get(name) is UNKNOWN and isinstance(default, (ast.Call, ast.BinOp, ast.UnaryOp)):
                     value = self.eval(default)
                     if value.kind is Kind.TENSOR and not value.requires_grad:
-                        self.env[name] = Value(Kind.TENSOR, ARGUMENT_STATE, None, value.integer)
+                        self.env[name] = Value(Kind.TENSOR, ARGUMENT_STATE, None, value.integer, integer_guessed=value.integer_guessed)
 
     # -- names ---------------------------------------------------------------------------------
 
@@ -222,17 +280,20 @@ class Evaluator:
     def _eval_JoinedStr(self, node: ast.JoinedStr) -> Value:
         return NON_TENSOR
 
-    def _sequence(self, elements: list[ast.expr]) -> Value:
+    def _sequence(self, elements: list[ast.expr], known_length: bool = False) -> Value:
         values = [self.eval(e) for e in elements]
+        known = known_length and not any(isinstance(e, ast.Starred) for e in elements)
         if any(v.is_tensor or v.kind in (Kind.SEQUENCE, Kind.PARAMETER) for v in values):
-            return Value(Kind.SEQUENCE, combine_state(*values))
-        return NON_TENSOR if all(v.kind in (Kind.NON_TENSOR, Kind.NONE) for v in values) else UNKNOWN
+            return Value(Kind.SEQUENCE, combine_state(*values), elements=tuple(values) if known else None)
+        if all(v.kind in (Kind.NON_TENSOR, Kind.NONE) for v in values):
+            return NON_TENSOR
+        return Value(Kind.UNKNOWN, elements=tuple(values)) if known else UNKNOWN
 
     def _eval_List(self, node: ast.List) -> Value:
-        return self._sequence(node.elts)
+        return self._sequence(node.elts, known_length=True)
 
     def _eval_Tuple(self, node: ast.Tuple) -> Value:
-        return self._sequence(node.elts)
+        return self._sequence(node.elts, known_length=True)
 
     def _eval_Set(self, node: ast.Set) -> Value:
         return self._sequence(node.elts)
@@ -277,12 +338,20 @@ class Evaluator:
         attr = self.self_attr(node)
         if attr is not None:
             return self.self_attrs.get(attr, UNKNOWN)
+        path = dotted_path(node)
+        if path is not None and path in self.env:
+            # an attribute of a local or argument set here (`args.gso = t`) or typed from the
+            # repository's calls (`Model(args)` where args.gso is a tensor; see call_sites)
+            return self.env[path]
         qualname = self.qualify(node)
         if qualname is not None and qualname.startswith("torch."):
             if tn.dtype_is_integer(qualname) is not None:
                 return NON_TENSOR  # torch.float32 and friends
             return UNKNOWN
         receiver = self.eval(node.value)
+        if receiver.kind is not Kind.TENSOR and receiver.items is not None and node.attr in ("values", "indices"):
+            # torch.sort(x).indices, x.max(1).values: the fields of torch.return_types
+            return replace(receiver.items, integer=True, integer_guessed=False) if node.attr == "indices" and 1 in receiver.integer_items else receiver.items
         if receiver.kind is Kind.TENSOR:
             kind = tn.property_kind(node.attr)
             if kind is tn.CallKind.TENSOR:
@@ -293,6 +362,16 @@ class Evaluator:
 
     def _eval_Subscript(self, node: ast.Subscript) -> Value:
         receiver = self.eval(node.value)
+        index = node.slice
+        if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub) and isinstance(index.operand, ast.Constant):
+            position = -index.operand.value if type(index.operand.value) is int else None
+        else:
+            position = index.value if isinstance(index, ast.Constant) and type(index.value) is int else None
+        if position is not None and receiver.kind is not Kind.TENSOR:
+            if receiver.elements is not None:  # (mask, size)[0]
+                return receiver.elements[position] if -len(receiver.elements) <= position < len(receiver.elements) else UNKNOWN
+            if receiver.items is not None and position >= 0:  # torch.max(x, 1)[1]
+                return replace(receiver.items, integer=True, integer_guessed=False) if position in receiver.integer_items else receiver.items
         if not_a_tensor.is_string_key(node.slice):
             # x["key"]: x is a mapping (torch.load(...)["meta"], a config); a tensor only
             # when x is a proven dict of tensors
@@ -319,7 +398,7 @@ class Evaluator:
         if integer and others:
             operand = node.right if others[0] is right else node.left
             integer = not _has_float_literal(operand) and not isinstance(operand, (ast.Name, ast.Attribute))
-        return Value(Kind.TENSOR, combine_state(left, right), None, integer)
+        return Value(Kind.TENSOR, combine_state(left, right), None, integer, integer_guessed=any(v.integer_guessed for v in tensors))
 
     def _eval_UnaryOp(self, node: ast.UnaryOp) -> Value:
         operand = self.eval(node.operand)
@@ -405,7 +484,11 @@ class Evaluator:
         if kind is tn.CallKind.TENSOR:
             return self._torch_function(qualname, name, node)
         if kind is tn.CallKind.SEQUENCE:
-            return Value(Kind.SEQUENCE, self._args_state(node))
+            return Value(Kind.SEQUENCE, self._args_state(node), items=self._piece(name, node.args, node),
+                         integer_items=tn.integer_positions(qualname))
+        if tn.unpacks_to_tensors(qualname):
+            # torch.max(x, 1): a tensor or a tuple of tensors; typed only when unpacked
+            return Value(Kind.UNKNOWN, items=self._piece(name, node.args, node), integer_items=tn.integer_positions(qualname))
         if kind in (tn.CallKind.NON_TENSOR, tn.CallKind.MODULE):
             return NON_TENSOR
         if kind is tn.CallKind.PARAMETER:
@@ -417,9 +500,13 @@ class Evaluator:
             if not inner.is_tensor:
                 return UNKNOWN
             requires_grad = "Variable(..., requires_grad=True)" if is_true(keyword(node, "requires_grad")) else None
-            return Value(Kind.TENSOR, inner.stateful, requires_grad, inner.integer)
+            return Value(Kind.TENSOR, inner.stateful, requires_grad, inner.integer, integer_guessed=inner.integer_guessed)
         if kind is tn.CallKind.LEGACY:
-            integer = tn.legacy_is_integer(name)
+            dotted = qualname[len("torch.") :]
+            integer = tn.legacy_is_integer(dotted)
+            if tn.is_sparse_legacy(dotted) and len(node.args) >= 2 and all(self.eval(a).is_tensor for a in node.args[:2]):
+                # torch.sparse.FloatTensor(indices, values, size): made of the tensors it is given
+                return Value(Kind.TENSOR, self._args_state(node), None, integer)
             if len(node.args) == 1 and is_literal(node.args[0]) and isinstance(node.args[0], (ast.List, ast.Tuple)):
                 stateful = None
             elif len(node.args) == 1 and isinstance(node.args[0], (ast.Name, ast.Attribute)) and not self.eval(node.args[0]).is_tensor:
@@ -442,8 +529,10 @@ class Evaluator:
             if result == "unknown":
                 return UNKNOWN
             if tn.init_is_random(name):
-                return Value(Kind.TENSOR, f"random initialisation ({short_call_name(node)})", argument.requires_grad, argument.integer)
-            return Value(Kind.TENSOR, self._args_state(node), argument.requires_grad, argument.integer)
+                return Value(Kind.TENSOR, f"random initialisation ({short_call_name(node)})", argument.requires_grad, argument.integer,
+                             integer_guessed=argument.integer_guessed)
+            return Value(Kind.TENSOR, self._args_state(node), argument.requires_grad, argument.integer,
+                         integer_guessed=argument.integer_guessed)
         if self._is_method_of_a_class(qualname.rpartition(".")[0]):
             # `AutoModel.from_config(...)`: a method of a class, which the analysis cannot
             # type; finding the class through a package's re-exports would be the costly part.
@@ -486,19 +575,33 @@ class Evaluator:
             stateful = self._args_state(node)
         requires_grad = f"{label}(..., requires_grad=True)" if is_true(keyword(node, "requires_grad")) else None
         dtype = tn.dtype_is_integer(self.qualify(keyword(node, "dtype"))) if keyword(node, "dtype") is not None else None
+        guessed = False
         if dtype is not None:
             integer = dtype
         elif name in tn.INTEGER_FUNCTIONS:
             integer = True
         elif name == "arange":
             integer = not any(_has_float_literal(a) for a in node.args)
+            # arange(n) is integer only when n is an int, which only some expressions prove
+            guessed = integer and not all(_proves_int(a) for a in node.args)
         elif name in tn.LITERAL_DATA_FUNCTIONS and node.args and is_literal(node.args[0]):
             integer = _literal_is_integer(node.args[0])
         else:
             inputs = [self.eval(a) for a in node.args]
             tensors = [v for v in inputs if v.kind in (Kind.TENSOR, Kind.SEQUENCE)]
             integer = bool(tensors) and all(v.integer for v in tensors) and name in _SHAPE_FUNCTIONS
-        return Value(Kind.TENSOR, stateful, requires_grad, integer)
+            guessed = integer and any(v.integer_guessed for v in tensors)
+        return Value(Kind.TENSOR, stateful, requires_grad, integer, integer_guessed=guessed)
+
+    def _piece(self, name: str, inputs: list[ast.expr], node: ast.Call, receiver: Value | None = None) -> Value:
+        """One item of the tensors a split, sort or max(dim) returns."""
+        values = ([receiver] if receiver is not None else []) + [self.eval(a) for a in inputs]
+        tensors = [v for v in values if v.kind in (Kind.TENSOR, Kind.SEQUENCE)]
+        integer = bool(tensors) and all(v.integer for v in tensors) and name in tn.SAME_DTYPE_PIECES
+        if tensors and all(v.kind is Kind.SEQUENCE for v in tensors):
+            integer = False  # the integer flag of a sequence says nothing of its items
+        stateful = (receiver.stateful if receiver is not None else None) or self._args_state(node)
+        return Value(Kind.TENSOR, stateful, None, integer, integer_guessed=integer and any(v.integer_guessed for v in tensors))
 
     def _tensor_method(self, receiver: Value, name: str, node: ast.Call) -> Value:
         if name in tn.DEVICE_METHODS:
@@ -506,7 +609,7 @@ class Evaluator:
             for arg in [*node.args, *(k.value for k in node.keywords if k.arg == "dtype")]:
                 integer = tn.dtype_is_integer(self.qualify(arg))
                 if integer is not None:
-                    value = replace(value, integer=integer)
+                    value = replace(value, integer=integer, integer_guessed=False)
             return value
         if name == "requires_grad_":
             if node.args and is_false(node.args[0]):
@@ -515,22 +618,29 @@ class Evaluator:
         if name in ("detach", "detach_"):
             return replace(receiver, requires_grad=None)
         if name in tn.INTEGER_CAST_METHODS:
-            return replace(receiver, integer=True)
+            return replace(receiver, integer=True, integer_guessed=False)
+        if name in tn.INTEGER_RESULT_METHODS and tn.method_kind(name) is tn.CallKind.TENSOR:
+            return Value(Kind.TENSOR, receiver.stateful or self._args_state(node), None, True)
         if name in tn.FLOAT_CAST_METHODS:
-            return replace(receiver, integer=False)
+            return replace(receiver, integer=False, integer_guessed=False)
         if name == "type" and node.args:
             integer = tn.dtype_is_integer(self.qualify(node.args[0]))
-            return replace(receiver, integer=bool(integer)) if integer is not None else UNKNOWN
+            return replace(receiver, integer=bool(integer), integer_guessed=False) if integer is not None else UNKNOWN
         if name in tn.RANDOM_INPLACE_METHODS:
             return replace(receiver, stateful=f"random initialisation (.{name}())")
         if name in ("zero_", "fill_"):
             return replace(receiver, stateful=self._args_state(node))  # every element overwritten
+        if tn.method_returns_sequence(name):
+            return Value(Kind.SEQUENCE, receiver.stateful or self._args_state(node), items=self._piece(name, node.args, node, receiver),
+                         integer_items=tn.integer_positions(name, method=True))
+        if tn.method_unpacks_to_tensors(name):
+            return Value(Kind.UNKNOWN, items=self._piece(name, node.args, node, receiver), integer_items=tn.integer_positions(name, method=True))
         kind = tn.method_kind(name)
         if kind is tn.CallKind.NON_TENSOR:
             return NON_TENSOR
         if kind is tn.CallKind.TENSOR:
             stateful = receiver.stateful or self._args_state(node)
-            return Value(Kind.TENSOR, stateful, receiver.requires_grad, receiver.integer)
+            return Value(Kind.TENSOR, stateful, receiver.requires_grad, receiver.integer, integer_guessed=receiver.integer_guessed)
         return UNKNOWN
 
     def _helper_method(self, name: str) -> Value:
@@ -556,19 +666,50 @@ def _is_static(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def _annotation_value(annotation: ast.expr | None, evaluator: Evaluator) -> Value:
     """A parameter annotated `Tensor`, `Optional[Tensor]` or `Tensor | None` carries data
     passed in; anything else (`Callable[[Tensor], None]`, `list[Tensor]`) is not a tensor."""
+    annotation = _parse_annotation(annotation)
     if annotation is None:
         return UNKNOWN
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            annotation = ast.parse(annotation.value, mode="eval").body  # a string annotation
-        except SyntaxError:
-            return UNKNOWN
+    if _is_parameter_union(annotation, evaluator):
+        # Union[Parameter, Tensor]: a Parameter handed in must stay a parameter, so the value
+        # is not a plain tensor (registering it as a buffer would take it from the optimizer)
+        return Value(Kind.TENSOR, ARGUMENT_STATE, maybe_parameter=True)
     kind = _annotated_kind(annotation, evaluator)
     if kind is None:
         kind = _annotated_container(annotation, evaluator)
     if kind is None:
         return UNKNOWN
     return Value(kind, ARGUMENT_STATE)
+
+
+def _parse_annotation(annotation: ast.expr | None) -> ast.expr | None:
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            return ast.parse(annotation.value, mode="eval").body  # a string annotation
+        except SyntaxError:
+            return None
+    return annotation
+
+
+_PARAMETER_ANNOTATIONS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
+
+def _is_parameter_union(node: ast.expr, evaluator: Evaluator) -> bool:
+    """`Union[Parameter, Tensor]`, `Optional[Union[nn.Parameter, Tensor]]`, `Parameter | Tensor`."""
+    members: list[ast.expr] = []
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, ast.BinOp) and isinstance(current.op, ast.BitOr):
+            pending += [current.left, current.right]
+        elif isinstance(current, ast.Subscript) and (evaluator.qualify(current.value) or "").rpartition(".")[2] in ("Union", "Optional"):
+            pending += list(current.slice.elts) if isinstance(current.slice, ast.Tuple) else [current.slice]
+        else:
+            members.append(current)
+    if len(members) < 2:
+        return False
+    parameters = [m for m in members if isinstance(m, (ast.Name, ast.Attribute)) and evaluator.qualify(m) in _PARAMETER_ANNOTATIONS]
+    others = [m for m in members if m not in parameters and not (isinstance(m, ast.Constant) and m.value is None)]
+    return bool(parameters) and bool(others) and all(_annotated_kind(m, evaluator) is Kind.TENSOR for m in others)
 
 
 _CONTAINER_ANNOTATIONS = frozenset({"list", "List", "tuple", "Tuple", "Sequence", "dict", "Dict", "Mapping", "MutableMapping", "OrderedDict"})
@@ -593,7 +734,10 @@ def _annotated_container(node: ast.expr, evaluator: Evaluator) -> Kind | None:
 def _annotated_kind(node: ast.expr, evaluator: Evaluator) -> Kind | None:
     if isinstance(node, (ast.Name, ast.Attribute)):
         qualname = evaluator.qualify(node)
-        return Kind.TENSOR if qualname in tn.TENSOR_ANNOTATIONS else None
+        if qualname in tn.TENSOR_ANNOTATIONS:
+            return Kind.TENSOR
+        # torch.FloatTensor, torch.cuda.LongTensor: the legacy typed classes as annotations
+        return Kind.TENSOR if qualname is not None and qualname.startswith("torch.") and tn.classify_call(qualname) is tn.CallKind.LEGACY else None
     members: list[ast.expr] = []
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):  # Tensor | None
         members = [node.left, node.right]
@@ -609,6 +753,17 @@ def _annotated_kind(node: ast.expr, evaluator: Evaluator) -> Kind | None:
     if not others or any(_annotated_kind(m, evaluator) is None for m in others):
         return None
     return Kind.TENSOR_OR_NONE if nones else Kind.TENSOR
+
+
+def dotted_path(node: ast.expr) -> str | None:
+    """"args.gso" for `args.gso` (a name and its attributes); None otherwise."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or not parts:
+        return None
+    return ".".join([node.id, *reversed(parts)])
 
 
 def target_names(target: ast.expr) -> list[str]:
@@ -708,14 +863,65 @@ def function_value(
         dependencies = frozenset(index.end_tracking()) if index is not None else frozenset()
     returns = walker.returns
     result = UNKNOWN
-    if returns and not isinstance(function, ast.AsyncFunctionDef) and not _is_generator(function):
+    plain = not isinstance(function, ast.AsyncFunctionDef) and not _is_generator(function)
+    if returns and plain:
         result = returns[0]
         for value in returns[1:]:
             result = merge_branches(result, value)
-        if not result.is_tensor:
+        if not (result.is_tensor or result.kind is Kind.SEQUENCE or result.elements is not None or result.items is not None):
             result = UNKNOWN if result.kind is not Kind.NON_TENSOR else NON_TENSOR
+    if plain and result.kind is Kind.UNKNOWN:
+        # `def load_adj(path) -> torch.Tensor:` whose body the analysis cannot type
+        annotated = return_annotation_value(function, evaluator)
+        if annotated.kind is not Kind.UNKNOWN:
+            result = annotated
     setattr(function, _FUNCTION_MEMO_ATTR, (result, dependencies))
     return result
+
+
+def return_annotation_value(function: ast.FunctionDef | ast.AsyncFunctionDef, evaluator: Evaluator) -> Value:
+    """What a function's return annotation says it returns: `-> Tensor`, `-> "torch.Tensor"`,
+    `-> Optional[Tensor]`, `-> Tuple[Tensor, int]`; UNKNOWN for anything else."""
+    annotation = _parse_annotation(function.returns)
+    if annotation is None:
+        return UNKNOWN
+    state = f"value returned by {function.name}() (typed by its return annotation)"
+    kind = _annotated_kind(annotation, evaluator)
+    if kind is not None:
+        return Value(kind, state)
+    elements = _annotated_tuple(annotation, evaluator)
+    if elements is not None:
+        values = tuple(Value(k, state) if k in (Kind.TENSOR, Kind.TENSOR_OR_NONE) else (NON_TENSOR if k is Kind.NON_TENSOR else UNKNOWN) for k in elements)
+        if any(v.is_tensor for v in values):
+            return Value(Kind.SEQUENCE, state, elements=values)
+        return UNKNOWN
+    if _annotated_container(annotation, evaluator) is Kind.SEQUENCE:
+        return Value(Kind.SEQUENCE, state)
+    return UNKNOWN
+
+
+_SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool", "str", "bytes", "complex"})
+
+
+def _annotated_tuple(node: ast.expr, evaluator: Evaluator) -> list[Kind] | None:
+    """`Tuple[Tensor, int]` / `tuple[Tensor, Tensor]`: the kind of each member (NON_TENSOR
+    for a plain scalar type, UNKNOWN for anything else)."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    wrapper = (evaluator.qualify(node.value) or "").rpartition(".")[2]
+    if wrapper not in ("tuple", "Tuple"):
+        return None
+    members = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if any(isinstance(m, ast.Constant) and m.value is Ellipsis for m in members):
+        return None
+    kinds: list[Kind] = []
+    for member in members:
+        kind = _annotated_kind(member, evaluator)
+        if kind is None:
+            name = member.id if isinstance(member, ast.Name) else None
+            kind = Kind.NON_TENSOR if name in _SCALAR_ANNOTATIONS else Kind.UNKNOWN
+        kinds.append(kind)
+    return kinds
 
 
 def _is_generator(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -126,7 +126,7 @@ INTEGER_FUNCTIONS = frozenset(
         "logical_not",
         "logical_xor",
     }
-)
+) | table.INTEGER_RESULT_FUNCTIONS  # and what the table proves by running torch
 
 NON_TENSOR_PREFIXES = ("numpy.", "np.", "math.", "random.", "collections.", "itertools.", "functools.")
 NON_TENSOR_BUILTINS = frozenset(
@@ -173,12 +173,18 @@ def classify_call(qualname: str) -> CallKind:
         if name in table.TORCH_NON_TENSOR_FUNCTIONS or name in table.NON_TENSOR_TORCH_CALLABLES:
             return CallKind.NON_TENSOR
         return CallKind.UNKNOWN
-    if namespace in ("torch.fft", "torch.special") and not name.startswith("_"):
-        return CallKind.TENSOR
-    if namespace == "torch.linalg" and not name.startswith("_"):
-        return CallKind.SEQUENCE if name in LINALG_SEQUENCE_FUNCTIONS else CallKind.TENSOR
     if namespace == "torch.cuda" and name in table.CUDA_LEGACY_TENSOR_TYPES:
         return CallKind.LEGACY
+    if qualname.startswith("torch."):
+        dotted = qualname[len("torch.") :]
+        if dotted in table.OTHER_LEGACY_TENSOR_TYPES:
+            return CallKind.LEGACY  # torch.sparse.FloatTensor(indices, values, size), ...
+        if dotted in table.SUBMODULE_TENSOR_FUNCTIONS:
+            return CallKind.TENSOR
+        if dotted in table.SUBMODULE_SEQUENCE_FUNCTIONS:
+            return CallKind.SEQUENCE
+        if dotted in table.SUBMODULE_NON_TENSOR_FUNCTIONS:
+            return CallKind.NON_TENSOR
     if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
         return CallKind.PARAMETER
     if qualname in ("torch.nn.Buffer", "torch.nn.parameter.Buffer"):
@@ -211,7 +217,18 @@ def is_random(name: str) -> bool:
 
 
 def legacy_is_integer(name: str) -> bool:
-    return table.LEGACY_TENSOR_DTYPE_IS_INTEGER.get(name, False)
+    """`name`: torch.<name>, or dotted relative to torch (`sparse.LongTensor`, `cuda.IntTensor`)."""
+    if name in table.LEGACY_TENSOR_DTYPE_IS_INTEGER:
+        return table.LEGACY_TENSOR_DTYPE_IS_INTEGER[name]
+    if name in table.OTHER_LEGACY_TENSOR_TYPES:
+        return table.OTHER_LEGACY_TENSOR_TYPES[name]
+    namespace, _, short = name.rpartition(".")
+    return namespace == "cuda" and table.LEGACY_TENSOR_DTYPE_IS_INTEGER.get(short, False)
+
+
+def is_sparse_legacy(name: str) -> bool:
+    """torch.sparse.FloatTensor and friends (`name` dotted relative to torch)."""
+    return name in table.OTHER_LEGACY_TENSOR_TYPES and ".sparse." in f".{name}"
 
 
 # Namespaces whose functions the analysis follows when picked at run time: getattr(torch, name)(...).
@@ -269,18 +286,48 @@ def property_kind(name: str) -> CallKind:
 # In-place methods that replace every element: the tensor's old state is gone.
 OVERWRITING_METHODS = frozenset({"zero_", "fill_", "copy_"})
 
-# torch.linalg functions returning several tensors; the rest of linalg, fft and special return one.
-LINALG_SEQUENCE_FUNCTIONS = frozenset(
-    {"qr", "eig", "eigh", "svd", "slogdet", "lstsq", "lu", "lu_factor", "lu_factor_ex", "ldl_factor",
-     "ldl_factor_ex", "inv_ex", "cholesky_ex", "solve_ex"}
-)
-
 
 def init_is_random(name: str) -> bool:
     return name in table.RANDOM_INIT_FUNCTIONS
 
 
 INTEGER_CAST_METHODS = frozenset({"long", "int", "short", "byte", "char", "bool"})
+# Tensor methods whose result is integer or bool whatever the receiver's dtype (argsort, eq, ...).
+INTEGER_RESULT_METHODS = table.INTEGER_RESULT_METHODS | INTEGER_CAST_METHODS
+
+
+def integer_positions(qualname_or_method: str, method: bool = False) -> tuple[int, ...]:
+    """Positions of the tuple a torch function (or, `method`, a tensor method) returns that
+    hold an integer tensor whatever the input: the indices of sort, topk, max(dim), ..."""
+    if method:
+        return table.METHOD_INTEGER_RETURN_POSITIONS.get(qualname_or_method, ())
+    namespace, _, name = qualname_or_method.rpartition(".")
+    return table.INTEGER_RETURN_POSITIONS.get(name, ()) if namespace == "torch" else ()
 FLOAT_CAST_METHODS = frozenset({"float", "double", "half", "bfloat16", "cfloat", "cdouble"})
 # Tensor methods that refill the tensor itself with random values (from the generated table).
 RANDOM_INPLACE_METHODS = frozenset(m for m in table.RANDOM_TENSOR_METHODS if m.endswith("_"))
+
+
+def unpacks_to_tensors(qualname: str) -> bool:
+    """A torch function whose result is a tensor or a tuple of tensors (torch.max(x, dim),
+    torch.unique(..., return_inverse=True)): unpacked, each item is a tensor."""
+    namespace, _, name = qualname.rpartition(".")
+    return namespace == "torch" and name in table.MIXED_UNPACKING_TO_TENSORS
+
+
+def method_returns_sequence(name: str) -> bool:
+    return name in table.TENSOR_METHODS_RETURNING_SEQUENCE
+
+
+def method_unpacks_to_tensors(name: str) -> bool:
+    return name in table.MIXED_METHODS_UNPACKING_TO_TENSORS
+
+
+# Functions and methods returning several tensors of their input's dtype (the pieces of a
+# split, sorted values, ...): from integer inputs, each item is integer.
+SAME_DTYPE_PIECES = frozenset(
+    {"split", "chunk", "unbind", "tensor_split", "hsplit", "vsplit", "dsplit", "unsafe_split", "unsafe_chunk",
+     "split_with_sizes", "meshgrid", "broadcast_tensors", "atleast_1d", "atleast_2d", "atleast_3d", "sort",
+     "topk", "max", "min", "median", "nanmedian", "mode", "kthvalue", "cummax", "cummin", "unique",
+     "unique_consecutive"}
+)

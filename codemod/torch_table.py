@@ -183,6 +183,41 @@ RANDOM_FUNCTIONS: frozenset[str] = frozenset(
     }
 )
 
+# torch.<name> whose Tensor is integer or bool even from float inputs (probed).
+INTEGER_RESULT_FUNCTIONS: frozenset[str] = frozenset(
+    {
+        "all", "any", "argmax", "argmin", "argsort", "argwhere", "bucketize",
+        "count_nonzero", "eq", "ge", "greater", "greater_equal", "gt", "hash_tensor",
+        "isclose", "isfinite", "isin", "isinf", "isnan", "isneginf", "isposinf",
+        "isreal", "le", "less", "less_equal", "logical_and", "logical_not",
+        "logical_or", "logical_xor", "lt", "ne", "nonzero", "not_equal", "randperm",
+        "searchsorted", "signbit", "tril_indices", "triu_indices",
+    }
+)
+
+# TORCH_MIXED_FUNCTIONS returning a Tensor or a tuple of Tensors in every probe.
+MIXED_UNPACKING_TO_TENSORS: frozenset[str] = frozenset(
+    {
+        "atleast_1d", "atleast_2d", "atleast_3d", "dequantize", "max", "median", "min",
+        "nanmedian", "nonzero", "unique", "unique_consecutive", "where",
+    }
+)
+
+# torch.<name> -> positions of its returned tuple that are integer (probed).
+INTEGER_RETURN_POSITIONS: dict[str, tuple[int, ...]] = {
+    "cummax": (1,),
+    "cummin": (1,),
+    "frexp": (1,),
+    "max": (1,),
+    "median": (1,),
+    "min": (1,),
+    "mode": (1,),
+    "nanmedian": (1,),
+    "sort": (1,),
+    "topk": (1,),
+    "where": (0,),
+}
+
 # torch.nn.functional.<name> returning one Tensor.
 FUNCTIONAL_TENSOR_FUNCTIONS: frozenset[str] = frozenset(
     {
@@ -208,9 +243,10 @@ FUNCTIONAL_TENSOR_FUNCTIONS: frozenset[str] = frozenset(
         "poisson_nll_loss", "prelu", "relu", "relu6", "relu_", "rms_norm", "rrelu",
         "rrelu_", "scaled_dot_product_attention", "scaled_grouped_mm", "scaled_mm",
         "selu", "selu_", "sigmoid", "silu", "smooth_l1_loss", "soft_margin_loss",
-        "softmax", "softmin", "softplus", "softshrink", "tanh", "threshold",
-        "threshold_", "triplet_margin_loss", "triplet_margin_with_distance_loss",
-        "unfold", "upsample", "upsample_bilinear", "upsample_nearest",
+        "softmax", "softmin", "softplus", "softshrink", "softsign", "tanh",
+        "tanhshrink", "threshold", "threshold_", "triplet_margin_loss",
+        "triplet_margin_with_distance_loss", "unfold", "upsample", "upsample_bilinear",
+        "upsample_nearest",
     }
 )
 
@@ -264,6 +300,87 @@ RANDOM_INIT_FUNCTIONS: frozenset[str] = frozenset(
     {
         "kaiming_normal_", "kaiming_uniform_", "normal_", "orthogonal_", "sparse_",
         "trunc_normal_", "uniform_", "xavier_normal_", "xavier_uniform_",
+    }
+)
+
+# torch.<sub>.<name> returning one Tensor (dotted relative to torch).
+SUBMODULE_TENSOR_FUNCTIONS: frozenset[str] = frozenset(
+    {
+        "fft.fft", "fft.fft2", "fft.fftfreq", "fft.fftn", "fft.fftshift", "fft.hfft",
+        "fft.hfft2", "fft.hfftn", "fft.ifft", "fft.ifft2", "fft.ifftn", "fft.ifftshift",
+        "fft.ihfft", "fft.ihfft2", "fft.ihfftn", "fft.irfft", "fft.irfft2",
+        "fft.irfftn", "fft.rfft", "fft.rfft2", "fft.rfftfreq", "fft.rfftn",
+        "linalg.cholesky", "linalg.cond", "linalg.cross", "linalg.det",
+        "linalg.diagonal", "linalg.eigvals", "linalg.eigvalsh",
+        "linalg.householder_product", "linalg.inv", "linalg.ldl_solve",
+        "linalg.lu_solve", "linalg.matmul", "linalg.matrix_exp", "linalg.matrix_norm",
+        "linalg.matrix_power", "linalg.matrix_rank", "linalg.multi_dot", "linalg.norm",
+        "linalg.pinv", "linalg.solve", "linalg.solve_triangular", "linalg.svdvals",
+        "linalg.tensorinv", "linalg.tensorsolve", "linalg.vander", "linalg.vecdot",
+        "linalg.vector_norm", "masked.amax", "masked.amin", "masked.argmax",
+        "masked.argmin", "masked.as_masked_tensor", "masked.cumprod", "masked.cumsum",
+        "masked.log_softmax", "masked.logaddexp", "masked.logsumexp",
+        "masked.masked_tensor", "masked.mean", "masked.median", "masked.norm",
+        "masked.normalize", "masked.prod", "masked.softmax", "masked.softmin",
+        "masked.std", "masked.sum", "masked.var", "nested.as_nested_tensor",
+        "nested.masked_select", "nested.narrow", "nested.nested_tensor",
+        "nested.nested_tensor_from_jagged", "nested.to_padded_tensor",
+        "nn.utils.rnn.pad_sequence", "random.get_rng_state", "signal.windows.bartlett",
+        "signal.windows.blackman", "signal.windows.cosine",
+        "signal.windows.exponential", "signal.windows.gaussian",
+        "signal.windows.general_cosine", "signal.windows.general_hamming",
+        "signal.windows.hamming", "signal.windows.hann", "signal.windows.kaiser",
+        "signal.windows.nuttall", "sparse.addmm", "sparse.log_softmax", "sparse.mm",
+        "sparse.sampled_addmm", "sparse.softmax", "sparse.spdiags", "sparse.spsolve",
+        "sparse.sum", "sparse.to_sparse_semi_structured", "special.airy_ai",
+        "special.bessel_j0", "special.bessel_j1", "special.bessel_y0",
+        "special.bessel_y1", "special.chebyshev_polynomial_t",
+        "special.chebyshev_polynomial_u", "special.chebyshev_polynomial_v",
+        "special.chebyshev_polynomial_w", "special.digamma", "special.entr",
+        "special.erf", "special.erfc", "special.erfcx", "special.erfinv",
+        "special.exp2", "special.expit", "special.expm1", "special.gammainc",
+        "special.gammaincc", "special.gammaln", "special.hermite_polynomial_h",
+        "special.hermite_polynomial_he", "special.i0", "special.i0e", "special.i1",
+        "special.i1e", "special.laguerre_polynomial_l", "special.legendre_polynomial_p",
+        "special.log1p", "special.log_ndtr", "special.log_softmax", "special.logit",
+        "special.logsumexp", "special.modified_bessel_i0", "special.modified_bessel_i1",
+        "special.modified_bessel_k0", "special.modified_bessel_k1",
+        "special.multigammaln", "special.ndtr", "special.ndtri", "special.polygamma",
+        "special.psi", "special.round", "special.scaled_modified_bessel_k0",
+        "special.scaled_modified_bessel_k1", "special.shifted_chebyshev_polynomial_t",
+        "special.shifted_chebyshev_polynomial_u",
+        "special.shifted_chebyshev_polynomial_v",
+        "special.shifted_chebyshev_polynomial_w", "special.sinc", "special.softmax",
+        "special.spherical_bessel_j0", "special.xlog1py", "special.xlogy",
+        "special.zeta",
+    }
+)
+
+# torch.<sub>.<name> returning a tuple/list of Tensors.
+SUBMODULE_SEQUENCE_FUNCTIONS: frozenset[str] = frozenset(
+    {
+        "linalg.cholesky_ex", "linalg.eig", "linalg.eigh", "linalg.inv_ex",
+        "linalg.ldl_factor", "linalg.ldl_factor_ex", "linalg.lstsq", "linalg.lu",
+        "linalg.lu_factor", "linalg.lu_factor_ex", "linalg.qr", "linalg.slogdet",
+        "linalg.solve_ex", "linalg.svd", "nn.utils.rnn.pad_packed_sequence",
+        "nn.utils.rnn.unpack_sequence", "nn.utils.rnn.unpad_sequence",
+    }
+)
+
+# torch.<sub>.<name> returning a Tensor for some overloads/arguments only.
+SUBMODULE_MIXED_FUNCTIONS: frozenset[str] = frozenset(
+    {
+        "nn.utils.rnn.invert_permutation",
+    }
+)
+
+# torch.<sub>.<name> never returning a Tensor.
+SUBMODULE_NON_TENSOR_FUNCTIONS: frozenset[str] = frozenset(
+    {
+        "masked.is_masked_tensor", "nn.utils.rnn.copy_method_params",
+        "nn.utils.rnn.pack_padded_sequence", "nn.utils.rnn.pack_sequence",
+        "random.fork_rng", "random.initial_seed", "random.manual_seed", "random.seed",
+        "random.set_rng_state", "random.thread_safe_generator",
     }
 )
 
@@ -337,11 +454,11 @@ TENSOR_METHODS_RETURNING_TENSOR: frozenset[str] = frozenset(
         "sub_", "subtract", "subtract_", "sum", "sum_to_size", "swapaxes", "swapaxes_",
         "swapdims", "swapdims_", "t", "t_", "take", "take_along_dim", "tan", "tan_",
         "tanh", "tanh_", "tile", "to", "to_dense", "to_mkldnn", "to_padded_tensor",
-        "to_sparse", "to_sparse_bsc", "to_sparse_bsr", "to_sparse_csc", "to_sparse_csr",
-        "trace", "transpose", "transpose_", "tril", "tril_", "triu", "triu_",
-        "true_divide", "true_divide_", "trunc", "trunc_", "type_as", "unflatten",
-        "unfold", "uniform_", "unsqueeze", "unsqueeze_", "values", "var", "vdot",
-        "view", "view_as", "where", "xlogy", "xlogy_", "xpu", "zero_",
+        "to_sparse", "to_sparse_bsc", "to_sparse_bsr", "to_sparse_coo", "to_sparse_csc",
+        "to_sparse_csr", "trace", "transpose", "transpose_", "tril", "tril_", "triu",
+        "triu_", "true_divide", "true_divide_", "trunc", "trunc_", "type_as",
+        "unflatten", "unfold", "uniform_", "unsqueeze", "unsqueeze_", "values", "var",
+        "vdot", "view", "view_as", "where", "xlogy", "xlogy_", "xpu", "zero_",
     }
 )
 
@@ -403,6 +520,40 @@ RANDOM_TENSOR_METHODS: frozenset[str] = frozenset(
     }
 )
 
+# Tensor.<name>() whose Tensor is integer or bool even on a float tensor (probed).
+INTEGER_RESULT_METHODS: frozenset[str] = frozenset(
+    {
+        "all", "any", "argmax", "argmin", "argsort", "argwhere", "bool", "byte", "char",
+        "count_nonzero", "eq", "ge", "greater", "greater_equal", "gt", "hash_tensor",
+        "int", "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf",
+        "isreal", "le", "less", "less_equal", "logical_and", "logical_not",
+        "logical_or", "logical_xor", "long", "lt", "multinomial", "ne", "nonzero",
+        "not_equal", "short", "signbit",
+    }
+)
+
+# TENSOR_METHODS_MIXED returning a Tensor or a tuple of Tensors in every probe.
+MIXED_METHODS_UNPACKING_TO_TENSORS: frozenset[str] = frozenset(
+    {
+        "max", "median", "min", "nanmedian", "nonzero", "unique", "unique_consecutive",
+    }
+)
+
+# Tensor.<name>() -> positions of its returned tuple that are integer (probed).
+METHOD_INTEGER_RETURN_POSITIONS: dict[str, tuple[int, ...]] = {
+    "cummax": (1,),
+    "cummin": (1,),
+    "frexp": (1,),
+    "kthvalue": (1,),
+    "max": (1,),
+    "median": (1,),
+    "min": (1,),
+    "mode": (1,),
+    "nanmedian": (1,),
+    "sort": (1,),
+    "topk": (1,),
+}
+
 # Tensor classes in torch: torch.Tensor and the typed constructors.
 LEGACY_TENSOR_TYPES: frozenset[str] = frozenset(
     {
@@ -432,6 +583,28 @@ LEGACY_TENSOR_DTYPE_IS_INTEGER: dict[str, bool] = {
     "LongTensor": True,
     "ShortTensor": True,
     "Tensor": False,
+}
+
+# Typed tensor constructors elsewhere (sparse.FloatTensor, ...) -> integer or bool dtype.
+OTHER_LEGACY_TENSOR_TYPES: dict[str, bool] = {
+    "cuda.sparse.BFloat16Tensor": False,
+    "cuda.sparse.ByteTensor": True,
+    "cuda.sparse.CharTensor": True,
+    "cuda.sparse.DoubleTensor": False,
+    "cuda.sparse.FloatTensor": False,
+    "cuda.sparse.HalfTensor": False,
+    "cuda.sparse.IntTensor": True,
+    "cuda.sparse.LongTensor": True,
+    "cuda.sparse.ShortTensor": True,
+    "sparse.BFloat16Tensor": False,
+    "sparse.ByteTensor": True,
+    "sparse.CharTensor": True,
+    "sparse.DoubleTensor": False,
+    "sparse.FloatTensor": False,
+    "sparse.HalfTensor": False,
+    "sparse.IntTensor": True,
+    "sparse.LongTensor": True,
+    "sparse.ShortTensor": True,
 }
 
 # torch.<name> that are dtypes.

@@ -14,6 +14,7 @@ from codemod.tensors import (
     Kind,
     Value,
     combine_state,
+    dotted_path,
     is_false,
     target_names,
 )
@@ -32,6 +33,11 @@ class AttrEvent:
     nested: bool  # inside an if/for/with/try
     annotation: ast.expr | None = None
     env: dict | None = None  # the local variables when the statement ran (for reading its value later)
+    # `self.a, self.b = value`: the events of every target of the statement bound to self, in
+    # order (this one among them), and whether the target is a flat tuple the rewrite can
+    # split (no starred or nested target holding an attribute of self)
+    unpacked: list[AttrEvent] | None = None
+    flat_unpacking: bool = True
 
 
 class BodyWalker:
@@ -57,13 +63,19 @@ class BodyWalker:
             self._stmt(stmt)
         self._nested = saved
 
-    def _event(self, attr: str, kind: str, stmt: ast.stmt, value: Value | None = None, node: ast.expr | None = None, annotation: ast.expr | None = None) -> None:
+    def _event(self, attr: str, kind: str, stmt: ast.stmt, value: Value | None = None, node: ast.expr | None = None, annotation: ast.expr | None = None) -> AttrEvent:
         env = dict(self.ev.env) if node is not None else None
-        self.events.append(AttrEvent(attr, kind, stmt, value, node, self._top, self._nested, annotation, env))
-        if kind in ("assign", "register_buffer", "fill") and value is not None:
+        event = AttrEvent(attr, kind, stmt, value, node, self._top, self._nested, annotation, env)
+        self.events.append(event)
+        if kind == "register_buffer" and value is not None and not (value.is_tensor or value.kind is Kind.NONE):
+            # register_buffer raises TypeError for anything but a tensor or None: from here on the
+            # attribute holds a tensor (`self.register_buffer("aabb", aabb)`, then `1.0 / self.aabb`)
+            self.ev.self_attrs[attr] = Value(Kind.TENSOR, "data passed in (registered buffer)")
+        elif kind in ("assign", "register_buffer", "fill") and value is not None:
             self.ev.self_attrs[attr] = value
         elif kind == "registered":
             self.ev.self_attrs[attr] = NON_TENSOR
+        return event
 
     # -- statements ----------------------------------------------------------------------------
 
@@ -142,21 +154,13 @@ class BodyWalker:
             return
         if isinstance(target, ast.Name):
             self.ev.env[target.id] = value
+            _forget_paths(self.ev.env, target.id)
             return
         if isinstance(target, (ast.Tuple, ast.List)):
-            elements = value_node.elts if isinstance(value_node, (ast.Tuple, ast.List)) and len(value_node.elts) == len(target.elts) else None
-            for i, element in enumerate(target.elts):
-                if elements is not None:
-                    part = self.ev.eval(elements[i])
-                elif value.kind is Kind.SEQUENCE:
-                    part = Value(Kind.TENSOR, value.stateful)
-                else:
-                    part = UNKNOWN
-                attr = self.ev.self_attr(element)
-                if attr is not None:
-                    self._event(attr, "unpack", stmt, part, None)
-                elif isinstance(element, ast.Name):
-                    self.ev.env[element.id] = part
+            group: list[AttrEvent] = []
+            flat = self._unpack(stmt, target, value, value_node, group, multi)
+            for event in group:
+                event.unpacked, event.flat_unpacking = group, flat
             return
         if isinstance(target, ast.Subscript):
             container = self.ev.self_attr(target.value)
@@ -178,6 +182,51 @@ class BodyWalker:
                 local = self.ev.env[target.value.id]
                 if local.is_tensor and not is_false(value_node):
                     self.ev.env[target.value.id] = replace(local, requires_grad=".requires_grad = True")
+            else:
+                path = dotted_path(target)
+                if path is not None and not path.startswith(f"{self.ev.self_name}."):
+                    # `args.gso = torch.tensor(...)`: read back as `args.gso` (Evaluator._eval_Attribute)
+                    _forget_paths(self.ev.env, path)
+                    self.ev.env[path] = value
+
+    def _unpack(self, stmt: ast.stmt, target: ast.Tuple | ast.List, value: Value, value_node: ast.expr | None, group: list[AttrEvent], multi: bool, nested: bool = False) -> bool:
+        """`self.a, self.b = value`: each target gets the value of its item.  An attribute of
+        self is bound ("assign"; "unpack" in a chained assignment, which binds one value to
+        several names).  Returns whether every attribute of self is a direct item of a flat
+        target (no starred or nested target holds one)."""
+        elements = target.elts
+        starred = next((i for i, e in enumerate(elements) if isinstance(e, ast.Starred)), None)
+        parts: list[Value] | None = None
+        if starred is None:
+            parts = value.unpacked(len(elements))
+        elif value.elements is None:
+            items = value.unpacked(1)  # `head, *rest = t.unbind(0)`: every item alike
+            parts = items * len(elements) if items is not None and not value.integer_items else None
+        nodes = None
+        if isinstance(value_node, (ast.Tuple, ast.List)) and starred is None and len(value_node.elts) == len(elements):
+            if not any(isinstance(e, ast.Starred) for e in value_node.elts):
+                nodes = value_node.elts
+        flat = True
+        for i, element in enumerate(elements):
+            part = parts[i] if parts is not None else UNKNOWN
+            node = nodes[i] if nodes is not None else None
+            if isinstance(element, ast.Starred):
+                element, node = element.value, None
+                # a starred target takes a list of the remaining items
+                items = value.unpacked(1)
+                part = Value(Kind.SEQUENCE, value.stateful) if items is not None and items[0].is_tensor else UNKNOWN
+                if self.ev.self_attr(element) is not None:
+                    flat = False
+            attr = self.ev.self_attr(element)
+            if attr is not None:
+                if nested:
+                    flat = False
+                group.append(self._event(attr, "unpack" if multi else "assign", stmt, part, node))
+            elif isinstance(element, ast.Name):
+                self.ev.env[element.id] = part
+            elif isinstance(element, (ast.Tuple, ast.List)):
+                flat = self._unpack(stmt, element, part, node, group, multi, nested=True) and flat
+        return flat
 
     def _mutate(self, stmt: ast.stmt, receiver: ast.expr, value: Value, overwrite: bool = False) -> None:
         """An in-place change of a local tensor or of self.<attr>.
@@ -225,7 +274,7 @@ class BodyWalker:
             if local.is_tensor:
                 self.ev.env[stmt.target.id] = replace(local, stateful=local.stateful or combine_state(value))
             elif value.is_tensor:
-                self.ev.env[stmt.target.id] = Value(Kind.TENSOR, value.stateful, None, value.integer)
+                self.ev.env[stmt.target.id] = Value(Kind.TENSOR, value.stateful, None, value.integer, integer_guessed=value.integer_guessed)
         elif isinstance(stmt.target, ast.Subscript):
             self._mutate(stmt, stmt.target.value, value)
 
@@ -329,6 +378,13 @@ def _is_container_display(node: ast.expr | None) -> bool:
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
         return name in _CONTAINER_CALLS
     return False
+
+
+def _forget_paths(env: dict, name: str) -> None:
+    """`args = ...` or `args.model = ...`: what was known of `args.<...>` is gone."""
+    prefix = name + "."
+    for key in [k for k in env if k.startswith(prefix)]:
+        del env[key]
 
 
 def _constant_string(node: ast.expr) -> str | None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 DEFAULT_LINE_LENGTH = 88
 INDENT = "    "
+MAX_GROWTH = 4  # a laid-out statement at most this many times the size of the one-line one
 
 _OPENING = "([{"
 _CLOSING = ")]}"
@@ -217,6 +218,10 @@ def layout_statement(code: str, column: int, trailing_comment: str | None, style
         lines[-1].leaves.remove(marker)
         del lines[-1].comments[id(marker)]
     text = "\n".join(INDENT * line.depth + line.text() for line in lines)
+    # Deep nesting splits once per bracket, each line indented further: 190 nested
+    # parentheses would take 150 kB.  Past a few times its size, the statement keeps its layout.
+    if len(text) + column * text.count("\n") > MAX_GROWTH * (len(code) + column):
+        raise CannotLayOut(f"the layout would make the statement more than {MAX_GROWTH} times larger")
     if _essence(text) != _essence(code):
         raise CannotLayOut("the layout would change the code")  # a safeguard: never expected
     return text

@@ -46,7 +46,7 @@ class Noisy(nn.Module):
         return x * self.scale + self.noise
 """
 NOISY_REWRITTEN = NOISY.replace(
-    "self.noise = torch.randn(dim)", 'self.register_buffer("noise", torch.randn(dim))'
+    "self.noise = torch.randn(dim)", 'self.register_buffer("noise", torch.randn(dim), persistent=False)'
 ).replace("self.scale = torch.ones(dim, requires_grad=True)", "self.scale = nn.Parameter(torch.ones(dim))")
 
 PAIR = """\
@@ -62,7 +62,7 @@ class Pair(nn.Module):
 
 
 def make_project(root: Path, write_tree, extra: dict | None = None) -> Path:
-    """Two model files with rewrites (BUF101; BUF102 and BUF103), one with a report (BUF301)."""
+    """Two model files with rewrites (BUF101; BUF101 and BUF103), one with a report (BUF301)."""
     write_tree(
         root,
         {

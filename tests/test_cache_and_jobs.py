@@ -184,6 +184,12 @@ def small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
+def rewritten(report: RunReport) -> list[str]:
+    """The files with a rewrite: a warm run analyses them again (what is written never
+    comes from the cache), and only them."""
+    return [r.display_path for r in report.files if r.changed]
+
+
 def finding(report: RunReport, class_name: str, attribute: str):
     matches = [f for f in report.findings if (f.class_name, f.attribute) == (class_name, attribute)]
     assert len(matches) <= 1
@@ -252,7 +258,8 @@ def test_warm_run_gives_the_same_results_as_a_cold_run(zoo: Path, monkeypatch: p
     assert not (zoo / ".codemod").exists()
     spy = Spy(monkeypatch)
     warm = analyse(zoo, use_cache=True)
-    assert spy.paths == [], "a warm run over unchanged files analysed them again"
+    assert spy.paths == rewritten(cold), "a warm run over unchanged files analysed more than the files with a rewrite"
+    assert 0 < len(spy.paths) < len(cold.files)
     assert comparable(filling) == comparable(cold)
     assert comparable(warm) == comparable(cold)
     # The diffs printed from cached results are the same too.
@@ -266,7 +273,7 @@ def test_cached_paths_follow_the_working_directory(zoo: Path, monkeypatch: pytes
     monkeypatch.chdir(zoo / "zoo")
     spy = Spy(monkeypatch)
     warm = analyse(zoo, use_cache=True)
-    assert spy.paths == []
+    assert spy.paths == rewritten(warm)
     cold = analyse(zoo, use_cache=False)
     assert comparable(warm) == comparable(cold)
     assert warm.findings[0].path.startswith("model_")
@@ -276,19 +283,19 @@ def test_cached_paths_follow_the_working_directory(zoo: Path, monkeypatch: pytes
 
 
 def test_cache_invalidated_when_a_file_changes(small: Path, monkeypatch: pytest.MonkeyPatch):
-    first = analyse(small, use_cache=True)
+    first = analyse(small, use_cache=True, persistent="state")
     assert finding(first, "Model1", "noise").persistent is True
     target = small / "zoo" / "model_1.py"
     target.write_text(target.read_text().replace("torch.randn(size) * 0.1", "torch.full((size,), 0.5)"))
     spy = Spy(monkeypatch)
-    second = analyse(small, use_cache=True)
+    second = analyse(small, use_cache=True, persistent="state")
     assert "zoo/model_1.py" in spy.paths
     changed = finding(second, "Model1", "noise")
     assert (changed.action.value, changed.persistent) == ("buffer", False)
     assert 'self.register_buffer("noise", torch.full((size,), 0.5), persistent=False)' in next(
         r.rewritten for r in second.files if r.display_path == "zoo/model_1.py"
     )
-    assert comparable(second) == comparable(analyse(small))
+    assert comparable(second) == comparable(analyse(small, persistent="state"))
 
 
 def test_cache_sees_an_edit_that_keeps_size_and_mtime(small: Path):
@@ -300,16 +307,16 @@ def test_cache_sees_an_edit_that_keeps_size_and_mtime(small: Path):
         time.sleep(1.05 - now % 1)
     second_ns = int(time.time()) * 1_000_000_000  # the file's mtime, truncated to the current second
     os.utime(target, ns=(second_ns, second_ns))
-    first = analyse(small, use_cache=True)
+    first = analyse(small, use_cache=True, persistent="state")
     assert finding(first, "Model1", "noise").persistent is True
     text = target.read_text()
     edited = text.replace("torch.randn(size) * 0.1", "torch.zeros(size) * 0.1")
     assert edited != text and len(edited) == len(text)
     target.write_text(edited)
     os.utime(target, ns=(second_ns, second_ns))
-    second = analyse(small, use_cache=True)
+    second = analyse(small, use_cache=True, persistent="state")
     assert finding(second, "Model1", "noise").persistent is False, "stale cached result for an edited file"
-    assert comparable(second) == comparable(analyse(small))
+    assert comparable(second) == comparable(analyse(small, persistent="state"))
 
 
 def test_cache_invalidated_when_a_dependency_changes(small: Path, monkeypatch: pytest.MonkeyPatch):
@@ -351,14 +358,14 @@ def test_cache_invalidated_when_a_transitive_base_changes(small: Path):
 
 
 def test_cache_invalidated_when_the_persistent_option_changes(small: Path):
-    auto = analyse(small, use_cache=True)
-    always = analyse(small, use_cache=True, persistent="always")
-    assert comparable(always) == comparable(analyse(small, persistent="always"))
-    assert comparable(always) != comparable(auto)
-    assert finding(always, "Model1", "positions").persistent is True
+    default = analyse(small, use_cache=True)
+    state = analyse(small, use_cache=True, persistent="state")
+    assert comparable(state) == comparable(analyse(small, persistent="state"))
+    assert comparable(state) != comparable(default)
+    assert finding(state, "Model1", "noise").persistent is True
     never = analyse(small, use_cache=True, persistent="never")
     assert finding(never, "Model1", "noise").persistent is False
-    assert comparable(analyse(small, use_cache=True)) == comparable(auto)
+    assert comparable(analyse(small, use_cache=True)) == comparable(default)
 
 
 def test_cache_invalidated_when_the_tool_changes(small: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
@@ -367,12 +374,14 @@ def test_cache_invalidated_when_the_tool_changes(small: Path, monkeypatch: pytes
 
     analyse(small, use_cache=True)
     spy = Spy(monkeypatch)
-    analyse(small, use_cache=True)
-    assert spy.paths == []  # warm: nothing analysed again
+    warm = analyse(small, use_cache=True)
+    assert spy.paths == rewritten(warm)  # warm: only the files with a rewrite analysed again
+    assert "zoo/utils.py" not in spy.paths
+    spy.paths.clear()
     # A new version of the tool: every file is analysed again.
     monkeypatch.setattr(codemod, "__version__", codemod.__version__ + ".post1")
     analyse(small, use_cache=True)
-    assert "zoo/model_1.py" in spy.paths
+    assert "zoo/utils.py" in spy.paths
     # The same version with edited code (an editable install, a patched checkout) too.
     package = tmp_path / "package"
     shutil.copytree(Path(codemod.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
@@ -574,7 +583,7 @@ def _findings(stdout: str) -> list:
     return [{k: v for k, v in f.items() if k != "would_be_written"} for f in json.loads(stdout)["findings"]]
 
 
-def _expected_json(root: Path, persistent: str = "auto") -> list:
+def _expected_json(root: Path, persistent: str = "never") -> list:
     report = analyse(root, persistent=persistent)
     return [f.to_json() for f in report.findings]
 
@@ -594,19 +603,19 @@ def test_two_concurrent_runs_leave_a_readable_cache_and_correct_results(zoo: Pat
     assert not list(caches[0].parent.glob(".*codemod-tmp*")), "temporary cache files left behind"
     spy = Spy(monkeypatch)
     warm = analyse(zoo, use_cache=True)
-    assert spy.paths == []
+    assert spy.paths == rewritten(warm)
     assert [f.to_json() for f in warm.findings] == expected
 
 
 def test_concurrent_runs_with_different_options(zoo: Path):
-    auto, always = _expected_json(zoo), _expected_json(zoo, "always")
-    assert auto != always
+    default, state = _expected_json(zoo), _expected_json(zoo, "state")
+    assert default != state
     first = _spawn(zoo, "--jobs", "2")
-    second = _spawn(zoo, "--jobs", "1", "--persistent", "always")
+    second = _spawn(zoo, "--jobs", "1", "--persistent", "state")
     (out1, err1), (out2, err2) = first.communicate(timeout=300), second.communicate(timeout=300)
     assert first.returncode == 0, err1
     assert second.returncode == 0, err2
-    assert _findings(out1) == auto
-    assert _findings(out2) == always
-    assert [f.to_json() for f in analyse(zoo, use_cache=True).findings] == auto
-    assert [f.to_json() for f in analyse(zoo, use_cache=True, persistent="always").findings] == always
+    assert _findings(out1) == default
+    assert _findings(out2) == state
+    assert [f.to_json() for f in analyse(zoo, use_cache=True).findings] == default
+    assert [f.to_json() for f in analyse(zoo, use_cache=True, persistent="state").findings] == state

@@ -54,8 +54,18 @@ class Noisy(nn.Module):
         return x * self.scale + self.noise
 """
 NOISY_REWRITTEN = NOISY.replace(
-    "self.noise = torch.randn(dim)", 'self.register_buffer("noise", torch.randn(dim))'
+    "self.noise = torch.randn(dim)", 'self.register_buffer("noise", torch.randn(dim), persistent=False)'
 ).replace("self.scale = torch.ones(dim, requires_grad=True)", "self.scale = nn.Parameter(torch.ones(dim))")
+_RANDOM = "random initialisation (torch.randn); a rebuilt model cannot reproduce it"
+NOISY_FINDING = (
+    f"models/noisy.py:8:9: Noisy.noise -> register_buffer (persistent=False: {_RANDOM}; kept out of checkpoints, as the "
+    'attribute was) (suggestion: persistent = "state" saves it in checkpoints; checkpoints saved before then lack the '
+    "key: load them with strict=False)"
+)
+NOISY_STATE_FINDING = (
+    f"models/noisy.py:8:9: Noisy.noise -> register_buffer (persistent: {_RANDOM}; checkpoints saved before this change "
+    "lack the key: load them with strict=False)"
+)
 
 PLAIN = """\
 import torch
@@ -302,7 +312,7 @@ def test_text_finding_lines_and_summary(repo: Path):
     result = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
     assert stdout_lines(result) == [
         ENCODER_FINDING,
-        "models/noisy.py:8:9: Noisy.noise -> register_buffer (persistent: random initialisation (torch.randn); a rebuilt model cannot reproduce it)",
+        NOISY_FINDING,
         "models/noisy.py:9:9: Noisy.scale -> nn.Parameter (torch.ones(..., requires_grad=True))",
         "would rewrite models/encoder.py",
         "would rewrite models/noisy.py",
@@ -450,7 +460,7 @@ def test_json_format(repo: Path):
     ]
     assert compact == [
         ("models/encoder.py", 9, 9, "Encoder", "mask", "buffer", False, "persistent=False: derived from constructor arguments; rebuilt on each construction"),
-        ("models/noisy.py", 8, 9, "Noisy", "noise", "buffer", True, "persistent: random initialisation (torch.randn); a rebuilt model cannot reproduce it"),
+        ("models/noisy.py", 8, 9, "Noisy", "noise", "buffer", False, "persistent=False: random initialisation (torch.randn); a rebuilt model cannot reproduce it; kept out of checkpoints, as the attribute was"),
         ("models/noisy.py", 9, 9, "Noisy", "scale", "parameter", None, "torch.ones(..., requires_grad=True)"),
     ]
     assert {"path": "missing.py", "message": "no such file or directory"} in document["errors"]
@@ -483,16 +493,27 @@ def test_json_format_from_config(repo: Path):
 # -- persistence ----------------------------------------------------------------------------------
 
 
-def test_persistent_always_and_never(repo: Path):
-    always = invoke("--no-validate", "--unsafe-fixes", "--check", "--persistent", "always", ".")
-    assert "models/encoder.py:9:9: Encoder.mask -> register_buffer (persistent: --persistent always)" in stdout_lines(always)
-    never = invoke("--no-validate", "--unsafe-fixes", "--check", "--persistent", "never", ".")
-    assert "models/noisy.py:8:9: Noisy.noise -> register_buffer (persistent=False: --persistent never)" in stdout_lines(never)
+def test_persistent_never_by_default_and_state_on_request(repo: Path):
+    default = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
+    assert NOISY_FINDING in stdout_lines(default)
+    state = invoke("--no-validate", "--unsafe-fixes", "--check", "--persistent", "state", ".")
+    assert NOISY_STATE_FINDING in stdout_lines(state)
+    assert ENCODER_FINDING in stdout_lines(state)  # a value the constructor rebuilds stays out of checkpoints
 
-    invoke("--no-validate", "--unsafe-fixes", "--persistent", "always", "models/encoder.py")
-    assert 'self.register_buffer("mask", torch.ones(size))\n' in (repo / "models" / "encoder.py").read_text()
-    invoke("--no-validate", "--unsafe-fixes", "--persistent", "never", "models/noisy.py")
-    assert 'self.register_buffer("noise", torch.randn(dim), persistent=False)\n' in (repo / "models" / "noisy.py").read_text()
+    invoke("--no-validate", "--unsafe-fixes", "--persistent", "state", "models/noisy.py")
+    assert 'self.register_buffer("noise", torch.randn(dim))\n' in (repo / "models" / "noisy.py").read_text()
+    invoke("--no-validate", "--unsafe-fixes", "models/encoder.py")
+    assert 'self.register_buffer("mask", torch.ones(size), persistent=False)\n' in (repo / "models" / "encoder.py").read_text()
+
+
+def test_old_persistent_values_are_usage_errors(repo: Path):
+    for value in ("auto", "always"):
+        assert invoke("--no-validate", "--unsafe-fixes", "--persistent", value, ".").exit_code == 2
+    with open(repo / "pyproject.toml", "a") as handle:
+        handle.write('\n[tool.codemod]\npersistent = "auto"\n')
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
+    assert result.exit_code == 2
+    assert "'auto' is no longer a value" in result.output
 
 
 # -- configuration --------------------------------------------------------------------------------
@@ -500,21 +521,19 @@ def test_persistent_always_and_never(repo: Path):
 
 def test_config_persistent_is_honoured_and_the_flag_wins(repo: Path):
     with open(repo / "pyproject.toml", "a") as handle:
-        handle.write('\n[tool.codemod]\npersistent = "always"\n')
+        handle.write('\n[tool.codemod]\npersistent = "state"\n')
     configured = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
-    assert "models/encoder.py:9:9: Encoder.mask -> register_buffer (persistent: --persistent always)" in stdout_lines(configured)
-    flagged = invoke("--no-validate", "--unsafe-fixes", "--check", "--persistent", "auto", ".")
-    assert ENCODER_FINDING in stdout_lines(flagged)
-    never = invoke("--no-validate", "--unsafe-fixes", "--check", "--persistent", "never", "models")
-    assert "models/noisy.py:8:9: Noisy.noise -> register_buffer (persistent=False: --persistent never)" in stdout_lines(never)
+    assert NOISY_STATE_FINDING in stdout_lines(configured)
+    flagged = invoke("--no-validate", "--unsafe-fixes", "--check", "--persistent", "never", ".")
+    assert NOISY_FINDING in stdout_lines(flagged)
 
 
 def test_config_found_from_a_subdirectory(repo: Path, monkeypatch: pytest.MonkeyPatch):
     with open(repo / "pyproject.toml", "a") as handle:
-        handle.write('\n[tool.codemod]\npersistent = "never"\n')
+        handle.write('\n[tool.codemod]\npersistent = "state"\n')
     monkeypatch.chdir(repo / "models")
     result = invoke("--no-validate", "--unsafe-fixes", "--check", "noisy.py")
-    assert "noisy.py:8:9: Noisy.noise -> register_buffer (persistent=False: --persistent never)" in stdout_lines(result)
+    assert NOISY_STATE_FINDING.replace("models/", "", 1) in stdout_lines(result)
 
 
 def test_config_exclude_and_cli_exclude_add_up(repo: Path, write_tree):

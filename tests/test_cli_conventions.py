@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_support import ENCODER, ENCODER_REWRITTEN, invoke, make_project, python_files, subprocess_run
+from cli_support import ENCODER, ENCODER_REWRITTEN, NOISY, invoke, make_project, python_files, subprocess_run
 from codemod import __version__
 
 ANSI = re.compile(rb"\x1b\[[0-9;]*m")
@@ -69,10 +69,10 @@ def test_stdin_check_and_dry_run_follow_the_file_semantics(project: Path):
 
 def test_stdin_filename_picks_the_project_configuration(project: Path, tmp_path: Path, monkeypatch, write_tree):
     with open(project / "pyproject.toml", "a") as handle:
-        handle.write('\n[tool.codemod]\npersistent = "always"\n')
+        handle.write('\n[tool.codemod]\npersistent = "state"\n')
     monkeypatch.chdir(tmp_path)  # elsewhere: the configuration comes from the named file's project
-    result = invoke("--no-validate", "--unsafe-fixes", "--stdin-filename", str(project / "models" / "encoder.py"), "-", input=ENCODER)
-    assert 'self.register_buffer("mask", torch.ones(size))\n' in result.stdout
+    result = invoke("--no-validate", "--unsafe-fixes", "--stdin-filename", str(project / "models" / "noisy.py"), "-", input=NOISY)
+    assert 'self.register_buffer("noise", torch.randn(dim))\n' in result.stdout
 
 
 def test_stdin_finds_what_a_run_over_the_same_file_finds(project: Path, write_tree):

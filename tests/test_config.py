@@ -73,7 +73,7 @@ def test_wrong_choice_message(project: Path) -> None:
     with pytest.raises(ConfigError) as info:
         load_config(project)
     assert str(info.value) == (
-        "pyproject.toml: [tool.codemod] persistent must be one of auto, always, never (got 'sometimes')"
+        "pyproject.toml: [tool.codemod] persistent must be one of never, state (got 'sometimes')"
     )
 
 

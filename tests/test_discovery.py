@@ -188,8 +188,14 @@ def test_symlinked_directories_not_followed(in_tmp: Path) -> None:
     (in_tmp / "pkg" / "ext").symlink_to(in_tmp / "elsewhere", target_is_directory=True)
     (in_tmp / "pkg" / "link.py").symlink_to(in_tmp / "elsewhere" / "e.py")
     assert rel(discover(["pkg"]), in_tmp) == ["pkg/a.py"]
-    # Named explicitly, a symlink is resolved to its target.
-    assert rel(discover(["pkg/link.py"]), in_tmp) == ["elsewhere/e.py"]
+    # Named explicitly, a symlink (or a path through one) is refused...
+    for named in ("pkg/link.py", "pkg/ext", "pkg/ext/e.py"):
+        result = discover([named])
+        assert result.files == [] and len(result.errors) == 1
+        assert result.errors[0][1].endswith("not followed (--follow-symlinks takes it)")
+    assert discover(["pkg/ext/e.py"]).errors[0][1].startswith("passes through the symlink pkg/ext")
+    # ...unless asked: then it is resolved to its target.
+    assert rel(discover(["pkg/link.py"], follow_symlinks=True), in_tmp) == ["elsewhere/e.py"]
 
 
 def test_deterministic_order(in_tmp: Path) -> None:

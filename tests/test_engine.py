@@ -669,8 +669,11 @@ def test_transform_source_api(project: Path):
     assert 'self.register_buffer("mask", torch.ones(size), persistent=False)' in result.code
     again = transform_source(result.code, path="model.py")
     assert again.code == result.code and not again.changed
-    always = transform_source(source, path="model.py", persistent="always")
-    assert 'self.register_buffer("mask", torch.ones(size))' in always.code
+    state = transform_source(source, path="model.py", persistent="state")
+    assert 'self.register_buffer("mask", torch.ones(size), persistent=False)' in state.code  # a constant is not state
+    noisy = source.replace("torch.ones(size)", "torch.randn(size)")
+    assert 'self.register_buffer("mask", torch.randn(size), persistent=False)' in transform_source(noisy, path="model.py").code
+    assert 'self.register_buffer("mask", torch.randn(size))' in transform_source(noisy, path="model.py", persistent="state").code
     with pytest.raises(SyntaxError):
         transform_source("class X(:\n    pass\n", path="broken.py")
 
@@ -866,9 +869,9 @@ def test_research_repo_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert (pe.action, pe.persistent) == (Action.BUFFER, False)
 
     noise = found[("eventx/models/casee.py", "CasEE", "noise")]
-    assert (noise.action, noise.persistent) == (Action.BUFFER, True)
-    assert "random" in noise.reason
-    assert noise.code == "BUF102"
+    assert (noise.action, noise.persistent) == (Action.BUFFER, False)  # no new checkpoint key by default
+    assert "random" in noise.reason and 'persistent = "state"' in noise.suggestion
+    assert noise.code == "BUF101"
 
     weights = found[("eventx/models/casee.py", "CasEE", "class_weights")]
     assert weights.action is Action.SKIP and weights.reason and weights.suggestion
@@ -889,7 +892,7 @@ def test_research_repo_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         in casee
     )
     assert 'self.register_buffer(\n            "pe", sinusoid_table(max_len, hidden_size), persistent=False\n        )' in casee
-    assert 'self.register_buffer("noise", torch.randn(config.hidden_size) * 0.01)\n' in casee
+    assert 'self.register_buffer(\n            "noise", torch.randn(config.hidden_size) * 0.01, persistent=False\n        )' in casee
     assert "self.class_weights = [torch.ones(config.type_num), torch.ones(config.type_num)]" in casee
     layers = rewritten(report, "eventx/models/layers.py")
     assert "self.temperature = nn.Parameter(torch.ones(1))" in layers

@@ -357,6 +357,10 @@ def _same(a, b) -> bool:
     import torch
 
     a, b = a.detach(), b.detach()
+    if a.layout != b.layout:
+        return False
+    if a.layout is not torch.strided:  # sparse: torch.equal has no sparse kernel
+        a, b = a.to_dense(), b.to_dense()
     return a.dtype == b.dtype and a.shape == b.shape and a.device == b.device and torch.equal(a, b)
 
 

@@ -42,7 +42,6 @@ CANNOT_BUILD: dict[tuple[str, str], str] = {}
 # exclusive branch) meets moved tensors in forward. (case, class)
 STILL_MIXES_AFTER_REWRITE: list[tuple[str, str]] = [
     ("safety_constructor_helper_bindings", "Embedder"),
-    ("safety_exclusive_branches_independent", "Policy"),
 ]
 
 BRANCH_NOT_TAKEN: dict[tuple[str, str], set[str]] = {
@@ -62,6 +61,18 @@ BRANCH_NOT_TAKEN: dict[tuple[str, str], set[str]] = {
 # inputs.  On the meta device the original fails and the rewritten runs.
 # (case, class, the raw attribute left behind)
 MIXES_DEVICES: list[tuple[str, str, str]] = [
+    # self.adj @ x, a tensor argument typed by its annotation
+    ("annotation_parameter_types", "Layer", "adj"),
+    # (xyz - self.aabb[0]) * self.inv_aabb_size, computed from a registered buffer
+    ("attribute_arithmetic_on_buffer", "Field", "inv_aabb_size"),
+    # x @ self.inv, computed from an argument typed from the repository's calls
+    ("attribute_arithmetic_on_buffer", "Box", "inv"),
+    # torch.mm(self.gso, x), from args.gso typed from repo/train.py
+    ("attribute_path_argument_typed_from_calls", "STGCN", "gso"),
+    # self.block(x, self.mask): handed to a child module
+    ("child_call_argument_typed_from_calls", "Encoder", "mask"),
+    # layer(x, self.adj) for the layers of an nn.ModuleList
+    ("child_call_in_module_list_loop", "Stack", "adj"),
     # self.inv_freq (cpu) * positions (moved)
     ("annotated_assignment_declared_on_class", "RotaryEmbedding", "inv_freq"),
     # scores.masked_fill(self.mask[:t, :t], ...)

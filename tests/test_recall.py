@@ -61,8 +61,19 @@ class Scaler(nn.Module):
 """
 
 
-def test_raw_branch_beside_parameter_is_a_persistent_buffer_and_checkpoints_cross_configurations():
+def test_raw_branch_beside_parameter_keeps_the_checkpoints_of_each_configuration_by_default():
     result = rewrite(RAW_OR_PARAMETER)
+    finding = by_attr(result)["scale"]
+    assert (finding.action, finding.persistent) == (Action.BUFFER, False)
+    original, rewritten = build(RAW_OR_PARAMETER, "Scaler"), build(result.code, "Scaler")
+    for learn in (False, True):  # each configuration saves exactly the keys it saved before
+        assert list(rewritten(learn=learn).state_dict()) == list(original(learn=learn).state_dict())
+        rewritten(learn=learn).load_state_dict(original(learn=learn).state_dict())
+    assert [n for n, _ in rewritten(learn=False).named_buffers()] == ["scale"]
+
+
+def test_raw_branch_beside_parameter_is_persistent_under_the_state_policy_and_checkpoints_cross_configurations():
+    result = transform_source(textwrap.dedent(RAW_OR_PARAMETER), path="model.py", persistent="state")
     finding = by_attr(result)["scale"]
     assert (finding.action, finding.persistent) == (Action.BUFFER, True)
     original, rewritten = build(RAW_OR_PARAMETER, "Scaler"), build(result.code, "Scaler")
@@ -98,7 +109,7 @@ def test_parameter_assigned_over_a_registered_buffer_becomes_the_parameter():
                     self.shift = nn.Parameter(self.shift)
         """
     )
-    assert 'self.register_buffer("shift", torch.zeros(3))' in result.code
+    assert 'self.register_buffer("shift", torch.zeros(3), persistent=False)' in result.code
     module = build(result.code, "Shift")(learn=True)
     assert [n for n, _ in module.named_parameters()] == ["shift"] and not list(module.buffers())
 
@@ -119,7 +130,8 @@ def test_parameter_moved_to_device_fixed_beside_none_parameter():
         """
     )
     assert by_attr(result)["bias"].action is Action.PARAMETER
-    assert "self.bias = nn.Parameter(torch.zeros(3))\n" in result.code
+    # nothing shows that the model is moved as a whole: the parameter is made on the device it was moved to
+    assert "self.bias = nn.Parameter(torch.zeros(3).to(device))\n" in result.code
     cls = build(result.code, "Affine")
     assert [n for n, _ in cls(bias=True, device="meta").named_parameters()] == ["bias"]
     assert cls(bias=False).bias is None
@@ -514,3 +526,83 @@ def test_argument_handed_on_is_left_alone_when_a_parents_call_passes_a_non_tenso
         """,
     )
     assert "GraphConv.adj" not in run_project(tmp_path, True)
+
+
+# -- tuple unpacking (codemod/unpacking.py) ------------------------------------------------------
+
+UNPACKED = """
+import torch
+import torch.nn as nn
+
+mask = "a module-level name the constructor reads"
+
+
+def build(n):
+    return torch.eye(n), torch.arange(n).long()
+
+
+class M(nn.Module):
+    def __init__(self, n=3):
+        super().__init__()
+        note = mask
+        self.mask, self.order = build(n)
+        if n: self.low, self.high = torch.arange(4).chunk(2)
+        self.values, self.index = torch.sort(torch.tensor([3.0, 1.0, 2.0])); self.n = n
+"""
+
+
+def test_unpacking_is_split_into_fresh_locals_and_registered():
+    result = rewrite(UNPACKED)
+    # `mask` is read in __init__ (a global): the local must not shadow it
+    assert "mask_, order = build(n)" in result.code
+    assert 'self.register_buffer("mask", mask_, persistent=False)' in result.code
+    assert 'self.register_buffer("order", order, persistent=False)' in result.code
+    # on a line of its own block or beside other statements: joined with semicolons
+    assert 'if n: low, high = torch.arange(4).chunk(2); self.register_buffer("low", low' in result.code
+    original, rewritten = build(UNPACKED, "M")(), build(result.code, "M")()
+    for name in ("mask", "order", "low", "high", "values", "index"):
+        assert name in dict(rewritten.named_buffers()), name
+        assert torch.equal(getattr(original, name), getattr(rewritten, name)), name
+    moved = rewritten.to(torch.float64)
+    assert moved.mask.dtype == torch.float64 and moved.order.dtype == torch.long  # a float cast leaves integers alone
+    integer = {f.attribute: f.statically_safe for f in result.findings}
+    assert integer["order"] and integer["index"] and not integer["mask"]
+
+
+def test_unpacking_with_a_non_tensor_item_is_reported_and_left_alone():
+    source = """
+    import torch
+    import torch.nn as nn
+
+    def table(n):
+        return torch.ones(n), len(range(n))
+
+    class M(nn.Module):
+        def __init__(self, n=3):
+            super().__init__()
+            self.table, self.size = table(n)
+    """
+    result = rewrite(source)
+    finding = by_attr(result)["table"]
+    assert finding.action is Action.SKIP and finding.code == "BUF304"
+    assert "self.size gets a non-tensor" in finding.reason
+    assert result.code == textwrap.dedent(source)
+
+
+def test_parameter_or_tensor_argument_is_reported_not_registered():
+    source = """
+    from typing import Union
+    import torch
+    import torch.nn as nn
+
+    class M(nn.Module):
+        def __init__(self, weight: Union[nn.Parameter, torch.Tensor]):
+            super().__init__()
+            self.weight = weight
+    """
+    result = rewrite(source)
+    finding = by_attr(result)["weight"]
+    assert finding.action is Action.SKIP and "Parameter passed in" in finding.reason
+    # what a rewrite would have broken: a Parameter registered as a buffer leaves parameters()
+    module = build(result.code, "M")(nn_parameter := torch.nn.Parameter(torch.ones(2)))
+    assert any(p is nn_parameter for p in module.parameters())

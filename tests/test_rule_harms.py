@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from codemod.api import transform_source
+
 torch = pytest.importorskip("torch")
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -49,8 +51,12 @@ def test_non_persistent_policy_keeps_pre_rewrite_checkpoints_loading():
         _module(old_rewrite, "old_rewrite").GraphLayer().load_state_dict(checkpoint, strict=True)
 
 
-def test_running_state_is_persistent_and_travels_with_the_checkpoint():
-    _, rewritten = _case("persistent_running_state_variants")
+def test_running_state_is_persistent_under_the_state_policy_and_travels_with_the_checkpoint():
+    original, default = _case("persistent_running_state_variants")
+    # by default no key is added: a checkpoint saved before the rewrite still loads strictly
+    checkpoint = _module(original, "original").EMAQuantizer().state_dict()
+    _module(default, "default").EMAQuantizer().load_state_dict(checkpoint, strict=True)
+    rewritten = transform_source(original, path="input.py", persistent="state").code
     module = _module(rewritten, "rewritten")
     trained = module.EMAQuantizer()
     trained.update(torch.ones(5, 2), torch.ones(4))

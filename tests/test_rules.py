@@ -8,7 +8,7 @@ from pathlib import Path
 from codemod.api import transform_source
 from codemod.fileio import read_source
 from codemod.ftypes import Action
-from codemod.rules import REGISTRY
+from codemod.rules.registry import REGISTRY
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 
@@ -33,7 +33,9 @@ def test_every_golden_finding_carries_a_code_of_the_right_group():
         if not source.is_file() or (case / "repo").is_dir():
             continue
         text = read_source(source).text
-        for finding in transform_source(text, path="input.py").findings:
+        findings = transform_source(text, path="input.py").findings
+        findings += transform_source(text, path="input.py", persistent="state").findings
+        for finding in findings:
             assert finding.code in REGISTRY, (case.name, finding)
             group = finding.code[3]
             if finding.action is Action.SKIP:
@@ -46,7 +48,7 @@ def test_every_golden_finding_carries_a_code_of_the_right_group():
 
 
 def test_persistence_cases_named_in_the_reason():
-    """rules/persistence.decide on events as the walker records them."""
+    """rules/persistence.state_of on events as the walker records them."""
     import ast
 
     from codemod.rules import persistence
@@ -61,22 +63,22 @@ def test_persistence_cases_named_in_the_reason():
 
     raw = event("assign", Value(Kind.TENSOR), stmt.value)
     parameter = event("assign", Value(Kind.PARAMETER))
-    assert persistence.decide("x", [raw, parameter], [], init, "self")[0] is True
-    assert "nn.Parameter" in persistence.decide("x", [raw, parameter], [], init, "self")[1]
+    assert persistence.state_of("x", [raw, parameter], [], init, "self")[0] is True
+    assert "nn.Parameter" in persistence.state_of("x", [raw, parameter], [], init, "self")[1]
 
-    persistent, reason = persistence.decide("x", [raw], [], init, "self")
-    assert (persistent, reason) == (False, "persistent=False: derived from constructor arguments; rebuilt on each construction")
+    persistent, reason = persistence.state_of("x", [raw], [], init, "self")
+    assert (persistent, reason) == (False, "derived from constructor arguments; rebuilt on each construction")
 
     random = event("assign", Value(Kind.TENSOR, "random initialisation (torch.randn)"), stmt.value)
-    assert persistence.decide("x", [random], [], init, "self")[0] is True
+    assert persistence.state_of("x", [random], [], init, "self")[0] is True
 
     method = ast.parse(
         "def f(self, m):\n    self.x = self.x * m + 1\n    self.x = self.x.to('cpu')\n    self.x = torch.ones(3)\n"
     ).body[0]
     update, move, rebuild = (event("assign", Value(Kind.TENSOR), s.value, s) for s in method.body)
-    assert persistence.decide("x", [raw], [("M.f", update)], init, "self")[0] is True
-    assert persistence.decide("x", [raw], [("M.f", move)], init, "self")[1].endswith("rebuilt on each construction")
-    persistent, reason = persistence.decide("x", [raw], [("M.f", rebuild)], init, "self")
+    assert persistence.state_of("x", [raw], [("M.f", update)], init, "self")[0] is True
+    assert persistence.state_of("x", [raw], [("M.f", move)], init, "self")[1].endswith("rebuilt on each construction")
+    persistent, reason = persistence.state_of("x", [raw], [("M.f", rebuild)], init, "self")
     assert not persistent and "recomputed wholesale in M.f" in reason
 
 
@@ -87,6 +89,6 @@ def test_forward_called_from_init_is_not_constructor_code():
         "        self.forward(torch.zeros(2, n))\n\n"
         "    def forward(self, x):\n        self.running = self.running * 0.9 + x.mean(0)\n        return x - self.running\n"
     )
-    (finding,) = transform_source(source, path="m.py").findings
+    (finding,) = transform_source(source, path="m.py", persistent="state").findings
     assert (finding.code, finding.persistent) == ("BUF102", True)
     assert "Probe.forward" in finding.reason

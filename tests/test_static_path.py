@@ -57,7 +57,7 @@ def test_run_with_nothing_to_rewrite_imports_neither_torch_nor_libcst(tmp_path):
 def test_a_warm_run_imports_no_analysis(tmp_path):
     # Every result comes from the cache: the analysis, the process pool and libcst (and
     # pathspec, with no ignore file) would be most of such a run's time.
-    (tmp_path / "model.py").write_text(MODEL)
+    (tmp_path / "model.py").write_text(MODEL.replace("torch.arange(n)", "[torch.arange(n)]"))  # a skip, no rewrite
     for i in range(40):
         (tmp_path / f"helper_{i}.py").write_text(f"def f{i}():\n    return {i}\n")
     cold = _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--jobs", "2", "."], tmp_path)
@@ -66,3 +66,8 @@ def test_a_warm_run_imports_no_analysis(tmp_path):
     assert warm == {"torch": False, "libcst": False, "codemod.analysis": False, "multiprocessing": False, "pathspec": False}
     (tmp_path / ".gitignore").write_text("build/\n")
     assert _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "."], tmp_path)["pathspec"] is True
+    # A file with a rewrite is analysed again on every run (its text never comes from the cache).
+    (tmp_path / "model.py").write_text(MODEL)
+    _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--jobs", "2", "."], tmp_path)
+    pending = _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--jobs", "2", "."], tmp_path)
+    assert pending["codemod.analysis"] and pending["libcst"] and not pending["multiprocessing"]

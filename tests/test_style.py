@@ -438,13 +438,13 @@ def test_formatter_from_config_and_the_dry_run_diff_shows_formatted_output(tmp_p
 
 
 def test_missing_formatter_is_a_usage_error(tmp_path, monkeypatch):
-    import importlib.util
-    import shutil
+    import sysconfig
 
     _project(tmp_path)
-    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: None)
-    real_find_spec = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "black" else real_find_spec(name, *a))
+    # Neither on PATH nor next to the tool's interpreter (its module being importable does not count).
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    real_get_path = sysconfig.get_path
+    monkeypatch.setattr(sysconfig, "get_path", lambda name, *a, **k: str(tmp_path / "empty") if name == "scripts" else real_get_path(name, *a, **k))
     result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", "--formatter", "black", str(tmp_path)])
     assert result.exit_code == 2
     assert "formatter 'black' is not installed (pip install black), or use --formatter none" in result.output
@@ -491,3 +491,15 @@ def test_formatter_on_standard_input(tmp_path, monkeypatch):
     assert 'x = {"a": 1}\n' in result.stdout
     assert 'self.register_buffer("table", torch.zeros(n), persistent=False)\n' in result.stdout
     assert (tmp_path / "m.py").read_text() == _UNFORMATTED
+
+
+def test_formatter_output_is_compared_as_code_layout_aside():
+    from codemod.formatter import _changes_code
+
+    before = 'def f(x):\n    """Doc.\n\n      more"""\n    del (x, y)\n    return {  "a":1 }\n'
+    after = 'def f(x):\n    """Doc.\n\n    more"""\n    del x, y\n    return {"a": 1}\n'
+    assert _changes_code(before, after) is None
+    assert _changes_code(before, after.replace('"a"', '"b"')) == "it parses to different code than it was given"
+    assert _changes_code(before, after + "import os\n") == "it parses to different code than it was given"
+    assert _changes_code(before, "") == "it parses to different code than it was given"
+    assert _changes_code(before, "def f(:\n") == "it does not parse"

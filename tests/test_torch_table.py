@@ -418,3 +418,88 @@ def test_importing_the_table_does_not_import_torch() -> None:
     )
     result = _run("-c", code)
     assert result.returncode == 0, result.stderr
+
+
+# --- (d) namespaces below torch, sparse constructors, integer results --------
+
+
+def test_legacy_sparse_constructors_make_sparse_tensors_of_their_dtype() -> None:
+    assert {"sparse.FloatTensor", "sparse.LongTensor", "cuda.sparse.FloatTensor"} <= set(table.OTHER_LEGACY_TENSOR_TYPES)
+    index, size = torch.tensor([[0, 1], [1, 0]]), torch.Size([2, 2])
+    for dotted, is_integer in table.OTHER_LEGACY_TENSOR_TYPES.items():
+        if dotted.startswith("cuda."):
+            continue
+        cls = getattr(torch.sparse, dotted.rpartition(".")[2])
+        made = cls(index, torch.tensor([1, 2]).to(cls().dtype), size)
+        assert isinstance(made, torch.Tensor) and made.is_sparse, dotted
+        assert (not (made.is_floating_point() or made.is_complex())) == is_integer, dotted
+
+
+SUBMODULE_CALLS = {
+    "signal.windows.hann": lambda: torch.signal.windows.hann(4),
+    "fft.rfftfreq": lambda: torch.fft.rfftfreq(4),
+    "special.expit": lambda: torch.special.expit(X),
+    "linalg.inv": lambda: torch.linalg.inv(M),
+    "sparse.mm": lambda: torch.sparse.mm(M.to_sparse(), M),
+    "nn.utils.rnn.pad_sequence": lambda: torch.nn.utils.rnn.pad_sequence([X, X[:2]]),
+}
+
+
+@pytest.mark.parametrize("dotted", sorted(SUBMODULE_CALLS))
+def test_submodule_tensor_functions(dotted: str) -> None:
+    assert dotted in table.SUBMODULE_TENSOR_FUNCTIONS
+    assert isinstance(SUBMODULE_CALLS[dotted](), torch.Tensor)
+
+
+def test_submodule_sequence_functions() -> None:
+    assert {"linalg.qr", "linalg.svd", "linalg.eigh"} <= table.SUBMODULE_SEQUENCE_FUNCTIONS
+    assert all(isinstance(t, torch.Tensor) for t in torch.linalg.qr(M))
+    assert "random.manual_seed" in table.SUBMODULE_NON_TENSOR_FUNCTIONS
+
+
+def test_unannotated_functions_probed() -> None:
+    import torch.nn.functional as F
+
+    assert {"softsign", "tanhshrink"} <= table.FUNCTIONAL_TENSOR_FUNCTIONS
+    assert isinstance(F.softsign(X), torch.Tensor)
+    assert "to_sparse_coo" in table.TENSOR_METHODS_RETURNING_TENSOR
+
+
+def _integer(t: torch.Tensor) -> bool:
+    return not (t.is_floating_point() or t.is_complex())
+
+
+def test_integer_results_are_integer_from_float_inputs() -> None:
+    calls = {
+        "argsort": lambda: torch.argsort(X),
+        "argmax": lambda: torch.argmax(X),
+        "isnan": lambda: torch.isnan(X),
+        "eq": lambda: torch.eq(X, X),
+        "searchsorted": lambda: torch.searchsorted(X.sort().values, X),
+        "randperm": lambda: torch.randperm(3),
+        "tril_indices": lambda: torch.tril_indices(3, 3),
+    }
+    for name, call in calls.items():
+        assert name in table.INTEGER_RESULT_FUNCTIONS, name
+        assert _integer(call()), name
+    # floats from float inputs (arange(3.0)), or the input's dtype: never in the table
+    for name in ("arange", "zeros", "ones_like", "where", "max", "clone"):
+        assert name not in table.INTEGER_RESULT_FUNCTIONS, name
+    assert not _integer(torch.arange(3.0))
+    for name in ("argsort", "long", "bool", "eq", "isnan"):
+        assert name in table.INTEGER_RESULT_METHODS, name
+        assert _integer(getattr(M, name)(*((M,) if name == "eq" else ()))), name
+
+
+def test_integer_return_positions() -> None:
+    assert table.INTEGER_RETURN_POSITIONS["sort"] == (1,)
+    assert table.INTEGER_RETURN_POSITIONS["topk"] == (1,)
+    assert table.INTEGER_RETURN_POSITIONS["max"] == (1,)
+    values, indices = torch.sort(X)
+    assert not _integer(values) and _integer(indices)
+    assert _integer(torch.topk(X, 2)[1]) and _integer(torch.max(M, 1)[1])
+    assert table.METHOD_INTEGER_RETURN_POSITIONS["kthvalue"] == (1,)
+    assert _integer(X.kthvalue(1)[1])
+    assert {"max", "unique"} <= table.MIXED_UNPACKING_TO_TENSORS
+    assert "type" not in table.MIXED_METHODS_UNPACKING_TO_TENSORS
+    assert all(isinstance(t, torch.Tensor) for t in torch.unique(X, return_inverse=True))

@@ -457,7 +457,7 @@ def _finding(code: str, verdict: Verdict, safe: bool = False) -> Finding:
 
 
 def test_only_buf101_can_be_statically_safe():
-    from codemod.rules import REGISTRY
+    from codemod.rules.registry import REGISTRY
 
     assert [code for code, rule in REGISTRY.items() if rule.statically_safe] == ["BUF101"]
     assert statically_safe(_finding("BUF101", Verdict.NOT_VALIDATED, safe=True))

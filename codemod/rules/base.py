@@ -1,8 +1,28 @@
-"""What a rule is: a stable code, a name, one line saying what it decides."""
+"""What a rule is, and how the analysis consults it.
+
+A rule module holds one or more `Rule`s (stable code, name, summary, the torch fact it
+rests on, an example) and the functions that apply them:
+
+- `decide(facts: AttributeFacts) -> Decision | None`: the analysis asks every rule module
+  in the registry's order (codemod/rules/__init__.py) and the first decision wins.  A
+  rewrite rule answers with the rewrite and its edits; a safety rule with a skip and its
+  reason; a rule with nothing to say for this attribute answers None.
+- `refine(facts, decision) -> Decision`: once a decision is made, every rule module may
+  adjust a rewrite (keep a device move, make a buffer persistent), in the same order.
+
+So adding a rule is one module, its golden cases and one line in the registry; the
+analysis (codemod/analysis.py) gathers facts and asks, and never decides.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from codemod.ftypes import Action
+
+if TYPE_CHECKING:
+    from codemod.plans import SpineEdit, StmtEdit
 
 
 @dataclass(frozen=True)
@@ -10,8 +30,7 @@ class Rule:
     """One named decision the analysis can make about an attribute.
 
     code: stable, never reused (BUF1xx rewrites, BUF2xx safety skips, BUF3xx reported
-    and not rewritten).  statically_safe: a rewrite decided by this rule is safe without
-    running the model (always False for skips and reports, which write nothing).
+    and not rewritten).
     """
 
     code: str
@@ -25,3 +44,28 @@ class Rule:
     @property
     def rewrites(self) -> bool:
         return self.code.startswith("BUF1")
+
+    @property
+    def kind(self) -> str:
+        return {"1": "rewrite", "2": "safety skip", "3": "report"}.get(self.code[3:4], "rule")
+
+    def skip(self, reason: str, suggestion: str | None = None) -> Decision:
+        """This rule's decision to leave the attribute as it is."""
+        return Decision(Action.SKIP, reason, self.code, suggestion=suggestion)
+
+
+@dataclass
+class Decision:
+    """What happens to one attribute, and why."""
+
+    action: Action
+    reason: str
+    code: str
+    suggestion: str | None = None
+    persistent: bool | None = None  # buffers only
+    statically_safe: bool = False  # see Finding.statically_safe
+    edits: list[StmtEdit] = field(default_factory=list)
+    annotations: list[tuple[str, str]] = field(default_factory=list)  # (attr, annotation) to declare on the class
+    # Construction-time device moves in the rewritten values, per edit: left in place unless a
+    # rule proves them pointless (rules/device_moves.py), which then drops them.
+    moves: list[tuple[StmtEdit, tuple[SpineEdit, ...]]] = field(default_factory=list)

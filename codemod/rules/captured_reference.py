@@ -17,8 +17,12 @@ when it is read (handed to an optimizer, a list, a child) between two of its bin
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from codemod.rules.base import Rule
+from codemod.rules.base import Decision, Rule
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts
 
 RULE = Rule(
     "BUF214",
@@ -51,3 +55,18 @@ def read_between(attr: str, bindings: list[ast.stmt], init: ast.AST | None, self
             if start < line < later.lineno:
                 return line, later.lineno
     return None
+
+
+def decide(facts: AttributeFacts) -> Decision | None:
+    if facts.trained is None:
+        return None
+    bindings = [e.stmt for e in facts.tensor_bindings if e.kind == "assign"]
+    handed_out = read_between(facts.attr, bindings, facts.cls.init, facts.cls.self_name)
+    if handed_out is None:
+        return None
+    # each nn.Parameter(...) would be a new leaf
+    return RULE.skip(
+        f"meant to be trained, but read at line {handed_out[0]} (e.g. handed to an optimizer) before it is bound "
+        f"again at line {handed_out[1]}; as nn.Parameter the holder would keep a leaf that forward never uses",
+        SUGGESTION,
+    )

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from codemod.rules.base import Rule
+from codemod.rules.base import Decision, Rule
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts
 
 RULE = Rule(
     "BUF201",
@@ -132,3 +136,12 @@ def _is_complex(node: ast.AST, tainted: set[str], self_name: str | None, lookup:
     if isinstance(node, ast.Subscript):
         return _is_complex(node.value, tainted, self_name, lookup, depth)
     return any(_is_complex(child, tainted, self_name, lookup, depth) for child in ast.iter_child_nodes(node))
+
+
+def decide(facts: AttributeFacts) -> Decision | None:
+    cls = facts.cls
+    for event in facts.events:
+        if event.kind == "assign" and event.value is not None and event.value.is_tensor and event.value_node is not None:
+            if complex_value(event.value_node, cls.init, cls.self_name, cls.function_of, cls.cache):
+                return RULE.skip(REASON, SUGGESTION)
+    return None

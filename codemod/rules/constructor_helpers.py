@@ -11,8 +11,12 @@ to check for such bindings.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from codemod.rules.base import Rule
+from codemod.rules.base import Decision, Rule
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts
 
 RULE = Rule(
     "BUF208",
@@ -54,3 +58,13 @@ def helper_calls(init: ast.AST, self_name: str | None, own_methods: dict[str, as
 
     visit(init, self_name, None)
     return found
+
+
+def decide(facts: AttributeFacts) -> Decision | None:
+    for label, event in facts.outside:
+        if label.startswith("base ") and not label.endswith(".__init__") and event.kind in ("assign", "setattr"):
+            return RULE.skip(
+                f"also bound in {label} (line {event.stmt.lineno}), a base-class method that may run before or after "
+                "this constructor; register_buffer here, or that assignment, would raise KeyError or TypeError"
+            )
+    return None

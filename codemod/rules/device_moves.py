@@ -1,69 +1,185 @@
-"""Construction-time device moves that matter are kept (the attribute is left alone).
+"""A construction-time device move is dropped only when nothing can tell.
 
-Torch facts (torch 2.13): the codemod drops `.to(device)` / `.cuda()` from a buffer's value
-because `model.to(device)` moves buffers; but while `__init__` runs the buffer is where it
-was made.  Used later in `__init__` with tensors already on the target device, the
-dropped move makes that code raise `Expected all tensors to be on the same device`; and a
-child module or another attribute that keeps its own reference (`self.block =
-Conv(self.adj)`) keeps pointing at the old tensor after `model.to()` replaces the
-parent's buffer with a moved copy (`Module._apply` swaps `_buffers[name]` for a new
-tensor unless the move is in place).
+Torch facts (torch 2.13): a buffer registered with the move kept (`register_buffer("x",
+t.to(device))`) starts on that device and still moves with `model.to()`: keeping the move
+is always safe.  Dropping it is an improvement only when the model is moved as a whole
+before the value is read.  A tensor read while the model is built (later in `__init__`, in
+a method it calls, by a child module it is handed to) must be on that device then:
+without the move the constructor mixes devices (reproduced on the `meta` device as a
+stand-in: `Tensor on device cpu is not on the expected device meta!`).  And a model whose
+parameters are built in place on a device (`nn.Linear(..., device=device)`) is often
+never moved with `.to()`, so a buffer left on the CPU would stay there.
+
+So the move is dropped only when all of these hold: every binding with a move is in
+`__init__` itself; nothing reads the attribute after it during construction (`__init__`,
+the methods it calls, anything `self` is handed to); the class builds parameters or
+submodules on the CPU (so it must be moved as a whole to run on another device) and none
+on the move's device expression.  Otherwise the move stays inside the rewrite, and the
+finding says why.  `.cuda()` follows the same rule.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from codemod.rules.base import Rule
+from codemod.plans import SpineEdit
+from codemod.rules.base import Decision, Rule
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts, ClassFacts
 
 RULE = Rule(
     "BUF205",
-    "device-move-matters",
-    "moved to a device in __init__ and then used there, or handed to a child module / attribute that keeps its own reference",
+    "device-move-kept",
+    "a construction-time .to(device) / .cuda() stays inside the rewrite unless the model is provably moved as a whole before the value is read",
+    fact="A buffer registered on a device still follows model.to(); dropping the move changes where the tensor is "
+    "while __init__ (or a child it is handed to) reads it, and for models built in place on a device that are never moved.",
+    before="def __init__(self, n, device):\n    super().__init__()\n    self.lin = nn.Linear(n, n, device=device)\n"
+    "    self.mask = torch.ones(n).to(device)",
+    after="def __init__(self, n, device):\n    super().__init__()\n    self.lin = nn.Linear(n, n, device=device)\n"
+    '    self.register_buffer("mask", torch.ones(n).to(device), persistent=False)',
 )
 RULES = (RULE,)
 
 
-def later_use(attr: str, after_line: int, init: ast.AST | None, self_name: str | None, helper: Callable[[str], ast.AST | None]) -> int | None:
-    """The first line after `after_line` where __init__ (or a method it calls, followed
-    recursively, each once) reads self.<attr>; None when it never does."""
-    if init is None or self_name is None:
-        return None
-    seen: set[str] = set()
+def refine(facts: AttributeFacts, decision: Decision) -> Decision:
+    if not decision.moves:
+        return decision
+    kept = why_kept(facts, decision)
+    if kept is None:
+        for edit, moves in decision.moves:
+            edit.spine = tuple(sorted((*edit.spine, *moves), key=lambda s: s.index))
+        decision.reason += "; its device move is dropped (the model is moved as a whole before anything reads it)"
+    else:
+        for edit, moves in decision.moves:
+            if edit.op == "unmove":
+                # nn.Parameter(t).to(device) -> nn.Parameter(t.to(device)): a leaf, where it was
+                edit.spine = tuple(sorted((*edit.spine, *(SpineEdit(m.index, "sink") for m in moves)), key=lambda s: s.index))
+        decision.reason += f"; its device move is kept: {kept}"
+    decision.moves = []
+    return decision
 
-    def reads(node: ast.AST, name: str | None, minimum: int) -> int | None:
-        for n in ast.walk(node):
-            if getattr(n, "lineno", 0) <= minimum and name is not None:
+
+def why_kept(facts: AttributeFacts, decision: Decision) -> str | None:
+    """Why the moves cannot be dropped; None when dropping them is proven safe."""
+    cls = facts.cls
+    init = cls.init
+    if init is None:
+        return "there is no __init__"
+    first, last = init.lineno, init.end_lineno or init.lineno
+    bindings = [e for e in facts.events if e.kind in ("assign", "register_buffer")]
+    if any(not first <= e.stmt.lineno <= last for e in bindings):
+        return "a method __init__ calls binds it"
+    ends = [e.stmt.end_lineno or e.stmt.lineno for e in bindings if e.stmt.lineno >= first]
+    read = facts.reads_in_constructor(min(ends)) if ends else None
+    if read is not None:
+        return f"construction reads self.{facts.attr} at line {read}, on the device it was moved to"
+    devices = _move_devices(decision, cls)
+    if devices is None:
+        return "the device it is moved to cannot be told"
+    own = {(e.stmt.lineno, e.stmt.end_lineno) for e in bindings}
+    built = [(what, device) for what, device, line in _built_parts(cls) if not any(a <= line <= (b or a) for a, b in own)]
+    placed = sorted({where for where, device in built if device is not None and (device in devices or "cuda" in devices and device.startswith("cuda"))})
+    if placed:
+        return f"the class builds {placed[0]} on that device itself, so it may never be moved with .to()"
+    if not any(device is None for _, device in built):
+        return "the class builds no parameter or submodule of its own, so nothing shows it is moved with .to()"
+    return None
+
+
+def _move_devices(decision: Decision, cls: ClassFacts) -> set[str] | None:
+    """The device expressions the values are moved to (as source text; `.cuda()` is "cuda")."""
+    devices: set[str] = set()
+    for edit, moves in decision.moves:
+        for move in moves:
+            call = _spine_node(cls, edit, move.index)
+            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+                return None
+            if call.func.attr == "cuda":
+                devices.add("cuda")
                 continue
-            if (
-                isinstance(n, ast.Attribute)
-                and isinstance(n.ctx, ast.Load)
-                and n.attr == attr
-                and isinstance(n.value, ast.Name)
-                and n.value.id == name
-            ):
-                return n.lineno
-        return None
+            target = next((k.value for k in call.keywords if k.arg == "device"), call.args[0] if call.args else None)
+            if target is None:
+                return None
+            devices.add(ast.unparse(target))
+    return devices
 
-    def visit(function: ast.AST, name: str | None, minimum: int) -> int | None:
-        found = reads(function, name, minimum)
-        if found is not None:
-            return found
-        for n in ast.walk(function):
-            if (
-                isinstance(n, ast.Call)
-                and isinstance(n.func, ast.Attribute)
-                and isinstance(n.func.value, ast.Name)
-                and n.func.value.id == name
-                and n.lineno > minimum
-                and n.func.attr not in seen
-            ):
-                seen.add(n.func.attr)
-                method = helper(n.func.attr)
-                if method is not None and method.args.args:
-                    if visit(method, method.args.args[0].arg, 0) is not None:
-                        return n.lineno
-        return None
 
-    return visit(init, self_name, after_line)
+def _spine_node(cls: ClassFacts, edit, index: int) -> ast.AST | None:
+    """The node `index` steps down the call chain of the statement's value (SpineEdit)."""
+    stmt = _statement_at(cls, edit.line, edit.col)
+    node = getattr(stmt, "value", None)
+    for _ in range(index):
+        if isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        else:
+            return None
+    return node
+
+
+def _statement_at(cls: ClassFacts, line: int, col: int) -> ast.stmt | None:
+    from codemod.edits import char_col
+
+    if cls.init is None:
+        return None
+    for node in ast.walk(cls.init):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.lineno == line and char_col(cls.lines, line, node.col_offset) == col:
+            return node
+    return None
+
+
+def _built_parts(cls: ClassFacts) -> list[tuple[str, str | None, int]]:
+    """(what, device expression or None for the CPU, line) for every parameter and submodule the
+    constructor builds: `nn.Linear(...)`, a repository module class, `nn.Parameter(...)`,
+    with their `device=` argument or a `.to(device)` / `.cuda()` applied to them."""
+    key = "built_parts"
+    if key in cls.cache:
+        return cls.cache[key]
+    from codemod import torch_names as tn
+
+    found: list[tuple[str, str | None, int]] = []
+    moved: dict[int, str] = {}  # id of a built call -> the device a chained move puts it on
+    init = cls.init
+    nodes = list(ast.walk(init)) if init is not None else []
+    # What the repository's base classes build in their constructors runs too (super().__init__()).
+    for symbols, base in cls.bases:
+        base_init = next((s for s in base.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
+        for node in ast.walk(base_init) if base_init is not None else ():
+            if isinstance(node, ast.Call):
+                qualname = symbols.qualify(node.func)
+                if qualname is not None and tn.classify_call(qualname) in (tn.CallKind.MODULE, tn.CallKind.PARAMETER):
+                    device = next((ast.unparse(k.value) for k in node.keywords if k.arg == "device"), None)
+                    found.append((f"{qualname.rpartition('.')[2]} (in {base.name})", device, -1))
+    for node in nodes:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "cuda"):
+            inner = node.func.value
+            if isinstance(inner, ast.Call):
+                if node.func.attr == "cuda":
+                    moved[id(inner)] = "cuda"
+                else:
+                    target = next((k.value for k in node.keywords if k.arg == "device"), node.args[0] if node.args else None)
+                    if target is not None:
+                        moved[id(inner)] = ast.unparse(target)
+    for node in nodes:
+        if not isinstance(node, ast.Call):
+            continue
+        qualname = cls.symbols.qualify(node.func)
+        if qualname is None:
+            continue
+        kind = tn.classify_call(qualname)
+        is_part = kind in (tn.CallKind.MODULE, tn.CallKind.PARAMETER)
+        if not is_part and not qualname.startswith("torch."):
+            resolved = cls.index.resolve(qualname, cls.symbols.path)
+            is_part = resolved.kind == "class" and cls.index.is_resolved_module_class(resolved)
+        if not is_part:
+            continue
+        device = next((ast.unparse(k.value) for k in node.keywords if k.arg == "device"), None)
+        if device is None and kind is tn.CallKind.PARAMETER and node.args:
+            inner = node.args[0]
+            device = next((ast.unparse(k.value) for k in getattr(inner, "keywords", ()) if k.arg == "device"), None)
+        found.append((f"{qualname.rpartition('.')[2]} (line {node.lineno})", moved.get(id(node), device), node.lineno))
+    cls.cache[key] = found
+    return found

@@ -11,8 +11,12 @@ it by string keys and `dict.get(...)` results are not tensors unless proven.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from codemod.rules.base import Rule
+from codemod.rules.base import Decision, Rule
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts
 
 RULE = Rule(
     "BUF204",
@@ -30,3 +34,53 @@ def loads_anything(qualname: str) -> bool:
 def is_string_key(index: ast.expr) -> bool:
     """`x["meta"]`: a tensor cannot be indexed by a string, so `x` is a mapping."""
     return isinstance(index, ast.Constant) and isinstance(index.value, str)
+
+
+# -- the decision ---------------------------------------------------------------------------
+
+
+def decide(facts: AttributeFacts) -> Decision | None:
+    """Every binding in __init__ must be a tensor or None (a Parameter in another arm aside).
+
+    One binding that is not stops the rewrite of all of them: rewriting only the tensor's
+    branch would leave the attribute a buffer in one configuration and a plain attribute
+    (or an error) in the other."""
+    # imported here: codemod.tensors imports this module for loads_anything / is_string_key
+    from codemod.rules import local_first  # the non-tensor prefix a local can take over
+    from codemod.tensors import Kind
+
+    found = local_first.localised(facts)
+    events = facts.events[found[2] :] if found is not None else facts.events
+    if found is not None and facts.trained is not None:
+        first = found[1][0].line if found[1] else facts.anchor.lineno
+        return RULE.skip(f"first bound to a non-tensor at line {first}; build the trained tensor in a local, then assign nn.Parameter once")
+    passed = next((e for e in events if e.kind == "assign" and e.value is not None and e.value.maybe_parameter), None)
+    if passed is not None:
+        return RULE.skip(
+            f"bound at line {passed.stmt.lineno} to an argument annotated as an nn.Parameter or a tensor; "
+            "a Parameter passed in must stay a parameter"
+        )
+    tensors = [e for e in events if e.kind in ("assign", "register_buffer") and e.value is not None and e.value.is_tensor]
+    seen_tensor = False
+    for event in events:
+        value = event.value
+        if event.kind not in ("assign", "register_buffer") or value is None:
+            continue
+        if value.is_tensor or value.kind is Kind.NONE:
+            seen_tensor = seen_tensor or value.is_tensor
+            continue
+        if value.kind in (Kind.PARAMETER, Kind.BUFFER):
+            continue  # rules/rebinding.py
+        what = "a non-tensor" if value.kind is Kind.NON_TENSOR else ("a sequence" if value.kind is Kind.SEQUENCE else "a value the codemod cannot type")
+        if tensors and all(facts.exclusive(event, t) for t in tensors):
+            return RULE.skip(
+                f"bound to {what} in another branch (line {event.stmt.lineno}); rewriting only the tensor's branch would make it "
+                "a buffer in one configuration and a plain attribute in the other",
+                "convert the other branch's value to a tensor (or None), then every branch can be registered",
+            )
+        where = "first bound" if not seen_tensor else "also bound"
+        return RULE.skip(
+            f"{where} to {what} at line {event.stmt.lineno}; register_buffer would raise (KeyError or TypeError)",
+            "convert the value to a tensor before the first assignment" if where == "first bound" else None,
+        )
+    return None

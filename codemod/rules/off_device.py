@@ -10,8 +10,12 @@ copies back on every call.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from codemod.rules.base import Rule
+from codemod.rules.base import Decision, Rule
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts
 
 RULE = Rule(
     "BUF206",
@@ -84,3 +88,11 @@ def off_device_readers(attr: str, cls: ast.ClassDef) -> list[str] | None:
 
 REASON = "read only by {methods}, which run off the model's device (callbacks such as collate_fn, never forward); as a buffer it would follow the model to the accelerator"
 SUGGESTION = "keep it a plain attribute (or move it to the data pipeline object that uses it)"
+
+
+def decide(facts: AttributeFacts) -> Decision | None:
+    readers = off_device_readers(facts.attr, facts.cls.cls)
+    if readers is None:
+        return None
+    names = ", ".join(f"{facts.cls.cls.name}.{r}" for r in readers)
+    return RULE.skip(REASON.format(methods=names), SUGGESTION)

@@ -9,7 +9,13 @@ device other than the parameter's returns a non-leaf copy that is not a Paramete
 
 from __future__ import annotations
 
-from codemod.rules.base import Rule
+from typing import TYPE_CHECKING
+
+from codemod.ftypes import Action
+from codemod.rules.base import Decision, Rule
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts
 
 TRAINED_TENSOR = Rule(
     "BUF103",
@@ -27,3 +33,43 @@ MOVED_PARAMETER = Rule(
     "nn.Parameter(t).to(device), a non-leaf copy that is not a parameter -> nn.Parameter(t)",
 )
 RULES = (TRAINED_TENSOR, BUFFER_REQUIRES_GRAD, MOVED_PARAMETER)
+
+
+def decide(facts: AttributeFacts) -> Decision | None:
+    """nn.Parameter for a tensor meant to be trained (the safety rules before it have passed)."""
+    from codemod.edits import end, position, statement_edit
+    from codemod.plans import StmtEdit
+    from codemod.rules.super_order import placement
+
+    if facts.trained is None:
+        return None
+    cls = facts.cls
+    decision = Decision(Action.PARAMETER, facts.trained, _code(facts))
+    for event in facts.tensor_bindings:
+        if event.kind == "register_buffer":
+            edit = StmtEdit(*position(cls.lines, event.stmt), "buffer_to_parameter", facts.attr, end=end(cls.lines, event.stmt))
+            moves = ()
+        else:
+            op = "unmove" if event.value.moved_parameter else "parameter"
+            edit, moves = statement_edit(cls.lines, cls.evaluator, event, op, facts.attr, None, parameter=True, cls=cls.cls)
+        where = placement(facts, event)
+        edit.move_after = where if isinstance(where, tuple) else None
+        decision.edits.append(edit)
+        if moves:
+            decision.moves.append((edit, moves))
+    return decision
+
+
+def _code(facts: AttributeFacts) -> str:
+    """Which of this module's rules made the attribute a parameter."""
+    for event in facts.events:
+        if event.kind == "requires_grad":
+            return TRAINED_TENSOR.code
+        value = event.value
+        if value is not None and value.is_tensor and value.requires_grad:
+            if event.kind == "register_buffer":
+                return BUFFER_REQUIRES_GRAD.code
+            if value.moved_parameter:
+                return MOVED_PARAMETER.code
+            return TRAINED_TENSOR.code
+    return TRAINED_TENSOR.code

@@ -1,47 +1,156 @@
-"""Persistence policy: which buffers a checkpoint must carry.
+"""Buffers, and which of them a checkpoint carries.
 
-Torch fact (torch 2.13): a persistent buffer added to a class puts a new key in
-`state_dict()`, so `load_state_dict(strict=True)` of every checkpoint saved before the
-rewrite fails with `Missing key(s) in state_dict`; a `persistent=False` buffer is left
-out of `state_dict()` and old checkpoints keep loading, while `.to()` / `.half()` still
-move and cast it.  The raw attribute was never saved, so a non-persistent buffer changes
-nothing a checkpoint sees: it is the default, and a persistent key is written only for
-state that no constructor call can rebuild.
+Torch fact (torch 2.13): a raw attribute is not in `state_dict()`, and neither is a
+`persistent=False` buffer: the key lists are the same, and a checkpoint saved before the
+rewrite loads with `strict=True`.  A persistent buffer adds a key that every checkpoint
+saved before lacks (`Missing key(s) in state_dict`).  So every buffer is non-persistent by
+default (`persistent = "never"`); `persistent = "state"` makes random initialisations and
+state that training changes persistent, and says that older checkpoints lack the key.
+A cast, a move or a view of the value (`self.x = self.x.to(y.device)`, `.type_as(y)`,
+`.view(...)`) is not an update: it leaves a derived value derived.
 """
 
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from codemod.rules.base import Rule
+from codemod.ftypes import Action
+from codemod.rules.base import Decision, Rule
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts, ClassFacts
 
 NON_PERSISTENT = Rule(
     "BUF101",
     "non-persistent-buffer",
-    "a value the constructor rebuilds (factories, literals, constructor arguments, files read in __init__, caches recomputed later) -> register_buffer(..., persistent=False)",
+    "a raw tensor attribute -> register_buffer(..., persistent=False): moved and cast with the model, no new checkpoint key",
     statically_safe=True,
 )
 PERSISTENT = Rule(
     "BUF102",
     "persistent-buffer",
-    "state a checkpoint must carry (random initialisation, running statistics updated from their previous value, the raw branch of a Parameter) -> register_buffer(...); checkpoints saved before lack the key",
+    "with `persistent = \"state\"`: state a checkpoint must carry (random initialisation, running statistics updated "
+    "from their previous value) -> register_buffer(...); checkpoints saved before lack the key",
 )
 RULES = (NON_PERSISTENT, PERSISTENT)
 
+_OLD_CHECKPOINTS = "checkpoints saved before this change lack the key: load them with strict=False"
+
 
 # -- the decision ---------------------------------------------------------------------------
+
+
+def decide(facts: AttributeFacts) -> Decision:
+    """register_buffer for a raw tensor (every rule before it has passed)."""
+    from codemod.edits import statement_edit, uses_attr
+    from codemod.rules import local_first
+    from codemod.rules.super_order import placement
+    from codemod.tensors import Kind
+
+    cls = facts.cls
+    found = local_first.localised(facts)
+    events = facts.events[found[2] :] if found is not None else facts.events
+    persistent, reason, suggestion = policy(facts, events)
+    decision = Decision(
+        Action.BUFFER, reason, PERSISTENT.code if persistent else NON_PERSISTENT.code, suggestion=suggestion, persistent=persistent
+    )
+    registered_at: int | None = None  # top-level statement that registers the buffer on every path
+    for event in events:
+        if event.kind != "assign" or event.value is None:
+            continue
+        if not (event.value.is_tensor or event.value.kind is Kind.NONE):
+            continue
+        if registered_at is not None and event.top_index > registered_at and uses_attr(event.stmt.value, cls.self_name, facts.attr):
+            # `self.x = self.x.bool()` updates the buffer registered above: assigning a
+            # tensor to a buffer name replaces the buffer and keeps its persistence.
+            continue
+        if not event.nested:
+            registered_at = event.top_index if registered_at is None else registered_at
+        edit, moves = statement_edit(cls.lines, cls.evaluator, event, "buffer", facts.attr, persistent, parameter=False, cls=cls.cls)
+        where = placement(facts, event)
+        edit.move_after = where if isinstance(where, tuple) else None
+        decision.edits.append(edit)
+        if moves:
+            decision.moves.append((edit, moves))
+        if isinstance(event.stmt, ast.AnnAssign):
+            _declare(facts, event.stmt.annotation, decision)
+    # Float casts (model.half(), .to(torch.bfloat16)) never touch an integer or bool buffer,
+    # and a non-persistent one adds no checkpoint key: nothing can tell it from the attribute.
+    tensors = [e.value for e in events if e.kind == "assign" and e.value is not None and e.value.is_tensor]
+    decision.statically_safe = not persistent and bool(tensors) and all(v.integer and not v.integer_guessed for v in tensors)
+    return decision
+
+
+def _declare(facts: AttributeFacts, annotation: ast.expr, decision: Decision) -> None:
+    """`self.x: T = t` becomes a registration; `x: T` is declared on the class instead."""
+    for stmt in facts.cls.cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == facts.attr:
+            return
+    text = ast.get_source_segment("\n".join(facts.cls.lines), annotation) or ast.unparse(annotation)
+    if (facts.attr, text) not in decision.annotations:
+        decision.annotations.append((facts.attr, text))
+
+
+def policy(facts: AttributeFacts, events) -> tuple[bool, str, str | None]:
+    """(persistent, the reason printed, a suggestion) under the class's persistence policy."""
+    cls = facts.cls
+    state, why = state_of(facts.attr, events, facts.outside, cls.init, cls.self_name, cls.cache)
+    if cls.policy == "state":
+        if state:
+            return True, f"persistent: {why}; {_OLD_CHECKPOINTS}", None
+        return False, f"persistent=False: {why}", None
+    if state:
+        return False, f"persistent=False: {why}; kept out of checkpoints, as the attribute was", (
+            'persistent = "state" saves it in checkpoints; checkpoints saved before then lack the key: '
+            "load them with strict=False"
+        )
+    return False, f"persistent=False: {why}", None
+
+
+def refine_class(cls: ClassFacts, decided: dict[str, tuple[AttributeFacts, Decision]]) -> None:
+    """Attributes updated together in one method (a history and its count, a queue and its
+    pointer) get the same persistence: a checkpoint holding one without the other restores
+    an inconsistent state.  Only `persistent = "state"` makes buffers persistent."""
+    if cls.policy != "state":
+        return
+    buffers = {attr: pair for attr, pair in decided.items() if pair[1].action is Action.BUFFER}
+    by_method: dict[str, set[str]] = {}
+    for attr, (facts, _) in buffers.items():
+        for label, event in facts.outside:
+            if _outside_update(attr, event, cls.self_name) is not None:
+                by_method.setdefault(label, set()).add(attr)
+    for label, attrs in sorted(by_method.items()):
+        persistent = sorted(a for a in attrs if buffers[a][1].persistent)
+        if not persistent:
+            continue
+        for attr in sorted(attrs - set(persistent)):
+            decision = buffers[attr][1]
+            decision.persistent = True
+            decision.code = PERSISTENT.code
+            decision.statically_safe = False
+            decision.reason = (
+                f"persistent: updated in {label} together with self.{persistent[0]}, which is state; "
+                f"a checkpoint must hold both; {_OLD_CHECKPOINTS}"
+            )
+            for edit in decision.edits:
+                edit.persistent = True
+
 
 # In-place calls that overwrite every element without reading the old values: a tensor
 # refilled this way outside __init__ is scratch space, not state.
 _OVERWRITE_METHODS = frozenset({"zero_", "fill_", "normal_", "uniform_", "random_", "bernoulli_", "cauchy_",
                                 "exponential_", "geometric_", "log_normal_"})
-# Methods that only move or cast: `self.x = self.x.to(device)` is not an update of its value.
-_MOVE_METHODS = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "long", "int", "bool",
-                           "type", "contiguous", "detach", "clone"})
+# Methods that only move, cast or view: `self.x = self.x.to(device)` / `.type_as(y)` / `.view(...)`
+# is not an update of its value.
+_MOVE_METHODS = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "long", "int", "bool", "short",
+                           "byte", "char", "type", "type_as", "contiguous", "detach", "clone", "view", "view_as",
+                           "reshape", "reshape_as", "expand", "expand_as", "permute", "transpose", "t", "squeeze",
+                           "unsqueeze", "flatten", "pin_memory", "requires_grad_"})
 
 
-def decide(attr: str, events, outside, init: ast.FunctionDef | None, self_name: str | None, cache: dict | None = None) -> tuple[bool, str]:
-    """Whether the buffer for `attr` is persistent, and the reason printed for it.
+def state_of(attr: str, events, outside, init: ast.FunctionDef | None, self_name: str | None, cache: dict | None = None) -> tuple[bool, str]:
+    """Whether the value is state a checkpoint must carry, and the reason printed for it.
 
     `events`: the attribute's events in __init__ (codemod.walker.AttrEvent); `outside`:
     (label, event) pairs from the class's other methods, its bases and subclasses.
@@ -49,7 +158,7 @@ def decide(attr: str, events, outside, init: ast.FunctionDef | None, self_name: 
     for event in events:
         if event.kind == "assign" and event.value is not None and event.value.kind.name == "PARAMETER":
             return True, (
-                f"persistent: another branch makes it an nn.Parameter (line {event.stmt.lineno}); "
+                f"another branch makes it an nn.Parameter (line {event.stmt.lineno}); "
                 "the key exists in both configurations"
             )
     if _starts_empty(events):
@@ -57,42 +166,42 @@ def decide(attr: str, events, outside, init: ast.FunctionDef | None, self_name: 
             if event.kind in ("assign", "register_buffer") and _outside_update(attr, event, self_name) == "recompute":
                 # A saved value of another shape would not load into the freshly built, empty one.
                 return False, (
-                    f"persistent=False: starts empty and is replaced in {label} (line {event.stmt.lineno}); "
+                    f"starts empty and is replaced in {label} (line {event.stmt.lineno}); "
                     "a saved value would not fit a freshly built model"
                 )
     scratch = None
     for label, event in outside:
         how = _outside_update(attr, event, self_name)
         if how == "update":
-            return True, f"persistent: running state, updated from its previous value in {label} (line {event.stmt.lineno})"
+            return True, f"running state, updated from its previous value in {label} (line {event.stmt.lineno})"
         if how == "recompute" and scratch is None:
-            scratch = f"persistent=False: recomputed wholesale in {label} (line {event.stmt.lineno}); a saved value would be stale"
+            scratch = f"recomputed wholesale in {label} (line {event.stmt.lineno}); a saved value would be stale"
         elif how == "fill" and scratch is None:
-            scratch = f"persistent=False: filled with new data in {label} (line {event.stmt.lineno}), a cache rather than state"
+            scratch = f"filled with new data in {label} (line {event.stmt.lineno}), a cache rather than state"
     if scratch is not None:
         return False, scratch
     state = _init_state(events)
     if state is not None:
         if state.startswith(("random initialisation", "uninitialised memory")):
-            return True, f"persistent: {state}; a rebuilt model cannot reproduce it"
+            return True, f"{state}; a rebuilt model cannot reproduce it"
         if state.startswith("value from a torch function chosen at run time"):
-            return True, f"persistent: {state}, which may draw random numbers"
+            return True, f"{state}, which may draw random numbers"
         if state.startswith("data passed in or uninitialised memory"):
             what = state[len("data passed in or uninitialised memory") :].strip()
-            return False, f"persistent=False: data passed in, or a size {what}; rebuilt on each construction"
+            return False, f"data passed in, or a size {what}; rebuilt on each construction"
         if state.startswith("data passed in"):
             what = state[len("data passed in") :].strip()
             if what.startswith("(constructor argument"):
                 how = what[len("(constructor argument") : -1].lstrip("; ")  # how it was typed (call_sites)
                 how = f" ({how})" if how else ""
-                return False, f"persistent=False: a tensor handed to the constructor{how}, which its caller builds again on each construction"
+                return False, f"a tensor handed to the constructor{how}, which its caller builds again on each construction"
             if "load" in what:
-                return False, f"persistent=False: loaded from a file in __init__ {what}; rebuilt on each construction"
-            return False, f"persistent=False: derived from constructor arguments or data {what}; rebuilt on each construction"
-        return False, f"persistent=False: {state}; rebuilt on each construction"
+                return False, f"loaded from a file in __init__ {what}; rebuilt on each construction"
+            return False, f"derived from constructor arguments or data {what}; rebuilt on each construction"
+        return False, f"{state}; rebuilt on each construction"
     if _reads_arguments(events, init, self_name, cache):
-        return False, "persistent=False: derived from constructor arguments; rebuilt on each construction"
-    return False, "persistent=False: deterministic constant"
+        return False, "derived from constructor arguments; rebuilt on each construction"
+    return False, "deterministic constant"
 
 
 _EMPTY_FACTORIES = frozenset({"empty", "zeros", "ones", "tensor", "Tensor", "FloatTensor", "LongTensor"})

@@ -13,8 +13,12 @@ them.  Integer and bool tensors are never cast by float dtype moves and are not 
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from codemod.rules.base import Rule
+from codemod.rules.base import Decision, Rule
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts
 
 RULE = Rule(
     "BUF215",
@@ -97,3 +101,13 @@ def device_moving_readers(attr: str, cls: ast.ClassDef) -> list[str] | None:
                 continue
             return None
     return found or None
+
+
+def decide(facts: AttributeFacts) -> Decision | None:
+    tensors = [e for e in facts.events if e.kind == "assign" and e.value is not None and e.value.is_tensor]
+    if any(e.value.integer for e in tensors):
+        return None  # float casts never touch integer and bool tensors
+    moved = device_moving_readers(facts.attr, facts.cls.cls)
+    if moved is None:
+        return None
+    return RULE.skip(REASON.format(where="; ".join(moved)), SUGGESTION)

@@ -8,7 +8,16 @@ tensor assigned only outside `__init__` have no single constructor statement to 
 
 from __future__ import annotations
 
-from codemod.rules.base import Rule
+from typing import TYPE_CHECKING
+
+from codemod import unpacking
+from codemod.edits import quote
+from codemod.facts import class_text
+from codemod.rules.base import Decision, Rule
+from codemod.tensors import Kind
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts
 
 CONTAINER = Rule(
     "BUF301",
@@ -60,3 +69,50 @@ def outside_suggestion(attr: str, class_text: str, overrides_base_method: bool) 
     if overrides_base_method:
         return "; set by an override of a base-class method (or a method it calls), which the base constructor may run first", None
     return "", f'declare it in __init__ with self.register_buffer("{attr}", None, persistent=False)'
+
+
+# -- the decision ---------------------------------------------------------------------------
+
+
+def decide(facts: AttributeFacts) -> Decision | None:
+    if not facts.events:
+        return _outside_only(facts)
+    for event in facts.events:
+        if event.kind == "setattr" and event.value is not None and event.value.is_tensor:
+            name = quote(facts.attr) if facts.attr != "<dynamic name>" else "name"
+            return SETATTR.skip(
+                "tensor set with setattr(self, ...); the name is not a plain attribute",
+                f"self.register_buffer({name}, <tensor>)",
+            )
+    sequence = next(
+        (e for e in facts.events if e.value is not None and e.value.kind is Kind.SEQUENCE and e.kind in ("assign", "fill")), None
+    )
+    if sequence is not None and not any(e.value is not None and e.value.is_tensor for e in facts.events if e.kind == "assign"):
+        return CONTAINER.skip(
+            "a list, tuple or dict of tensors; its tensors are not moved by .to() nor saved",
+            "register each tensor as a buffer, or use nn.ParameterList / nn.ParameterDict for trained tensors",
+        )
+    unpacked = unpacking.skip_reason(facts.attr, facts.events)
+    if unpacked is not None:
+        return UNPACKED.skip(unpacked)
+    return None
+
+
+def _outside_only(facts: AttributeFacts) -> Decision | None:
+    """A tensor assigned only outside the constructor: reported, never rewritten."""
+    cls = facts.cls
+    own = [
+        (label, e)
+        for label, e in facts.outside
+        if label.startswith(f"{cls.cls.name}.") and e.kind == "assign" and e.value is not None and e.value.kind is Kind.TENSOR
+    ]
+    if not own or any(label.startswith("base ") for label, _ in facts.outside):
+        return None
+    label, event = own[0]
+    if set_by_base(facts.attr, [class_text(symbols, base) for symbols, base in cls.bases]):
+        return None  # the base's buffer or attribute: assigning it keeps it one
+    overrides = label.partition(".")[2] in cls.overrides
+    extra, suggestion = outside_suggestion(facts.attr, cls.class_text, overrides)
+    return OUTSIDE_CONSTRUCTOR.skip(
+        f"tensor assigned only outside __init__ (in {label}); it is not moved by .to() nor saved{extra}", suggestion
+    )

@@ -10,7 +10,12 @@ and a persistent one is right only for checkpoints saved after the rewrite.
 
 from __future__ import annotations
 
-from codemod.rules.base import Rule
+from typing import TYPE_CHECKING
+
+from codemod.rules.base import Decision, Rule
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts
 
 RULE = Rule(
     "BUF202",
@@ -51,3 +56,24 @@ def file_reason(symbols) -> str | None:
         if _is_pretrained_model(qualname):
             return f"defined beside a transformers model (the file imports {qualname.rpartition('.')[2]})"
     return None
+
+
+def decide(facts: AttributeFacts) -> Decision | None:
+    cls = facts.cls
+    if "transformers" not in cls.file_facts:
+        cls.file_facts["transformers"] = file_reason(cls.symbols)
+    # the class itself first (the clearer reason), then the file it is defined in
+    model = class_reason(cls.lineage(), _unsub) or cls.file_facts["transformers"]
+    if model is None:
+        return None
+    return RULE.skip(
+        f"{model}: transformers' from_pretrained builds on the meta device and fills a buffer the checkpoint "
+        "lacks with uninitialised memory unless _init_weights re-creates it",
+        SUGGESTION_TEMPLATE.format(cls=cls.cls.name, attr=facts.attr),
+    )
+
+
+def _unsub(node):
+    import ast
+
+    return node.value if isinstance(node, ast.Subscript) else node

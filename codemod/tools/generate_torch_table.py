@@ -11,7 +11,22 @@ installed torch:
 * Python-level functions: return annotations (including ``typing.overload``
   and TorchScript ``_overload`` variants, ``boolean_dispatch`` branches and
   ``# type:`` comments), falling back to the aten op TorchScript maps them to;
-* classes: the class hierarchy (nn.Module subclasses, tensor types, dtypes).
+* classes: the class hierarchy (nn.Module subclasses, tensor types, dtypes),
+  and ``torch._tensor_classes`` for the legacy typed constructors wherever
+  torch defines them (``torch.FloatTensor``, ``torch.cuda.LongTensor``,
+  ``torch.sparse.FloatTensor``, ``torch.cuda.sparse.LongTensor``, ...);
+* the public namespaces below ``torch`` whose functions make tensors
+  (``SUBMODULES``: torch.sparse, torch.linalg, torch.fft, torch.special,
+  torch.signal.windows, ...), classified like the top-level functions;
+* last, for an unannotated Python function or tensor method that none of the
+  above describes, a probe: it is called with a tiny float tensor, and a
+  result that is a tensor (or a tuple of tensors) says so;
+* integer results: every torch function and tensor method that returns a
+  tensor is called with tiny float inputs (``torch.rand(3)``, ``0``, ``3``,
+  ``3.0``: see ``_probe_results``); one whose every successful call gives an
+  integer or bool tensor is recorded as integer whatever its input (argmax,
+  eq, isnan, ...; not arange, whose ``3.0`` gives floats), and so is each
+  position of a returned tuple that is integer in every call (sort's indices).
 
 A handful of hand-written supplements cover what torch cannot tell; each says
 why.
@@ -109,6 +124,21 @@ NON_TENSOR_CALLABLES_EXTRA = frozenset(
 # Submodules whose public classes and non-tensor functions are recorded in
 # NON_TENSOR_TORCH_CALLABLES (top-level functions have their own tables).
 NON_TENSOR_SUBMODULES = ("cuda", "jit")
+
+# Public namespaces below torch whose functions are classified like torch's own
+# (dotted relative to torch).  Only what each defines (or binds from torch's C
+# modules) counts, not the typing helpers they import.
+SUBMODULES = (
+    "fft",
+    "linalg",
+    "masked",
+    "nested",
+    "nn.utils.rnn",
+    "random",
+    "signal.windows",
+    "sparse",
+    "special",
+)
 
 
 # --- combining kinds ---------------------------------------------------------
@@ -676,6 +706,10 @@ class Classifier:
             # In-place methods return self.
             self.notes.append(f"Tensor.{name}: unknown, counted as tensor (in-place)")
             kind = TENSOR
+        if kind == UNKNOWN and inspect.isfunction(raw):
+            kind = probe_kind(_method_caller(name), ("",))
+            if kind != UNKNOWN:
+                self.notes.append(f"Tensor.{name}: unannotated, probed on a tensor: {kind}")
         return "method", kind
 
     def tensor_member_random(self, name: str) -> bool:
@@ -683,6 +717,96 @@ class Classifier:
         if inspect.isfunction(raw) and _has_generator_param(raw):
             return True
         return self.schemas.random(name, method=True)
+
+
+# --- probing with tiny inputs ------------------------------------------------
+
+# Argument lists a probe calls a function (or, without the receiver, a tensor
+# method) with: a float tensor, two of them, a dimension, sizes as int and float.
+# A float result from any one of them (arange(3.0)) shows that the result is not
+# integer whatever the input.
+_PROBE_FUNCTION_ARGS = ("x", "x,x", "x,0", "3", "3,3", "3.0", "3.0,3.0")
+_PROBE_METHOD_ARGS = ("", "x", "0", "3", "3.0")
+
+
+def _probe_args(pattern: str) -> tuple:
+    values = {"x": lambda: torch.rand(3), "0": lambda: 0, "3": lambda: 3, "3.0": lambda: 3.0}
+    return tuple(values[p]() for p in pattern.split(",") if p)
+
+
+def _result_shape(result: object) -> tuple[str, tuple[bool, ...]] | None:
+    """("tensor", (integer,)) or ("sequence", (integer, ...)) for a probe's result."""
+
+    def integer(t: torch.Tensor) -> bool:
+        return _is_integer_dtype(t.dtype)
+
+    if isinstance(result, torch.Tensor):
+        return "tensor", (integer(result),)
+    if isinstance(result, (tuple, list)) and result and all(isinstance(r, torch.Tensor) for r in result):
+        return "sequence", tuple(integer(r) for r in result)
+    if isinstance(result, (tuple, list, torch.Tensor)):
+        return None
+    return "other", ()
+
+
+@functools.cache
+def _probe_results(call: Callable, patterns: tuple[str, ...]) -> tuple:
+    """What `call` returns for each argument pattern that it accepts (tiny tensors on
+    the CPU, the RNG seeded first so that the run is the same every time)."""
+    out = []
+    for pattern in patterns:
+        torch.manual_seed(0)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                shape = _result_shape(call(*_probe_args(pattern)))
+        except Exception:
+            continue
+        if shape is not None:
+            out.append(shape)
+    return tuple(out)
+
+
+@functools.cache
+def _method_caller(name: str) -> Callable:
+    return functools.partial(_call_method, name)
+
+
+def _call_method(name: str, *args: object) -> object:
+    return getattr(torch.rand(3), name)(*args)
+
+
+def probe_kind(call: Callable, patterns: tuple[str, ...]) -> str:
+    """TENSOR or SEQUENCE when every accepted probe returns that; UNKNOWN otherwise
+    (the arguments a probe does not try may give something else)."""
+    shapes = {kind for kind, _ in _probe_results(call, patterns)}
+    if shapes == {"tensor"}:
+        return TENSOR
+    if shapes == {"sequence"}:
+        return SEQUENCE
+    return UNKNOWN
+
+
+def unpacks_to_tensors(call: Callable, patterns: tuple[str, ...]) -> bool:
+    """Whether every accepted probe returns a tensor or a tuple of tensors, so that
+    unpacking the result (`values, indices = torch.max(x, 1)`) gives tensors."""
+    kinds = {kind for kind, _ in _probe_results(call, patterns)}
+    return bool(kinds) and kinds <= {"tensor", "sequence"}
+
+
+def integer_result(call: Callable, patterns: tuple[str, ...]) -> bool:
+    """Whether every accepted probe returns one integer or bool tensor."""
+    results = _probe_results(call, patterns)
+    return bool(results) and all(kind == "tensor" and flags[0] for kind, flags in results)
+
+
+def integer_positions(call: Callable, patterns: tuple[str, ...]) -> tuple[int, ...]:
+    """Positions of a returned tuple that are integer in every probe returning a tuple."""
+    tuples = [flags for kind, flags in _probe_results(call, patterns) if kind == "sequence"]
+    if not tuples:
+        return ()
+    length = min(len(flags) for flags in tuples)
+    return tuple(i for i in range(length) if all(flags[i] for flags in tuples))
 
 
 # --- building the tables -----------------------------------------------------
@@ -740,6 +864,16 @@ def _torch_functions(clf: Classifier) -> dict[str, object]:
     tables["TORCH_MIXED_FUNCTIONS"] = by_kind[MIXED]
     tables["TORCH_NON_TENSOR_FUNCTIONS"] = by_kind[OTHER]
     tables["RANDOM_FUNCTIONS"] = random
+    probed = {n: getattr(torch, n) for n in by_kind[TENSOR] | by_kind[SEQUENCE] | by_kind[MIXED]}
+    tables["INTEGER_RESULT_FUNCTIONS"] = {
+        n for n, f in probed.items() if kinds[n] != SEQUENCE and integer_result(f, _PROBE_FUNCTION_ARGS)
+    }
+    tables["MIXED_UNPACKING_TO_TENSORS"] = {
+        n for n in by_kind[MIXED] if unpacks_to_tensors(getattr(torch, n), _PROBE_FUNCTION_ARGS)
+    }
+    tables["INTEGER_RETURN_POSITIONS"] = {
+        n: positions for n, f in probed.items() if (positions := integer_positions(f, _PROBE_FUNCTION_ARGS))
+    }
     return tables
 
 
@@ -760,6 +894,10 @@ def _functional(clf: Classifier) -> dict[str, object]:
         elif module not in ("torch", "torch._C._nn"):
             continue
         kind = clf.function_kind(obj, f"F.{name}", same_name_op=True)
+        if kind == UNKNOWN and inspect.isfunction(obj):
+            kind = probe_kind(obj, ("x",))
+            if kind != UNKNOWN:
+                clf.notes.append(f"F.{name}: unannotated, probed with a tensor: {kind}")
         if kind == UNKNOWN:
             clf.notes.append(f"F.{name}: unknown, left out")
         kinds[name] = kind
@@ -804,7 +942,15 @@ def _tensor_members(clf: Classifier) -> dict[str, object]:
         if kind in (UNKNOWN, MIXED):
             clf.notes.append(f"Tensor.{name} ({what}): {kind}")
     m, p = _split_by_kind(methods), _split_by_kind(properties)
+    probed = m[TENSOR] | m[SEQUENCE] | m[MIXED]
+    integer = {n for n in probed if methods[n] != SEQUENCE and integer_result(_method_caller(n), _PROBE_METHOD_ARGS)}
+    positions = {n: found for n in probed if (found := integer_positions(_method_caller(n), _PROBE_METHOD_ARGS))}
     return {
+        "INTEGER_RESULT_METHODS": integer,
+        "MIXED_METHODS_UNPACKING_TO_TENSORS": {
+            n for n in m[MIXED] if unpacks_to_tensors(_method_caller(n), _PROBE_METHOD_ARGS)
+        },
+        "METHOD_INTEGER_RETURN_POSITIONS": positions,
         "TENSOR_METHODS_RETURNING_TENSOR": m[TENSOR],
         "TENSOR_METHODS_RETURNING_SEQUENCE": m[SEQUENCE],
         "TENSOR_METHODS_MIXED": m[MIXED],
@@ -815,15 +961,54 @@ def _tensor_members(clf: Classifier) -> dict[str, object]:
     }
 
 
+def _submodule_functions(clf: Classifier) -> dict[str, object]:
+    """The functions of SUBMODULES, dotted relative to torch (``linalg.qr``)."""
+    kinds: dict[str, str] = {}
+    for sub in SUBMODULES:
+        module = importlib.import_module(f"torch.{sub}")
+        for name, obj in _public(module):
+            if isinstance(obj, (types.ModuleType, type)) or not callable(obj):
+                continue
+            origin = getattr(obj, "__module__", None) or ""
+            if not (origin == "torch" or origin.startswith(("torch.", "torch._C"))):
+                continue  # typing helpers (Optional, Union, ...) the module imports
+            dotted = f"{sub}.{name}"
+            kind = clf.function_kind(obj, f"torch.{dotted}", same_name_op=True)
+            if kind == UNKNOWN and inspect.isfunction(inspect.unwrap(obj)):
+                kind = probe_kind(obj, ("x",))
+                if kind != UNKNOWN:
+                    clf.notes.append(f"torch.{dotted}: unannotated, probed with a tensor: {kind}")
+            if kind == UNKNOWN:
+                clf.notes.append(f"torch.{dotted}: unknown, left out")
+            kinds[dotted] = kind
+    by_kind = _split_by_kind(kinds)
+    return {
+        "SUBMODULE_TENSOR_FUNCTIONS": by_kind[TENSOR],
+        "SUBMODULE_SEQUENCE_FUNCTIONS": by_kind[SEQUENCE],
+        "SUBMODULE_MIXED_FUNCTIONS": by_kind[MIXED],
+        "SUBMODULE_NON_TENSOR_FUNCTIONS": by_kind[OTHER],
+    }
+
+
 def _types_and_dtypes() -> dict[str, object]:
     legacy = {name: obj for name, obj in _public(torch) if _is_tensor_type(obj)}
     cuda_legacy = {name for name, obj in _public(torch.cuda) if _is_tensor_type(obj)}
+    # The typed constructors torch registers outside torch and torch.cuda
+    # (torch.sparse.FloatTensor, torch.cuda.sparse.LongTensor), by their dotted path.
+    other_legacy = {
+        f"{cls.__module__}.{cls.__name__}"[len("torch.") :]: cls
+        for cls in getattr(torch, "_tensor_classes", ())
+        if cls.__module__ not in ("torch", "torch.cuda") and cls.__module__.startswith("torch.")
+    }
     dtypes = {name: obj for name, obj in _public(torch) if isinstance(obj, torch.dtype)}
     return {
         "LEGACY_TENSOR_TYPES": set(legacy),
         "CUDA_LEGACY_TENSOR_TYPES": cuda_legacy,
         "LEGACY_TENSOR_DTYPE_IS_INTEGER": {
             name: _is_integer_dtype(_legacy_dtype(obj)) for name, obj in legacy.items()
+        },
+        "OTHER_LEGACY_TENSOR_TYPES": {
+            name: _is_integer_dtype(_legacy_dtype(obj)) for name, obj in other_legacy.items()
         },
         "DTYPE_NAMES": set(dtypes),
         "INTEGER_DTYPE_NAMES": {n for n, d in dtypes.items() if _is_integer_dtype(d)},
@@ -903,6 +1088,7 @@ def build_tables(clf: Classifier | None = None) -> dict[str, object]:
     tables.update(_torch_functions(clf))
     tables.update(_functional(clf))
     tables.update(_init(clf))
+    tables.update(_submodule_functions(clf))
     tables.update(_tensor_members(clf))
     tables.update(_types_and_dtypes())
     tables.update(_nn_classes())
@@ -918,6 +1104,9 @@ DOCS = {
     "TORCH_MIXED_FUNCTIONS": "torch.<name> returning a Tensor for some overloads/arguments only.",
     "TORCH_NON_TENSOR_FUNCTIONS": "torch.<name> never returning a Tensor (or a sequence of them).",
     "RANDOM_FUNCTIONS": "torch.<name> drawing from the RNG.",
+    "INTEGER_RESULT_FUNCTIONS": "torch.<name> whose Tensor is integer or bool even from float inputs (probed).",
+    "MIXED_UNPACKING_TO_TENSORS": "TORCH_MIXED_FUNCTIONS returning a Tensor or a tuple of Tensors in every probe.",
+    "INTEGER_RETURN_POSITIONS": "torch.<name> -> positions of its returned tuple that are integer (probed).",
     "FUNCTIONAL_TENSOR_FUNCTIONS": "torch.nn.functional.<name> returning one Tensor.",
     "FUNCTIONAL_SEQUENCE_FUNCTIONS": "torch.nn.functional.<name> returning a tuple/list of Tensors.",
     "FUNCTIONAL_MIXED_FUNCTIONS": "torch.nn.functional.<name> returning a Tensor or a tuple.",
@@ -925,6 +1114,10 @@ DOCS = {
     "RANDOM_FUNCTIONAL_FUNCTIONS": "torch.nn.functional.<name> drawing from the RNG.",
     "NN_INIT_TENSOR_FUNCTIONS": "torch.nn.init.<name> returning a Tensor (the one it filled).",
     "RANDOM_INIT_FUNCTIONS": "torch.nn.init.<name> drawing from the RNG.",
+    "SUBMODULE_TENSOR_FUNCTIONS": "torch.<sub>.<name> returning one Tensor (dotted relative to torch).",
+    "SUBMODULE_SEQUENCE_FUNCTIONS": "torch.<sub>.<name> returning a tuple/list of Tensors.",
+    "SUBMODULE_MIXED_FUNCTIONS": "torch.<sub>.<name> returning a Tensor for some overloads/arguments only.",
+    "SUBMODULE_NON_TENSOR_FUNCTIONS": "torch.<sub>.<name> never returning a Tensor.",
     "TENSOR_METHODS_RETURNING_TENSOR": "Tensor.<name>() returning a Tensor (in-place x_ return self).",
     "TENSOR_METHODS_RETURNING_SEQUENCE": "Tensor.<name>() returning a tuple/list of Tensors.",
     "TENSOR_METHODS_MIXED": "Tensor.<name>() returning a Tensor for some overloads/arguments only.",
@@ -932,9 +1125,13 @@ DOCS = {
     "TENSOR_PROPERTIES_TENSOR": "Tensor.<name> attributes holding a Tensor (grad may also be None).",
     "TENSOR_PROPERTIES_NON_TENSOR": "Tensor.<name> attributes holding something else.",
     "RANDOM_TENSOR_METHODS": "Tensor.<name>() drawing from the RNG.",
+    "INTEGER_RESULT_METHODS": "Tensor.<name>() whose Tensor is integer or bool even on a float tensor (probed).",
+    "MIXED_METHODS_UNPACKING_TO_TENSORS": "TENSOR_METHODS_MIXED returning a Tensor or a tuple of Tensors in every probe.",
+    "METHOD_INTEGER_RETURN_POSITIONS": "Tensor.<name>() -> positions of its returned tuple that are integer (probed).",
     "LEGACY_TENSOR_TYPES": "Tensor classes in torch: torch.Tensor and the typed constructors.",
     "CUDA_LEGACY_TENSOR_TYPES": "Typed tensor constructors under torch.cuda.",
     "LEGACY_TENSOR_DTYPE_IS_INTEGER": "LEGACY_TENSOR_TYPES name -> whether its dtype is integer or bool.",
+    "OTHER_LEGACY_TENSOR_TYPES": "Typed tensor constructors elsewhere (sparse.FloatTensor, ...) -> integer or bool dtype.",
     "DTYPE_NAMES": "torch.<name> that are dtypes.",
     "INTEGER_DTYPE_NAMES": "Integer and bool dtypes (no gradients).",
     "FLOATING_DTYPE_NAMES": "Floating-point dtypes.",
@@ -968,8 +1165,12 @@ def _render_set(name: str, names: Iterable[str]) -> str:
     return "\n".join(lines)
 
 
-def _render_dict(name: str, mapping: dict[str, bool]) -> str:
-    lines = [f"{name}: dict[str, bool] = {{"]
+def _render_dict(name: str, mapping: dict[str, object]) -> str:
+    if all(isinstance(v, tuple) for v in mapping.values()) and mapping:
+        kind = "tuple[int, ...]"
+    else:
+        kind = "bool"
+    lines = [f"{name}: dict[str, {kind}] = {{"]
     lines += [f"    {_quote(key)}: {mapping[key]!r}," for key in sorted(mapping)]
     lines.append("}")
     return "\n".join(lines)

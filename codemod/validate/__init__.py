@@ -22,17 +22,16 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from codemod.ftypes import ClassRewrite, Validation, Verdict
-from codemod.validate import imports
+from codemod.validate import imports, scratch
 from codemod.validate.record import RecordedClass, RecordResult, default_records_dir, record, record_file
 from codemod.validate.runner import Pool, Task
-from codemod.validate.verdict_cache import VerdictCache, class_key
+from codemod.validate.verdict_cache import VerdictCache
 
 __all__ = [
     "ValidationOptions",
@@ -121,7 +120,7 @@ def validate_rewrites(
 
     record_paths = {key: record_file(records_dir, root, r.path, r.class_name) for key, r in unique.items()}
     cache = VerdictCache(root, options.cache_dir) if options.cache else None
-    cache_keys: dict[tuple[Path, str], str] = {}
+    requests: dict[tuple[Path, str], dict] = {}
     todo: dict[tuple[Path, str], ClassRewrite] = {}
     if cache is not None:
         from codemod.cache import tool_fingerprint
@@ -129,9 +128,8 @@ def validate_rewrites(
         cache.load()
         tool = tool_fingerprint("validation")  # once: it reads the tool's own files
         for key, rewrite in unique.items():
-            cache_keys[key] = _cache_key(rewrite, overlay, examples, record_paths[key], options, python, roots, cache,
-                                         tool)
-            hit = cache.get(cache_keys[key])
+            requests[key] = _request(rewrite, overlay, examples, record_paths[key], options, python, roots, cache, tool)
+            hit = cache.get(requests[key], str(rewrite.path))
             if hit is not None:
                 report(key, hit)
             else:
@@ -143,16 +141,15 @@ def validate_rewrites(
 
     def finish(key: tuple[Path, str], side: str, outcome: dict) -> None:
         validation = _to_validation(side, outcome)
-        if cache is not None and key in cache_keys and site_dirs:
+        if cache is not None and key in requests and site_dirs:
             files = list(outcome.get("imported") or []) + list(outcome.get("imported_original") or [])
-            files += [str(p) for p in (examples, record_paths[key]) if p]
+            files += [str(p) for p in (examples, record_paths[key], key[0]) if p]
             with lock:
-                cache.put(cache_keys[key], validation, files, site_dirs)
+                cache.put(requests[key], validation, files, site_dirs)
         report(key, validation)
 
     if todo:
-        with tempfile.TemporaryDirectory(prefix="codemod-validate-") as temporary:
-            workdir = Path(temporary)
+        with scratch.folder() as workdir:  # removed on SIGTERM too, and after a SIGKILL by the next run
             jobs = worker_pairs(options.jobs, len(todo))
             configs = _write_configs(workdir, root, roots, list(unique.values()), overlay, examples, options, jobs)
             tasks = []
@@ -224,23 +221,26 @@ def _harvest(pool: Pool, tasks: list[Task], options: ValidationOptions) -> dict:
     return found if isinstance(found, dict) else {}
 
 
-def _cache_key(rewrite: ClassRewrite, overlay: dict[Path, str], examples: Path | None, record: Path | None,
-               options: ValidationOptions, python: str, roots: list[Path], cache: VerdictCache, tool: str) -> str:
+def _request(rewrite: ClassRewrite, overlay: dict[Path, str], examples: Path | None, record: Path | None,
+             options: ValidationOptions, python: str, roots: list[Path], cache: VerdictCache, tool: str) -> dict:
+    """Everything a verdict depends on besides the files the workers import: the exact
+    content validated (the class's file and its rewritten text) among it."""
     text = overlay.get(rewrite.path)
     if text is None:
         text = next((t for p, t in overlay.items() if Path(p).resolve() == Path(rewrite.path).resolve()), "")
-    return class_key({
+    return {
         "tool": tool,
         "python": python,
         "roots": [str(r) for r in roots],
         "module": rewrite.module,
         "class": rewrite.class_name,
         "findings": _findings(rewrite),
+        "original": cache.digests.of(str(rewrite.path)),
         "rewritten": cache.digests.of_text(text),
         "examples": cache.digests.of(str(examples)) if examples else None,
         "record": cache.digests.of(str(record)) if record else None,
         "options": [options.device, options.timeout, options.zero_setup, options.parent_budget_s, options.allow_new_keys],
-    })
+    }
 
 
 def missing_examples(results: dict[tuple[Path, str], Validation]) -> str | None:

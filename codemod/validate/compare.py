@@ -101,8 +101,12 @@ def exact_difference(a: torch.Tensor, b: torch.Tensor) -> str | None:
         return f"dtype {a.dtype} != {b.dtype}"
     if a.shape != b.shape:
         return f"shape {tuple(a.shape)} != {tuple(b.shape)}"
+    if a.layout != b.layout:
+        return f"layout {a.layout} != {b.layout}"
     try:
         a, b = a.detach().cpu(), b.detach().cpu()
+        if a.layout is not torch.strided:  # sparse (a sparse adjacency): compared as the dense tensor it stands for
+            a, b = a.to_dense(), b.to_dense()
         if a.is_floating_point() or a.is_complex():
             same = bool(torch.equal(a, b) or torch.isclose(a, b, rtol=0, atol=0, equal_nan=True).all())
         else:

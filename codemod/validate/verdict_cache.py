@@ -7,7 +7,13 @@ repository's files and anything else outside the interpreter's installation),
 of the examples file and of the class's record, and a digest of the listing
 of the interpreter's site directories (installing, removing or upgrading a
 package, torch included, changes a ``name-version.dist-info`` entry there).
-A stored verdict is used only when all of them still match.
+A stored verdict is used only when all of them still match, and only for the
+exact content it was validated on: the entry repeats the whole request (the
+digests of the class's file and of its rewritten text among it), which must
+equal this run's, and names the class's own file among its digests.  Every
+entry is checked against the exact shape this module writes; anything else
+is a miss.  A verdict only decides whether the tool's own rewrite of the
+current file is written: nothing in it is code, or becomes the text written.
 
 Only verdicts that say something about the code are kept (passed, failed,
 not validated); an error or a timeout is tried again next time.
@@ -33,7 +39,7 @@ from typing import Any, Iterable, Iterator
 
 from codemod.ftypes import Validation, Verdict
 
-FORMAT = 1
+FORMAT = 2
 DIRECTORY_NAME = "verdicts"
 CACHED_VERDICTS = {Verdict.PASSED, Verdict.FAILED, Verdict.NOT_VALIDATED}
 
@@ -116,16 +122,46 @@ class Digests:
 
 
 def class_key(parts: dict[str, Any]) -> str:
-    """The lookup key: everything about the request that is not a file's content."""
-    text = json.dumps([FORMAT, parts], sort_keys=True, default=str)
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+    """The lookup key: a digest of the request (kept in the entry too, and compared whole)."""
+    return hashlib.blake2b(_request_text(parts).encode("utf-8"), digest_size=16).hexdigest()
 
 
-def validation_from_json(data: dict[str, Any]) -> Validation:
+def _request_text(parts: dict[str, Any]) -> str:
+    return json.dumps([FORMAT, parts], sort_keys=True, default=str)
+
+
+_OPTIONAL_TEXT = ("device", "original_failure", "snippet")
+_TEXTS = ("compared", "left_behind", "missing_keys", "details", "failures", "notes")
+
+
+def validation_from_json(data: Any) -> Validation:
+    """The Validation `Validation.to_json` wrote; ValueError for anything else."""
     names = {f.name for f in dataclasses.fields(Validation)}
-    values = {k: v for k, v in data.items() if k in names}
-    values["verdict"] = Verdict(data["verdict"])
-    return Validation(**values)
+    if type(data) is not dict or set(data) != names:
+        raise ValueError("unexpected record")
+    verdict = Verdict(data["verdict"])
+    if verdict not in CACHED_VERDICTS or type(data["message"]) is not str:
+        raise ValueError("unexpected verdict")
+    if any(not (data[k] is None or type(data[k]) is str) for k in _OPTIONAL_TEXT):
+        raise ValueError("expected text")
+    if any(type(data[k]) is not list or any(type(v) is not str for v in data[k]) for k in _TEXTS):
+        raise ValueError("expected a list of text")
+    if not (data["max_abs_diff"] is None or type(data["max_abs_diff"]) in (int, float)):
+        raise ValueError("expected a number")
+    if not (data["checkpoint_compatible"] is None or type(data["checkpoint_compatible"]) is bool):
+        raise ValueError("expected a boolean")
+    if type(data["parameter_order_changed"]) is not bool or type(data["rewrites"]) is not dict:
+        raise ValueError("unexpected record")
+    for attr, own in data["rewrites"].items():
+        if not attr.isidentifier() or type(own) is not dict or set(own) != {"verdict", "checks", "message"}:
+            raise ValueError("unexpected rewrite verdict")
+        Verdict(own["verdict"])
+        if type(own["message"]) is not str or type(own["checks"]) is not list or any(type(c) is not str for c in own["checks"]):
+            raise ValueError("unexpected rewrite verdict")
+    return Validation(**{**data, "verdict": verdict})
+
+
+_ENTRY_KEYS = {"request", "validation", "files", "site_dirs", "site"}
 
 
 class VerdictCache:
@@ -147,21 +183,28 @@ class VerdictCache:
         if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("entries"), dict):
             self.entries = {k: v for k, v in data["entries"].items() if isinstance(v, dict)}
 
-    def get(self, key: str) -> Validation | None:
-        entry = self.entries.get(key)
+    def get(self, parts: dict[str, Any], own_file: str) -> Validation | None:
+        """The verdict stored for exactly this request, while every file it read is unchanged."""
+        entry = self.entries.get(class_key(parts))
         if entry is None:
             return None
         try:
-            for path, digest in entry["files"].items():
-                if self.digests.of(path) != digest:
+            if set(entry) != _ENTRY_KEYS or entry["request"] != _request_text(parts):
+                return None  # stored under this key for another request (or content)
+            files, site_dirs = entry["files"], entry["site_dirs"]
+            if type(files) is not dict or own_file not in files or type(site_dirs) is not list:
+                return None
+            for path, digest in files.items():
+                if type(digest) is not str or self.digests.of(path) != digest:
                     return None
-            if self.digests.listing(entry["site_dirs"]) != entry["site"]:
+            if any(type(d) is not str for d in site_dirs) or self.digests.listing(site_dirs) != entry["site"]:
                 return None
             return validation_from_json(entry["validation"])
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
-    def put(self, key: str, validation: Validation, files: Iterable[str], site_dirs: list[str]) -> None:
+    def put(self, parts: dict[str, Any], validation: Validation, files: Iterable[str], site_dirs: list[str]) -> None:
+        key = class_key(parts)
         if validation.verdict not in CACHED_VERDICTS:
             self.entries.pop(key, None)
             return
@@ -172,6 +215,7 @@ class VerdictCache:
                 return  # a file that cannot be read back cannot vouch for the verdict
             digests[path] = digest
         self.entries[key] = {
+            "request": _request_text(parts),
             "validation": validation.to_json(),
             "files": digests,
             "site_dirs": list(site_dirs),

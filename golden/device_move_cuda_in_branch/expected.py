@@ -9,8 +9,8 @@ class MaskCache(nn.Module):
         super().__init__()
         mask = torch.tril(torch.ones(size, size))
         if torch.cuda.is_available():
-            self.register_buffer("mask", mask, persistent=False)
-            self.register_buffer("eye", torch.eye(size), persistent=False)
+            self.register_buffer("mask", mask.cuda(), persistent=False)
+            self.register_buffer("eye", torch.eye(size).to("cuda"), persistent=False)
         else:
             self.register_buffer("mask", mask, persistent=False)
             self.register_buffer("eye", torch.eye(size), persistent=False)

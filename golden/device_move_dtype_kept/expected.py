@@ -11,13 +11,17 @@ class Tables(nn.Module):
             "half_table", torch.linspace(0, 1, size).to(torch.float16), persistent=False
         )
         self.register_buffer(
-            "table", torch.linspace(0, 1, size).to(torch.float16), persistent=False
+            "table",
+            torch.linspace(0, 1, size).to(device, torch.float16),
+            persistent=False,
         )
         self.register_buffer(
             "ids", torch.arange(size).to(dtype=torch.int32), persistent=False
         )
         self.register_buffer(
-            "weights", torch.ones(size).to(dtype=torch.float64), persistent=False
+            "weights",
+            torch.ones(size).to(device=device, dtype=torch.float64),
+            persistent=False,
         )
 
     def forward(self, x):

@@ -28,6 +28,7 @@ class Rotary(nn.Module):
                 if use_cache
                 else torch.empty(0, dim, dtype=torch.float32)
             ),
+            persistent=False,
         )
         self.register_buffer(
             "offsets",

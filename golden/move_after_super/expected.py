@@ -9,8 +9,8 @@ class Window(nn.Module):
         self.size = size
         super().__init__()
         self.register_buffer("taps", torch.hann_window(size), persistent=False)
-        self.register_buffer("jitter", torch.randn(size) * 0.01)
-        self.register_buffer("phase", torch.rand(size))
+        self.register_buffer("jitter", torch.randn(size) * 0.01, persistent=False)
+        self.register_buffer("phase", torch.rand(size), persistent=False)
         self.proj = nn.Linear(size, size)
 
     def forward(self, x):

@@ -13,8 +13,8 @@ class Scaler(nn.Module):
         if learn_scale:
             self.scale = nn.Parameter(torch.ones(dim))
         else:
-            self.register_buffer("scale", torch.ones(dim))
-        self.register_buffer("shift", torch.zeros(dim))
+            self.register_buffer("scale", torch.ones(dim), persistent=False)
+        self.register_buffer("shift", torch.zeros(dim), persistent=False)
         if learn_shift:
             self.shift = nn.Parameter(self.shift)
 

@@ -7,8 +7,8 @@ import torch.nn as nn
 class Bilinear(nn.Module):
     def __init__(self, dim=4, device="cpu"):
         super().__init__()
-        self.weight = nn.Parameter(torch.randn(dim, dim) * 0.1)
-        self.bias = nn.Parameter(torch.zeros(dim))
+        self.weight = nn.Parameter((torch.randn(dim, dim) * 0.1).to(device))
+        self.bias = nn.Parameter(torch.zeros(dim).to(device=device))
 
     def forward(self, x, y):
         return ((x @ self.weight) * y).sum(-1) + self.bias.sum()

@@ -21,7 +21,7 @@ class ClassWeights(nn.Module):
         if stats_path is not None:
             self.stats = torch.load(stats_path)
         else:
-            self.register_buffer("stats", torch.zeros(3), persistent=False)
+            self.stats = torch.zeros(3)
 
     def forward(self, logits):
         weights = self.prior / self.counts.float()

@@ -9,10 +9,10 @@ class EMAQuantizer(nn.Module):
     def __init__(self, codes=4, dim=2, decay=0.9):
         super().__init__()
         self.decay = decay
-        self.register_buffer("cluster_size", torch.zeros(codes))
-        self.register_buffer("embed_avg", torch.zeros(codes, dim))
-        self.register_buffer("average", torch.zeros(dim))
-        self.register_buffer("steps", torch.tensor(0))
+        self.register_buffer("cluster_size", torch.zeros(codes), persistent=False)
+        self.register_buffer("embed_avg", torch.zeros(codes, dim), persistent=False)
+        self.register_buffer("average", torch.zeros(dim), persistent=False)
+        self.register_buffer("steps", torch.tensor(0), persistent=False)
 
     @torch.no_grad()
     def update(self, x, counts):

@@ -8,8 +8,8 @@ class RunningMean(nn.Module):
     def __init__(self, features=4, momentum=0.1):
         super().__init__()
         self.momentum = momentum
-        self.register_buffer("running_mean", torch.zeros(features))
-        self.register_buffer("num_batches", torch.tensor(0))
+        self.register_buffer("running_mean", torch.zeros(features), persistent=False)
+        self.register_buffer("num_batches", torch.tensor(0), persistent=False)
 
     def forward(self, x):
         if self.training:

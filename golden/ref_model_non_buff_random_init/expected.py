@@ -10,7 +10,7 @@ class Model(nn.Module):
         self.param = nn.Parameter(torch.randn([2, 2]))
         buff = torch.randn([2, 2])
         self.register_buffer('buff', buff)
-        self.register_buffer("non_buff", torch.randn([2, 2]))
+        self.register_buffer("non_buff", torch.randn([2, 2]), persistent=False)
 
     def forward(self, x):
         return x

@@ -11,7 +11,9 @@ class Projection(nn.Module):
         self.weight = nn.init.xavier_uniform_(nn.Parameter(torch.empty(features, features)))
         self.bias = nn.init.zeros_(nn.Parameter(torch.empty(features)))
         self.register_buffer(
-            "basis", nn.init.orthogonal_(torch.empty(features, features))
+            "basis",
+            nn.init.orthogonal_(torch.empty(features, features)),
+            persistent=False,
         )
 
     def forward(self, x):

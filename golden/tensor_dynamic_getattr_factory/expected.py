@@ -10,7 +10,9 @@ class Framer(nn.Module):
         self.register_buffer(
             "window", getattr(torch, "hann_window")(win_length), persistent=False
         )
-        self.register_buffer("offset", getattr(torch, init)(win_length))
+        self.register_buffer(
+            "offset", getattr(torch, init)(win_length), persistent=False
+        )
 
     def forward(self, frames):
         return frames * self.window + self.offset

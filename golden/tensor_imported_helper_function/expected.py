@@ -10,7 +10,9 @@ class Attention(nn.Module):
     def __init__(self, dim=8, max_len=16):
         super().__init__()
         self.register_buffer("mask", causal_mask(max_len), persistent=False)
-        self.register_buffer("projection", random_projection(dim, dim))
+        self.register_buffer(
+            "projection", random_projection(dim, dim), persistent=False
+        )
 
     def forward(self, x):
         t = x.size(1)

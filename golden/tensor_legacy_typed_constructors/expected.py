@@ -12,7 +12,7 @@ class LegacyMixer(nn.Module):
         )
         self.register_buffer("counts", torch.LongTensor(n).zero_(), persistent=False)
         self.register_buffer("sign", torch.Tensor([1.0, -1.0, 1.0]), persistent=False)
-        self.register_buffer("workspace", torch.Tensor(n, n))
+        self.register_buffer("workspace", torch.Tensor(n, n), persistent=False)
 
     def forward(self, x):
         return x * self.mix * self.sign

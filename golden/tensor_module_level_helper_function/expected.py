@@ -30,7 +30,7 @@ class Decoder(nn.Module):
         super().__init__()
         self.register_buffer("mask", causal_mask(max_len), persistent=False)
         self.register_buffer("table", sinusoid_table(max_len, dim), persistent=False)
-        self.register_buffer("rotation", random_rotation(dim))
+        self.register_buffer("rotation", random_rotation(dim), persistent=False)
 
     def forward(self, x):
         t = x.size(1)

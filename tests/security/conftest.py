@@ -63,13 +63,14 @@ def snapshot(directory: Path) -> dict[str, bytes | str]:
     return found
 
 
-def codemod_process(args: list[str], cwd: Path, **kwargs) -> subprocess.Popen:
+def codemod_process(args: list[str], cwd: Path, env_extra: dict[str, str] | None = None, **kwargs) -> subprocess.Popen:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO_ROOT)
+    env.update(env_extra or {})
     return subprocess.Popen([sys.executable, "-m", "codemod", *args], cwd=cwd, env=env, **kwargs)
 
 
-def run_codemod(args: list[str], cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    process = codemod_process(args, cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def run_codemod(args: list[str], cwd: Path, timeout: float = 120, env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    process = codemod_process(args, cwd, env_extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stdout, stderr = process.communicate(timeout=timeout)
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)

@@ -18,7 +18,7 @@ import codemod.runner as runner
 from codemod.cli import main
 from codemod.runner import RunOptions, run
 
-from .conftest import MODEL, REWRITTEN_LINE, snapshot
+from .conftest import MODEL, REWRITTEN_LINE, run_codemod, snapshot
 
 
 def invoke(*args: str):
@@ -113,21 +113,62 @@ def test_read_only_files_are_left_alone_and_reported(repo: Path):
         model.chmod(0o644)
 
 
-def test_temporary_files_are_recognisable_and_stale_ones_removed(repo: Path):
+def _dead_pid() -> int:
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    stale = repo / "pkg" / f".model.py.codemod-tmp-{dead.pid}"
-    live = repo / "pkg" / f".model.py.codemod-tmp-{os.getppid()}"  # a process still running
-    foreign = repo / "pkg" / ".model.py.other-tool-tmp-1"
-    for path in (stale, live, foreign):
-        path.write_text("half a file")
-    invoke("run", "--no-validate", "--unsafe-fixes", "--dry-run", ".")
-    assert stale.exists(), "a dry run writes (and deletes) nothing in the repository"
-    invoke("run", "--no-validate", "--unsafe-fixes", ".")
-    assert not stale.exists()
-    assert live.exists() and foreign.exists()
-    assert REWRITTEN_LINE in (repo / "pkg" / "model.py").read_text()
-    assert sorted(p.name for p in (repo / "pkg").iterdir() if "codemod-tmp" in p.name) == [live.name]
+    return dead.pid
+
+
+def _leftover(repo: Path, name: str, data: bytes, pid: int) -> Path:
+    """What a run killed mid-write leaves: a recorded temporary file next to `name`."""
+    from codemod.cache import cache_base, project_directory
+    from codemod.tempfiles import Journal, new_token, temp_name
+
+    token = new_token()
+    path = repo / "pkg" / temp_name(name, token)
+    journal = Journal(project_directory(cache_base(), repo))
+    assert journal.record(token, os.path.join(os.path.realpath(repo / "pkg"), path.name), data)
+    record = journal.directory / f"write-{token}.json"
+    record.write_text(json.dumps({**json.loads(record.read_text()), "pid": pid}))
+    path.write_bytes(data)
+    return path
+
+
+def test_only_temporary_files_proven_the_tools_own_are_removed(repo: Path):
+    """Look-alikes of the tool's temporary files are never removed: only a file its record
+    names, whose run is gone, holding nothing or exactly the recorded bytes."""
+    pid = _dead_pid()
+    model = repo / "pkg" / "model.py"
+    (repo / "data").mkdir()
+    foreign = [
+        repo / "pkg" / f".model.py.codemod-tmp-{pid}",  # the old name, of a dead process
+        repo / "pkg" / f".model.py.codemod-tmp-{'a' * 32}",  # the name, without a record
+        repo / "data" / f".table.bin.codemod-tmp-{pid}",  # in a folder where nothing is written
+        repo / "pkg" / ".model.py.other-tool-tmp-1",
+    ]
+    for path in foreign:
+        path.write_text("someone's data")
+    changed = _leftover(repo, "model.py", b"half", pid)
+    changed.write_bytes(b"edited since")  # recorded, but its bytes are not the recorded ones
+    alive = _leftover(repo, "model.py", b"a run still writing", os.getppid())
+    full = _leftover(repo, "model.py", b"what the killed run wrote", pid)
+    empty = _leftover(repo, "model.py", b"killed before writing", pid)
+    empty.write_bytes(b"")
+    other = _leftover(repo, "__init__.py", b"", pid)  # next to a file this run does not write
+    snapshot_before = snapshot(repo)
+    result = run_codemod(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "."], repo, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert snapshot(repo) == snapshot_before, "a dry run writes (and removes) nothing"
+    result = run_codemod(["run", "--no-validate", "--unsafe-fixes", "."], repo, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert model.read_text() == MODEL.replace("self.mask = torch.ones(3)", REWRITTEN_LINE)
+    assert not full.exists() and not empty.exists()
+    left = {p for p in repo.rglob("*") if p.is_file()}
+    assert set(foreign) | {changed, alive, other} <= left
+    assert all(p.read_text() == "someone's data" for p in foreign)
+    expected = {str(p.relative_to(repo)) for p in foreign + [changed, alive, other]}
+    expected |= {"pyproject.toml", "pkg/__init__.py", "pkg/model.py"}
+    assert {str(p.relative_to(repo)) for p in left} == expected, "nothing else was created or removed"
 
 
 def test_writes_stay_inside_the_paths_given(repo: Path, tmp_path: Path):
@@ -143,3 +184,32 @@ def test_writes_stay_inside_the_paths_given(repo: Path, tmp_path: Path):
     with pytest.raises(SourceError, match="outside the paths given"):
         write_source_atomic(read_source(other / "model.py"), "x = 1\n", [str(repo)])
     assert (other / "model.py").read_text() == MODEL
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symlinks")
+def test_a_symlinked_path_argument_is_refused_unless_asked(repo: Path, outside: Path):
+    """Files and directories named on the command line follow the walk's rule: nothing is
+    taken through a symlink, nor outside the project root, without --follow-symlinks."""
+    project = outside / "project"  # a project of its own: the link must not become the root
+    project.mkdir()
+    (project / "pyproject.toml").write_text("")
+    (project / "m.py").write_text(MODEL)
+    (repo / "pkg" / "linked.py").symlink_to(outside / "victim.py")
+    (repo / "linked_dir").symlink_to(outside, target_is_directory=True)
+    (repo / "linked_project").symlink_to(project, target_is_directory=True)
+    before = snapshot(outside)
+    for argument in ("pkg/linked.py", "linked_dir", "linked_dir/victim.py", "linked_project", str(repo / "linked_project")):
+        result = run_codemod(["run", "--no-validate", "--unsafe-fixes", argument], repo, timeout=120)
+        assert result.returncode == 2, (argument, result.stdout, result.stderr)
+        assert "not followed (--follow-symlinks takes it)" in result.stderr
+        assert "0 changed" in result.stdout
+        assert snapshot(outside) == before
+    assert (repo / "pkg" / "model.py").read_text() == MODEL
+    result = run_codemod(["run", "--no-validate", "--unsafe-fixes", "."], repo, timeout=120)  # the walk skips the links
+    assert result.returncode == 0, result.stderr
+    assert snapshot(outside) == before
+    assert REWRITTEN_LINE in (repo / "pkg" / "model.py").read_text()
+    # Asked for, a named link is taken: its target is rewritten.
+    result = run_codemod(["run", "--no-validate", "--unsafe-fixes", "--follow-symlinks", "pkg/linked.py"], repo, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert REWRITTEN_LINE in (outside / "victim.py").read_text()

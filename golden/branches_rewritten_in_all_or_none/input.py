@@ -1,6 +1,6 @@
-"""The arms of an if/else never both run: a number bound in one arm is not the first
-binding of a tensor bound in the other, so the tensor's arm is rewritten and the number's
-arm stays as it is."""
+"""An attribute bound in several branches is rewritten in every branch or in none: a number
+in one arm and a tensor in the other would leave a buffer in one configuration and a plain
+attribute in the other, so both are reported and left as they are."""
 
 import torch
 import torch.nn as nn

@@ -1,0 +1,489 @@
+"""What the analysis knows about a class and each of its attributes, gathered once.
+
+The rules (codemod/rules/) decide from these facts and nothing else: `ClassFacts` holds
+the class, its constructor walked statement by statement, its methods, bases and
+subclasses; `AttributeFacts` holds one attribute's bindings in the constructor, what other
+methods do to it and where it is read.  Expensive facts are computed on first use and
+kept, so a rule pays only for what it asks.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from codemod.call_sites import argument_values, kept_arguments, used_as_tensor
+from codemod.ftypes import PersistentPolicy
+from codemod.repo_index import RepoIndex
+from codemod.rules import branches, constructor_helpers
+from codemod.segments import tensor_used_attributes
+from codemod.symbols import ModuleSymbols
+from codemod.tensors import Evaluator, Kind, Value
+from codemod.walker import AttrEvent, BodyWalker
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+# A method that binds an attribute of self (`self.x = ...`, `self.x: T = ...`, setattr(self, ...)).
+_ASSIGNS_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b", re.MULTILINE)
+
+
+class ClassFacts:
+    """One nn.Module class of a file, with its constructor walked."""
+
+    def __init__(
+        self,
+        index: RepoIndex,
+        symbols: ModuleSymbols,
+        cls: ast.ClassDef,
+        display_path: str,
+        policy: PersistentPolicy,
+        can_spell_parameter: bool,
+        file_facts: dict,
+    ) -> None:
+        self.index = index
+        self.symbols = symbols
+        self.cls = cls
+        self.display_path = display_path
+        self.policy = policy
+        self.can_spell_parameter = can_spell_parameter
+        self.file_facts = file_facts  # what rules learn once per file
+        self.lines = symbols.source_lines
+        self.cache: dict = {}  # what rules compute once per class
+        self.init: FunctionNode | None = next(
+            (s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None
+        )
+        self.evaluator: Evaluator | None = None
+        self.walker: BodyWalker | None = None
+        self.constructor_helpers: set[str] = set()  # own methods that __init__ calls (constructor code)
+        self.init_events: dict[str, list[AttrEvent]] = {}
+        self.final_attrs: dict[str, Value] = {}
+        self._walk_constructor()
+
+    # -- the constructor --------------------------------------------------------------------
+
+    def _walk_constructor(self) -> None:
+        init = self.init
+        if init is None:
+            return
+        evaluator = Evaluator(self.index, self.symbols, init, self.method)
+        walker = BodyWalker(evaluator)
+        walker.walk(init.body)
+        typed = self._typed_arguments(init, walker)
+        if typed:
+            evaluator = Evaluator(self.index, self.symbols, init, self.method)
+            evaluator.env.update(typed)
+            walker = BodyWalker(evaluator)
+            walker.walk(init.body)
+        events = walker.events
+        self.final_attrs = dict(evaluator.self_attrs)
+        helper_events = self._helper_events(init, evaluator)
+        if helper_events:
+            events = _in_call_order(events, helper_events)
+        for event in events:
+            self.init_events.setdefault(event.attr, []).append(event)
+        self.final_attrs.update(evaluator.self_attrs)
+        self.evaluator, self.walker = evaluator, walker
+
+    @property
+    def self_name(self) -> str | None:
+        return self.evaluator.self_name if self.evaluator is not None else None
+
+    def _typed_arguments(self, init: FunctionNode, walker: BodyWalker) -> dict[str, Value]:
+        """Constructor arguments kept as attributes and used as tensors, typed from the
+        repository's calls of this class (see call_sites)."""
+        if walker.ev.self_name is None:
+            return {}
+        text = self.class_text
+        # The text first: walking the constructor and every method costs more.
+        kept = kept_arguments(init, walker.events, walker.ev, lambda attrs: tensor_used_attributes(text, attrs))
+        if not kept:
+            return {}
+        used = used_as_tensor(self.cls, walker.ev.self_name, set(kept))
+        if not used:
+            return {}
+        values = argument_values(self.index, self.symbols, self.cls, init, {kept[a] for a in used})
+        return {name: v for name, v in values.items() if v.is_tensor or v.kind is Kind.SEQUENCE}
+
+    def _helper_events(self, init: FunctionNode, evaluator: Evaluator) -> list[tuple[ast.Call, AttrEvent]]:
+        """Events of the methods __init__ calls (rules/constructor_helpers.py): constructor code.
+
+        Each comes with the call in __init__ that runs it.  A helper that another method
+        also calls keeps its events among the other methods' too (see outside_events).
+        """
+        own = {
+            stmt.name: stmt
+            for stmt in self.cls.body
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and stmt.name not in ("forward", "__call__")  # a dry run in __init__ does not make forward constructor code
+            and not stmt.name.startswith("__")
+        }
+        if not own:
+            return []
+        found = constructor_helpers.helper_calls(init, evaluator.self_name, own)
+        if not found:
+            return []
+        tops = [(stmt.lineno, stmt.end_lineno or stmt.lineno) for stmt in init.body]
+        result: list[tuple[ast.Call, AttrEvent]] = []
+        for call, method in found:
+            helper_evaluator = Evaluator(self.index, self.symbols, method, self.method, self_attrs=dict(evaluator.self_attrs))
+            if helper_evaluator.self_name is None:
+                continue
+            helper_walker = BodyWalker(helper_evaluator)
+            helper_walker.walk(method.body)
+            top = next((i for i, (a, b) in enumerate(tops) if a <= call.lineno <= b), len(tops))
+            for event in helper_walker.events:
+                event.top_index = top
+                event.nested = True  # never moved after super().__init__() from another method
+                result.append((call, event))
+            evaluator.self_attrs.update(helper_evaluator.self_attrs)
+        self.constructor_helpers = {method.name for _, method in found}
+        return result
+
+    @cached_property
+    def base_helper_bindings(self) -> dict[str, tuple[str, AttrEvent, int]]:
+        """Tensors bound by methods of repository base classes that __init__ calls
+        (`self.setup()` defined in a mixin): {attr: (where, event, line of the call)}."""
+        found: dict[str, tuple[str, AttrEvent, int]] = {}
+        init, self_name = self.init, self.self_name
+        if init is None or self_name is None:
+            return found
+        own = {s.name for s in self.cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        for node in ast.walk(init):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == self_name
+                and node.func.attr not in own
+                and node.func.attr != "__init__"
+            ):
+                continue
+            located = self.method(node.func.attr)
+            if located is None:
+                continue
+            symbols, method = located
+            owner = next((c.name for _, c in self.bases if method in c.body), "a base class")
+            evaluator = Evaluator(self.index, symbols, method, self.method)
+            if evaluator.self_name is None:
+                continue
+            walker = BodyWalker(evaluator)
+            walker.walk(method.body)
+            for event in walker.events:
+                if event.kind == "assign" and event.value is not None and event.value.is_tensor and event.attr not in found:
+                    where = f"{owner}.{method.name} ({symbols.path.name}, line {event.stmt.lineno})"
+                    found[event.attr] = (where, event, node.lineno)
+        return found
+
+    # -- lookups ----------------------------------------------------------------------------
+
+    @cached_property
+    def class_text(self) -> str:
+        return class_text(self.symbols, self.cls)
+
+    @cached_property
+    def bases(self) -> list[tuple[ModuleSymbols, ast.ClassDef]]:
+        """Repository base classes, parsed only when a lookup needs them (they can be large:
+        a framework's base model class is thousands of lines)."""
+        return self.index.base_classes(self.symbols, self.cls)
+
+    @cached_property
+    def subclasses(self) -> list[tuple[ModuleSymbols, ast.ClassDef]]:
+        return self.index.subclasses_of(self.symbols, self.cls)
+
+    def lineage(self) -> Iterator[tuple[ModuleSymbols, ast.ClassDef]]:
+        """This class, then its repository bases (parsed only if the search gets that far)."""
+        yield self.symbols, self.cls
+        yield from self.bases
+
+    def method(self, name: str) -> tuple[ModuleSymbols, FunctionNode] | None:
+        for symbols, cls in self.lineage():
+            for stmt in cls.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+                    return symbols, stmt
+        return None
+
+    def own_method(self, name: str) -> FunctionNode | None:
+        found = self.method(name)
+        return found[1] if found is not None else None
+
+    @cached_property
+    def class_level_names(self) -> dict[str, str]:
+        """Names bound in the class body (or a repository base's): attributes, methods, properties."""
+        names: dict[str, str] = {}
+        for _, cls in self.lineage():
+            for stmt in cls.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    names.setdefault(stmt.name, f"a method of {cls.name}")
+                elif isinstance(stmt, ast.Assign):
+                    for target in stmt.targets:
+                        if isinstance(target, ast.Name):
+                            names.setdefault(target.id, f"a class attribute of {cls.name}")
+                elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
+                    names.setdefault(stmt.target.id, f"a class attribute of {cls.name}")
+        return names
+
+    @cached_property
+    def branch_paths(self) -> dict:
+        return branches.branch_paths(self.init.body if self.init is not None else [])
+
+    def function_of(self, func: ast.expr) -> FunctionNode | None:
+        """The definition a call's function refers to: a method of self, a function of this
+        file or of the repository; None when unknown."""
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == self.self_name:
+            return self.own_method(func.attr)
+        if isinstance(func, ast.Name) and func.id in self.symbols.functions:
+            return self.symbols.functions[func.id]
+        qualname = self.symbols.qualify(func)
+        if qualname is None or qualname.startswith("torch."):
+            return None
+        resolved = self.index.resolve(qualname, self.symbols.path)
+        if resolved.kind == "function" and resolved.module is not None:
+            return resolved.node
+        return None
+
+    @cached_property
+    def overrides(self) -> set[str]:
+        """Own methods that override a repository base's method, and those they call: a base
+        constructor may run them before this class's __init__ body."""
+        base_names = {
+            stmt.name
+            for _, cls in self.bases
+            for stmt in cls.body
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
+        }
+        own = {
+            stmt.name: stmt
+            for stmt in self.cls.body
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
+        }
+        found: set[str] = set()
+        for name in sorted(set(own) & base_names):
+            found.add(name)
+            first = own[name].args.args[0].arg if own[name].args.args else None
+            for _, method in constructor_helpers.helper_calls(own[name], first, own):
+                found.add(method.name)
+        return found
+
+    # -- other methods ----------------------------------------------------------------------
+
+    def outside_events(self, candidates: set[str]) -> dict[str, list[tuple[str, AttrEvent]]]:
+        """Events on self.<attr> in the other methods of the class, its repository bases and subclasses.
+
+        Own methods are read for every attribute they assign (to report tensors set only
+        outside __init__); bases and subclasses only matter for the attributes to rewrite.
+        """
+        result: dict[str, list[tuple[str, AttrEvent]]] = {}
+        self._collect_method_events(self.symbols, self.cls, self.init, result, "own", candidates)
+        if candidates:
+            for symbols, cls in self.bases:
+                self._collect_method_events(symbols, cls, None, result, "base", candidates)
+            for symbols, cls in self.subclasses:
+                self._collect_method_events(symbols, cls, None, result, "subclass", candidates)
+        return result
+
+    def _collect_method_events(self, symbols, cls, own_init, result, relation: str, candidates: set[str]) -> None:
+        lines = symbols.source_lines
+        helpers = self.constructor_helpers if relation == "own" else set()
+        for stmt in cls.body:
+            if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) or stmt is own_init:
+                continue
+            if stmt.name in helpers and not self._called_elsewhere(cls, stmt.name, own_init):
+                continue  # constructor code, read with __init__
+            # Reading a method costs far more than this text check, and most methods never touch these attributes.
+            text = "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
+            mentions = any(attr in text for attr in candidates)
+            if not mentions and (relation != "own" or not _ASSIGNS_ATTRIBUTE.search(text)):
+                continue
+            evaluator = Evaluator(self.index, symbols, stmt, self.method, self_attrs=dict(self.final_attrs))
+            if evaluator.self_name is None:
+                continue
+            walker = BodyWalker(evaluator)
+            walker.walk(stmt.body)
+            label = f"{cls.name}.{stmt.name}"
+            if relation == "base":
+                label = f"base {label}"
+            elif relation == "subclass":
+                label = f"subclass {label}"
+            for event in walker.events:
+                if relation == "own" or event.attr in candidates:
+                    result.setdefault(event.attr, []).append((label, event))
+
+    def _called_elsewhere(self, cls: ast.ClassDef, name: str, init) -> bool:
+        """Whether a method other than __init__ and its helpers mentions self.<name>."""
+        lines = self.symbols.source_lines
+        needle = f".{name}"
+        for stmt in cls.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt is not init and stmt.name not in self.constructor_helpers:
+                if needle in "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno]):
+                    return True
+        return False
+
+
+class AttributeFacts:
+    """One attribute of a class: its bindings in the constructor and elsewhere."""
+
+    def __init__(
+        self,
+        cls: ClassFacts,
+        attr: str,
+        events: list[AttrEvent],
+        outside: list[tuple[str, AttrEvent]],
+        base_helper: tuple[str, AttrEvent, int] | None = None,
+    ) -> None:
+        self.cls = cls
+        self.attr = attr
+        self.events = events  # in the constructor (its helpers included), in call order
+        self.outside = outside  # (where, event) in other methods, bases and subclasses
+        self.base_helper = base_helper  # bound by a base class's method that __init__ calls (ClassFacts.base_helper_bindings)
+
+    @cached_property
+    def raw(self) -> list[AttrEvent]:
+        """The bindings that make work: a tensor (or list of them) assigned, set, unpacked or
+        filled in, or a buffer registered from a tensor that requires grad."""
+        return [e for e in self.events if is_raw_binding(e)]
+
+    @property
+    def anchor(self) -> ast.stmt:
+        """The statement a finding points at (for a base helper's binding: the call in __init__)."""
+        if self.raw:
+            return self.raw[0].stmt
+        if self.events:
+            return self.events[0].stmt
+        if self.base_helper is not None and self.cls.init is not None:
+            line = self.base_helper[2]
+            return next(s for s in self.cls.init.body if s.lineno <= line <= (s.end_lineno or s.lineno))
+        return self.outside[0][1].stmt
+
+    @cached_property
+    def tensor_bindings(self) -> list[AttrEvent]:
+        """Assignments and registrations of a tensor in the constructor."""
+        return [e for e in self.events if e.kind in ("assign", "register_buffer") and e.value is not None and e.value.is_tensor]
+
+    def exclusive(self, a: AttrEvent, b: AttrEvent) -> bool:
+        """Whether two statements sit in different arms of one if/match (never both run)."""
+        paths = self.cls.branch_paths
+        return id(a.stmt) in paths and id(b.stmt) in paths and branches.exclusive(paths[id(a.stmt)], paths[id(b.stmt)])
+
+    @cached_property
+    def considered(self) -> bool:
+        """Whether the attribute is a raw tensor to decide about at all: bound raw in the
+        constructor and not registered (as a buffer or parameter) before that."""
+        events = self.events
+        if not events:
+            return bool(self.outside) or self.base_helper is not None
+        if not self.raw:
+            return False
+        first = events[0]
+        # Already registered before any raw assignment: later tensors land in the buffer anyway.
+        if first.kind == "registered" or (
+            first.kind == "assign" and first.value is not None and first.value.kind in (Kind.PARAMETER, Kind.BUFFER)
+        ):
+            if not (first.kind == "assign" and first.value.kind is Kind.PARAMETER and self.raw_beside_parameters):
+                return False
+        if first.kind == "register_buffer" and not (first.value and first.value.is_tensor and first.value.requires_grad):
+            return False
+        return True
+
+    @cached_property
+    def raw_beside_parameters(self) -> bool:
+        """Raw tensors and nn.Parameter(...) assigned to one name, each raw one either in
+        another arm of an `if` than every Parameter or before it.  Registering the raw one as
+        a buffer is then safe: assigning an nn.Parameter to a buffer's name moves it from
+        `_buffers` to `_parameters` (torch-facts §3)."""
+        assigned = [e for e in self.events if e.kind == "assign" and e.value is not None]
+        parameters = [e for e in assigned if e.value.kind is Kind.PARAMETER]
+        raw = [e for e in assigned if e.value.is_tensor]
+        if not parameters or not raw:
+            return False
+        return all(self.exclusive(r, p) or r.stmt.lineno < p.stmt.lineno for r in raw for p in parameters)
+
+    @cached_property
+    def trained(self) -> str | None:
+        """Why the attribute is meant to be trained, if it is."""
+        for event in self.events:
+            if event.kind == "requires_grad":
+                return f"self.{event.attr}.requires_grad set at line {event.stmt.lineno}"
+            if event.value is not None and event.value.is_tensor and event.value.requires_grad:
+                if event.kind == "register_buffer":
+                    return "registered buffer created with requires_grad=True; an optimizer never updates a buffer"
+                if event.value.moved_parameter:
+                    return "nn.Parameter(...) followed by a device move is a copy, not a parameter"
+                return event.value.requires_grad
+        return None
+
+    def reads_in_constructor(self, after_line: int) -> int | None:
+        """The first line after `after_line` where construction reads self.<attr>: __init__,
+        a method it calls (followed recursively), or `self` handed to a function or class
+        that may read it; None when nothing does."""
+        return constructor_read(self.attr, after_line, self.cls)
+
+
+def constructor_read(attr: str, after_line: int, facts: ClassFacts) -> int | None:
+    """See AttributeFacts.reads_in_constructor."""
+    init, self_name = facts.init, facts.self_name
+    if init is None or self_name is None:
+        return None
+    seen: set[str] = set()
+
+    def visit(function: ast.AST, name: str | None, minimum: int) -> int | None:
+        found: int | None = None
+        calls = {id(n.func) for n in ast.walk(function) if isinstance(n, ast.Call)}
+        attribute_values = {id(n.value) for n in ast.walk(function) if isinstance(n, ast.Attribute)}
+        for n in ast.walk(function):
+            line = getattr(n, "lineno", 0)
+            if line <= minimum or (found is not None and line >= found):
+                continue
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == name:
+                if n.attr == attr and isinstance(n.ctx, ast.Load):
+                    found = line
+                elif id(n) in calls and n.attr not in seen:
+                    seen.add(n.attr)
+                    method = facts.own_method(n.attr)
+                    if method is None:
+                        if n.attr not in _MODULE_METHODS_THAT_READ_NOTHING:
+                            found = line  # a method of a base outside the repository: may read anything
+                    elif method.args.args and visit(method, method.args.args[0].arg, 0) is not None:
+                        found = line
+            elif isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and id(n) not in attribute_values:
+                found = line  # self handed to something that may read the attribute
+        return found
+
+    return visit(init, self_name, after_line)
+
+
+# nn.Module methods a constructor calls that read no attribute of its own.
+_MODULE_METHODS_THAT_READ_NOTHING = frozenset(
+    {"register_buffer", "register_parameter", "add_module", "register_module", "register_forward_hook",
+     "register_forward_pre_hook", "register_full_backward_hook", "register_backward_hook",
+     "register_load_state_dict_post_hook", "_register_load_state_dict_pre_hook", "_register_state_dict_hook"}
+)
+
+
+def is_raw_binding(event: AttrEvent) -> bool:
+    """A tensor (or list of them) assigned, set or unpacked, or filled in; or a buffer
+    registered from a tensor that requires grad.  Mutations and plain buffers do not count."""
+    value = event.value
+    if value is None:
+        return False
+    if event.kind in ("assign", "setattr", "unpack"):
+        return value.is_tensor or value.kind is Kind.SEQUENCE
+    if event.kind == "fill":
+        return True
+    return event.kind == "register_buffer" and value.is_tensor and bool(value.requires_grad)
+
+
+def class_text(symbols: ModuleSymbols, cls: ast.ClassDef) -> str:
+    return "\n".join(symbols.source_lines[cls.lineno - 1 : cls.end_lineno])
+
+
+def _in_call_order(events: list[AttrEvent], helper_events: list[tuple[ast.Call, AttrEvent]]) -> list[AttrEvent]:
+    """__init__'s events with each helper's events placed where __init__ calls it."""
+    keyed = [((e.stmt.lineno, e.stmt.col_offset), 0, i, e) for i, e in enumerate(events)]
+    keyed += [((call.lineno, call.col_offset), 1, i, e) for i, (call, e) in enumerate(helper_events)]
+    keyed.sort(key=lambda item: item[:3])
+    return [e for *_, e in keyed]

@@ -1,0 +1,114 @@
+"""Every rule, and the order in which the analysis consults them (see base.py).
+
+`ORDER` is the declared order: for each attribute, the first module whose `decide`
+answers makes the decision (reports first, then the safety skips, then the rewrites);
+then every module's `refine` may adjust a rewrite; then `refine_class` sees the decisions
+of a whole class.  Adding a rule: its module, its golden cases, and one line here.
+"""
+
+from __future__ import annotations
+
+from codemod.rules import (
+    branches,
+    captured_reference,
+    collisions,
+    complex_values,
+    constructor_helpers,
+    device_moves,
+    inplace_init,
+    lazy,
+    local_first,
+    mixins,
+    not_a_tensor,
+    off_device,
+    parameter_limits,
+    parameters,
+    persistence,
+    placed_where_read,
+    rebinding,
+    registered_later,
+    reported,
+    size_limits,
+    super_order,
+    transformers_models,
+)
+from codemod.rules.base import Decision, Rule
+
+ORDER = (
+    reported,  # BUF301-304: shapes no rewrite fits, reported
+    mixins,  # BUF306: set by a method of a plain base class
+    rebinding,  # BUF211-213: deleted, registered elsewhere, rebound to a non-tensor
+    not_a_tensor,  # BUF204: a binding not proven a tensor (in any branch)
+    collisions,  # BUF207: a name register_buffer cannot take
+    constructor_helpers,  # BUF208: also bound by a base-class method
+    complex_values,  # BUF201
+    off_device,  # BUF206
+    placed_where_read,  # BUF215
+    transformers_models,  # BUF202
+    parameter_limits,  # BUF210
+    captured_reference,  # BUF214
+    super_order,  # BUF209
+    registered_later,  # BUF108: assigned, then registered under the same name
+    parameters,  # BUF103-105: nn.Parameter for trained tensors
+    lazy,  # BUF107: None in __init__, a tensor later
+    persistence,  # BUF101/102: register_buffer
+    local_first,  # refine -> BUF106: built in a local first
+    device_moves,  # refine: construction-time moves kept unless proven pointless (BUF205)
+)
+
+# An attribute the constructor never binds (assigned only by other methods, or by a base class's
+# method __init__ calls) has no statement to rewrite: only these rules speak about it.
+OUTSIDE_CONSTRUCTOR = (reported, mixins)
+
+# Modules that hold rules without a decision of their own: their rules are facts the others use.
+_OTHERS = (branches, inplace_init, size_limits)
+
+REGISTRY: dict[str, Rule] = {}
+for _module in (*ORDER, *_OTHERS):
+    for _rule in getattr(_module, "RULES", ()):
+        if _rule.code in REGISTRY:
+            raise RuntimeError(f"rule code {_rule.code} used twice")
+        REGISTRY[_rule.code] = _rule
+REGISTRY = dict(sorted(REGISTRY.items()))
+
+
+def decide(facts) -> Decision | None:
+    """The decision for one attribute: the first rule that answers, refined by every rule."""
+    decision = None
+    for module in ORDER if facts.events else OUTSIDE_CONSTRUCTOR:
+        ask = getattr(module, "decide", None)
+        if ask is not None:
+            decision = ask(facts)
+            if decision is not None:
+                break
+    if decision is None:
+        return None
+    for module in ORDER:
+        refine = getattr(module, "refine", None)
+        if refine is not None:
+            decision = refine(facts, decision)
+    return decision
+
+
+def refine_class(cls, decided: dict) -> None:
+    """Decisions that depend on other attributes of the class (persistence of attributes updated together)."""
+    for module in ORDER:
+        refine = getattr(module, "refine_class", None)
+        if refine is not None:
+            refine(cls, decided)
+
+
+def module_of(code: str):
+    """The module holding the rule with this code."""
+    for module in (*ORDER, *_OTHERS):
+        if any(r.code == code for r in getattr(module, "RULES", ())):
+            return module
+    raise KeyError(code)
+
+
+def rule(code: str) -> Rule:
+    """The rule with this code; KeyError for an unknown one."""
+    return REGISTRY[code]
+
+
+__all__ = ["ORDER", "REGISTRY", "decide", "module_of", "refine_class", "rule"]

@@ -1,0 +1,5 @@
+import torch
+
+from codemod.examples import example
+
+example("input.Stack", torch.ones(3, 3) / 3, inputs=lambda: (torch.ones(3, 3),))
