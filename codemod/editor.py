@@ -64,8 +64,9 @@ def run_options(root: Path) -> RunOptions:
     """The options of `codemod run --no-validate` in project `root`, from its [tool.codemod]."""
     config = load_config(root)
     formatter = config.get("formatter")
+    defaults = RunOptions()  # the command line's defaults too
     return RunOptions(
-        persistent=config.get("persistent", "auto"),
+        persistent=config.get("persistent", defaults.persistent),
         write=False,
         validate=False,  # an editor never runs the repository's code
         unsafe_fixes=config.get("unsafe_fixes", False),

@@ -24,7 +24,7 @@ from torch import nn
 class Model(nn.Module):
     def __init__(self, n=3):
         super().__init__()
-        self.idx = torch.arange(n)
+        self.idx = torch.arange(n, dtype=torch.long)
 
     def forward(self, x):
         return x + self.idx
@@ -125,7 +125,7 @@ def test_cuda_device_that_is_not_there_is_a_usage_error(repo: Path, device: str)
     assert_usage_error(repo, invoke(["--device", device, "."]), f"--device {device}")
 
 
-FLOAT = MODEL.replace("        self.idx = torch.arange(n)\n", "        self.idx = torch.arange(n)\n        self.scale = torch.ones(n)\n")
+FLOAT = MODEL.replace("        self.idx = torch.arange(n, dtype=torch.long)\n", "        self.idx = torch.arange(n, dtype=torch.long)\n        self.scale = torch.ones(n)\n")
 
 
 def _without_torch(monkeypatch) -> None:
@@ -142,7 +142,7 @@ def test_without_torch_a_run_says_so_once_and_goes_on_statically(repo: Path, mon
     assert result.exit_code == 1, result.output  # a rewrite is held back: still pending
     assert result.stderr.count("validation needs torch") == 1 and "[validate]" in result.stderr
     assert "--unsafe-fixes" in result.stderr
-    assert 'self.register_buffer("idx", torch.arange(n), persistent=False)' in (repo / "model.py").read_text()
+    assert 'self.register_buffer("idx", torch.arange(n, dtype=torch.long), persistent=False)' in (repo / "model.py").read_text()
     assert (repo / "other.py").read_text() == FLOAT.replace("class Model", "class Other")  # a float buffer: held back
     assert "Other.scale -> register_buffer" in result.stdout and "[not statically safe, not written]" in result.stdout
     # Other.idx is statically safe but written with its class only (the class is the unit)

@@ -30,7 +30,7 @@ from torch import nn
 class Model(nn.Module):
     def __init__(self, n=3):
         super().__init__()
-        self.idx = torch.arange(n)
+        self.idx = torch.arange(n, dtype=torch.long)
 
     def forward(self, x):
         return x + self.idx
@@ -110,7 +110,7 @@ def test_fresh_venv_without_torch_runs_the_static_tool(fresh_venv: Path, tmp_pat
     version = _ok(_run([codemod, "--version"]))
     assert "0.1.0" in version.stdout
     dry = _ok(_run([codemod, "run", "--no-validate", "--dry-run", "."], cwd=project))
-    assert '+        self.register_buffer("idx", torch.arange(n), persistent=False)' in dry.stdout
+    assert '+        self.register_buffer("idx", torch.arange(n, dtype=torch.long), persistent=False)' in dry.stdout
     assert "model.py:8:9: Model.idx -> register_buffer" in dry.stdout
     check = _run([python, "-m", "codemod", "run", "--no-validate", "--check", "."], cwd=project)
     assert check.returncode == 1, check.stderr
@@ -123,7 +123,7 @@ def test_fresh_venv_without_torch_runs_the_static_tool(fresh_venv: Path, tmp_pat
     # A plain run says so once and goes on statically, writing the statically safe rewrite.
     plain = _ok(_run([codemod, "run", "."], cwd=project))
     assert plain.stderr.count("validation needs torch") == 1 and "`validate` extra" in plain.stderr, plain.stderr
-    assert 'self.register_buffer("idx", torch.arange(n), persistent=False)' in (project / "model.py").read_text()
+    assert 'self.register_buffer("idx", torch.arange(n, dtype=torch.long), persistent=False)' in (project / "model.py").read_text()
     _ok(_run([codemod, "run", "--no-validate", "--check", "."], cwd=project))
     # The rule explainer needs nothing more.
     explained = _ok(_run([codemod, "rule", "BUF101"], cwd=project))

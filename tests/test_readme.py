@@ -183,7 +183,7 @@ from torch import nn
 class Model(nn.Module):
     def __init__(self, n=3):
         super().__init__()
-        self.idx = torch.arange(n)
+        self.idx = torch.arange(n, dtype=torch.long)
 """
 
 

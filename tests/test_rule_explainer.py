@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from codemod import explain
 from codemod.cli import main
-from codemod.rules import REGISTRY
+from codemod.rules.registry import REGISTRY
 from codemod.rules.base import Rule
 
 

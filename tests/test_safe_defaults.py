@@ -30,13 +30,13 @@ from torch import nn
 class Indices(nn.Module):
     def __init__(self, n=3):
         super().__init__()
-        self.idx = torch.arange(n)
+        self.idx = torch.arange(n, dtype=torch.long)
 
     def forward(self, x):
         return x[..., self.idx]
 """
 INDICES_REWRITTEN = INDICES.replace(
-    "self.idx = torch.arange(n)", 'self.register_buffer("idx", torch.arange(n), persistent=False)'
+    "self.idx = torch.arange(n, dtype=torch.long)", 'self.register_buffer("idx", torch.arange(n, dtype=torch.long), persistent=False)'
 )
 
 
@@ -106,7 +106,7 @@ SETTINGS = os.environ["A_VARIABLE_THIS_ENVIRONMENT_LACKS"]  # the import fails h
 class Broken(nn.Module):
     def __init__(self, n=3):
         super().__init__()
-        self.idx = torch.arange(n)
+        self.idx = torch.arange(n, dtype=torch.long)
 
     def forward(self, x):
         return x + self.idx
@@ -139,11 +139,11 @@ def test_ctrl_c_while_writing_exits_130_and_names_what_was_left(project: Path, m
     real = runner.write_source_atomic
     calls = []
 
-    def write_then_stop(source, text, roots):
+    def write_then_stop(source, *args, **kwargs):
         calls.append(source.path)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return real(source, text, roots)
+        return real(source, *args, **kwargs)
 
     monkeypatch.setattr(runner, "write_source_atomic", write_then_stop)
     result = invoke("--no-validate", "--unsafe-fixes", ".")
