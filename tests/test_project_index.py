@@ -29,7 +29,7 @@ def by_file(report: RunReport) -> dict[str, tuple]:
 
 
 def static(**overrides) -> RunOptions:
-    return RunOptions(**{"write": False, "validate": False, "use_cache": False, "jobs": 1, **overrides})
+    return RunOptions(**{"write": False, "validate": False, "unsafe_fixes": True, "use_cache": False, "jobs": 1, **overrides})
 
 
 def assert_same_answer_from_any_path(root: Path, monkeypatch, extra_paths=()) -> dict[str, tuple]:

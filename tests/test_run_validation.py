@@ -117,7 +117,7 @@ class Needy(nn.Module):
     def __init__(self, dim, encoder: nn.Module, scale=2.0):  # no module can be made up for encoder
         super().__init__()
         self.lin = nn.Linear(dim, dim)
-        self.offset = torch.arange(dim)  # an integer buffer: statically safe
+        self.offset = torch.arange(dim, dtype=torch.long)  # an integer buffer: statically safe
 
     def forward(self, x):
         return self.lin(x) + self.offset

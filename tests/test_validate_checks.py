@@ -514,7 +514,7 @@ class Raises(nn.Module):
 class NeedsDim(nn.Module):
     def __init__(self, encoder: nn.Module):
         super().__init__()
-        self.offset = torch.arange(encoder.dim)
+        self.offset = torch.arange(encoder.dim, dtype=torch.long)
 
 
 class NeedsDimFloat(nn.Module):
@@ -571,7 +571,7 @@ def test_default_policy_writes_passed_and_statically_safe_rewrites_only(policy_r
     assert codes["NeedsDim"] == "BUF101" and codes["NeedsDimTrained"] == "BUF103"
     assert 'register_buffer("weights"' in _class_text(text, "Good")
     # not validated, statically safe (an integer buffer, no key): written; a float one is held back
-    assert '"offset", torch.arange(encoder.dim), persistent=False' in _class_text(text, "NeedsDim")
+    assert '"offset", torch.arange(encoder.dim, dtype=torch.long), persistent=False' in _class_text(text, "NeedsDim")
     assert "self.ramp = torch.linspace(0, 1, encoder.dim)" in _class_text(text, "NeedsDimFloat")
     assert "self.table = torch.zeros(3)" in _class_text(text, "Raises")  # error: held back
     assert "self.scale = torch.ones(encoder.dim, requires_grad=True)" in _class_text(text, "NeedsDimTrained")
