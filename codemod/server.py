@@ -45,29 +45,31 @@ def main() -> None:
 # -- analysis ----------------------------------------------------------------------------------
 
 
-def _analyse_now(uri: str, text: str) -> editor.DocumentAnalysis | None:
+def _analyse_now(uri: str, text: str, fresh: bool) -> editor.DocumentAnalysis | None:
     path = to_fs_path(uri)
     if path is None:
         return None  # not a file (an untitled buffer): nothing to index it with
     with _lock:
         cached = _analyses.get(uri)
-        if cached is not None and cached[0] == text:
-            return cached[1]
+        if cached is not None and cached[0] == text and not fresh:
+            return cached[1]  # code actions on the text the diagnostics came from
         analysis = editor.analyse_document(Path(path), text)
         _analyses[uri] = (text, analysis)
         return analysis
 
 
-async def _analyse(uri: str) -> tuple[list[str], editor.DocumentAnalysis | None]:
+async def _analyse(uri: str, fresh: bool = False) -> tuple[list[str], editor.DocumentAnalysis | None]:
+    """The document's analysis; `fresh`: run again even for the same text (other files of the
+    project may have changed since)."""
     document = server.workspace.get_text_document(uri)
     text = document.source
-    analysis = await asyncio.to_thread(_analyse_now, uri, text)
+    analysis = await asyncio.to_thread(_analyse_now, uri, text, fresh)
     return document.lines, analysis
 
 
 async def _publish(uri: str) -> None:
     try:
-        lines, analysis = await _analyse(uri)
+        lines, analysis = await _analyse(uri, fresh=True)
     except Exception as exc:  # a bug must not take the editor's server down
         server.window_log_message(types.LogMessageParams(types.MessageType.Error, f"codemod: {uri}: {exc!r}"))
         return
