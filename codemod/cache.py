@@ -190,6 +190,41 @@ class _Directory:
             return False
 
 
+def ensure_own_directory(directory: Path) -> None:
+    """Create `directory` (and its parents) tagged as this tool's; raise OSError when it
+    exists and is not one this tool made (a symlink, a file, a directory without our tag)."""
+    _ensure_project_directory(directory)
+
+
+def is_own_directory(directory: Path) -> bool:
+    """Whether `directory` is a real directory (not a symlink) carrying this tool's tag."""
+    try:
+        with _Directory(directory) as handle:
+            return _is_ours(handle)
+    except OSError:
+        return False
+
+
+def remove_own_files(directory: Path, owned: Callable[[str], bool]) -> bool:
+    """In a directory this tool made (tagged), remove the regular files whose names `owned`
+    accepts, then the directory itself when nothing else is left.  A symlink is never
+    followed.  Returns whether the directory was removed."""
+    try:
+        with _Directory(directory) as handle:
+            if not _is_ours(handle):
+                return False
+            for name in handle.names():
+                if name != TAG_NAME and owned(name):
+                    handle.remove_file(name)
+            if set(handle.names()) != {TAG_NAME}:
+                return False  # something this tool did not put there: the directory stays
+            handle.remove_file(TAG_NAME)
+        os.rmdir(directory)
+    except OSError:
+        return False
+    return True
+
+
 def _ensure_project_directory(directory: Path) -> None:
     """Create the base and project directories; raise OSError when the project directory
     is not one this tool made (a symlink, a file, a directory without our tag)."""

@@ -17,6 +17,7 @@ from codemod.ftypes import plural
 from codemod.report import printable
 
 EXIT_OK, EXIT_PENDING, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 RUN_HELP = """Rewrite raw tensor attributes of nn.Module constructors into
 register_buffer(...) or nn.Parameter(...), in place.
@@ -28,7 +29,9 @@ output (with --stdin-filename naming the file it stands for).
 
 Every rewrite is validated before it is written, by importing and running
 the original and the rewritten classes in subprocesses: validation EXECUTES
-THE REPOSITORY'S CODE. Use --no-validate for a purely static run.
+THE REPOSITORY'S CODE. Use --no-validate for a purely static run; without
+validation (--no-validate, '-', or torch not installed) only statically safe
+rewrites are written unless --unsafe-fixes is given.
 
 Options may also be set in [tool.codemod] of the project's pyproject.toml;
 command-line flags win.
@@ -39,9 +42,11 @@ repository's module instead of this tool.
 
 \b
 Exit codes:
-  0  success, or nothing pending
-  1  rewrites pending (with --check, unless --exit-zero)
-  2  usage error, or a file that could not be processed (the rest of the run completes)
+  0    success, or nothing pending
+  1    rewrites pending: with --check, any rewrite not yet in the files; when
+       writing, rewrites held back (unless --exit-zero)
+  2    usage error, or a file that could not be processed (the rest of the run completes)
+  130  interrupted (Ctrl-C); what was left unwritten is said on stderr
 """
 
 
@@ -72,8 +77,10 @@ def main() -> None:
 
     \b
     codemod run PATHS...        rewrite (see `codemod run --help`)
-    codemod clean               remove this project's result cache
+    codemod rule CODE           explain a rule (`codemod rule --all`: every rule)
+    codemod clean               remove this project's caches and records
     codemod record -- COMMAND   record constructor arguments and inputs for validation
+    codemod server              the language server for editors (static only)
 
     Validation runs the original and rewritten models, so it EXECUTES THE
     REPOSITORY'S CODE; `codemod run --no-validate` is purely static.
@@ -84,9 +91,10 @@ def main() -> None:
 
     \b
     Exit codes of `codemod run`:
-      0  success, or nothing pending
-      1  rewrites pending (with --check)
-      2  usage error, or a file that could not be processed
+      0    success, or nothing pending
+      1    rewrites pending (with --check), or held back (when writing)
+      2    usage error, or a file that could not be processed
+      130  interrupted (Ctrl-C)
     """
 
 
@@ -98,7 +106,8 @@ def main() -> None:
 @click.option("--require-validated/--no-require-validated", default=False, help="Write only rewrites whose validation passed.")
 @click.option("--unsafe-fixes/--no-unsafe-fixes", default=False,
               help="Also write rewrites that failed validation, errored, timed out, changed the checkpoint format, "
-                   "or could not be proven by a forward and are not statically safe (by default they are held back).")
+                   "or could not be proven by a forward and are not statically safe, and without validation "
+                   "rewrites that are not statically safe (by default they are held back).")
 @click.option("--allow-new-keys/--no-allow-new-keys", default=False,
               help="Also write rewrites whose only difference is new state_dict keys (new persistent buffers or "
                    "parameters: checkpoints saved before them load only with strict=False); held back otherwise.")
@@ -128,7 +137,9 @@ def main() -> None:
 @click.option("--follow-symlinks", is_flag=True,
               help="Take PATHS that are symlinks, pass through one, or resolve outside the project root (refused "
                    "otherwise); directory walks never follow symlinks.")
-@click.option("--quiet/--no-quiet", "-q", default=False, help="Print the summary line only.")
+@click.option("--quiet/--no-quiet", "-q", default=False,
+              help="Print the findings (and the diff under --dry-run) and errors only: no summary, notes or details.")
+@click.option("--silent", "-s", is_flag=True, help="Print nothing (the exit code still tells); implies --quiet.")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr where settings come from and what the run does.")
 @click.option("--show-files", is_flag=True, help="List the files that would be analysed, then exit.")
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings, then exit.")
@@ -149,6 +160,21 @@ def main() -> None:
                    "a rewrite, which are otherwise never parsed.")
 @click.pass_context
 def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
+    from codemod.runner import Interrupted
+
+    try:
+        _run_command(ctx, paths, flags)
+    except Interrupted as stopped:
+        if not flags["silent"]:
+            click.echo(f"codemod: {stopped.message()}", err=True)
+        ctx.exit(EXIT_INTERRUPTED)
+    except KeyboardInterrupt:
+        if not flags["silent"]:
+            click.echo("codemod: interrupted; nothing was written", err=True)
+        ctx.exit(EXIT_INTERRUPTED)
+
+
+def _run_command(ctx: click.Context, paths: tuple[Path, ...], flags: dict) -> None:
     from codemod.runner import RunOptions, files_to_analyse, run
 
     stdin = any(str(p) == "-" for p in paths)
@@ -164,12 +190,14 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     settings, sources = _merge(ctx, flags, config)
+    if settings["silent"]:
+        settings["quiet"] = True
     settings["color"] = _colour(ctx, flags, config, sources)
     if settings["statistics"] and settings["output_format"] not in ("text", "json"):
         raise click.UsageError(f"--statistics prints text or json, not {settings['output_format']}")
     if stdin and settings["require_validated"]:
         raise click.UsageError("--require-validated cannot be used with '-': validation does not run on standard input")
-    _check_settings(settings, root, validates=not stdin)
+    _check_settings(ctx, settings, sources, root, validates=not stdin)
     formatter = settings["formatter"] if settings["formatter"] not in (None, "none") else None
     try:
         style = load_style(root, formatter)
@@ -247,7 +275,7 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         if bar is not None:
             bar(None, None)
     verbose(f"{plural(report.summary.files_scanned, 'file')} analysed in {verbose.elapsed():.2f} s")
-    if report.summary.files_scanned == 0:
+    if report.summary.files_scanned == 0 and not settings["quiet"]:
         _warn_no_files(paths)
     _print(report, settings)
     if flags["report_path"] is not None:
@@ -256,17 +284,25 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
         try:
             flags["report_path"].write_text(markdown_report(report.files, report.errors, report.summary), "utf-8")
         except OSError as exc:
-            click.echo(f"{flags['report_path']}: error: cannot write the report: {exc}", err=True)
+            if not settings["silent"]:
+                click.echo(f"{flags['report_path']}: error: cannot write the report: {exc}", err=True)
             ctx.exit(EXIT_ERROR)
-    ctx.exit(_exit_code(report.has_errors, bool(report.changed_files), settings))
+    ctx.exit(_exit_code(report, settings))
 
 
-def _exit_code(errors: bool, pending: bool, settings: dict) -> int:
-    if errors:
+def _exit_code(report, settings: dict) -> int:
+    """2 on errors; 1 while rewrites are pending: under --check any rewrite not yet in the
+    files, when writing the rewrites held back (as `ruff check --fix` exits 1 while
+    violations remain); a dry run shows the diff and exits 0 (as `black --diff`)."""
+    if report.has_errors:
         return EXIT_ERROR
-    if settings["check"] and pending and not settings["exit_zero"]:
-        return EXIT_PENDING
-    return EXIT_OK
+    if settings["exit_zero"]:
+        return EXIT_OK
+    if settings["check"]:
+        return EXIT_PENDING if report.pending else EXIT_OK
+    if settings["dry_run"]:
+        return EXIT_OK
+    return EXIT_PENDING if report.held_back else EXIT_OK
 
 
 def _run_stdin(ctx: click.Context, path: Path, shown: str, options, settings: dict) -> None:
@@ -282,7 +318,8 @@ def _run_stdin(ctx: click.Context, path: Path, shown: str, options, settings: di
     try:
         source = decode_source(raw, path)
     except SourceError as exc:
-        click.echo(f"{shown}: error: {exc}", err=True)
+        if not settings["silent"]:
+            click.echo(f"{shown}: error: {exc}", err=True)
         if fixing:
             out.write(raw)  # the input, untouched: a pipe never loses the user's text
             out.flush()
@@ -298,7 +335,7 @@ def _run_stdin(ctx: click.Context, path: Path, shown: str, options, settings: di
         out.write(data)
         out.flush()
     _print(report, settings, to_stderr=fixing)
-    ctx.exit(_exit_code(report.has_errors, bool(report.changed_files), settings))
+    ctx.exit(_exit_code(report, settings))
 
 
 def _warn_no_files(paths) -> None:
@@ -325,25 +362,71 @@ class _Verbose:
         return time.perf_counter() - self._started
 
 
+@main.command("rule")
+@click.argument("code", required=False)
+@click.option("--all", "everything", is_flag=True, help="Explain every rule.")
+@click.option("--output-format", "--format", "output_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text, or JSON (one object, a list with --all).")
+def rule_command(code: str | None, everything: bool, output_format: str) -> None:
+    """Explain rule CODE (BUF101, ...): what it decides, the torch fact it rests on, an example
+    before and after, and how to suppress it.  `codemod rule --all` explains every rule."""
+    from codemod import explain
+    from codemod.rules.registry import REGISTRY
+
+    if everything == (code is not None):
+        raise click.UsageError("name one rule code (codemod rule BUF101), or pass --all")
+    try:
+        rules = list(REGISTRY.values()) if everything else [explain.find_rule(code)]  # type: ignore[arg-type]
+    except explain.UnknownRule as exc:
+        raise click.BadParameter(str(exc), param_hint="CODE") from None
+    if output_format == "json":
+        import json
+
+        documents = [explain.rule_json(rule) for rule in rules]
+        click.echo(json.dumps(documents if everything else documents[0], indent=2))
+        return
+    click.echo("\n\n".join(explain.rule_text(rule) for rule in rules))
+
+
+@main.command("server")
+def server_command() -> None:
+    """Run the language server for editors (LSP over standard input and output).
+
+    Static only: it never runs the repository's code.  Diagnostics as files are opened and
+    saved, with the findings `codemod run --no-validate FILE` gives (the same project
+    configuration, index and cache), and code actions that apply a class's rewrites or add
+    `# codemod: ignore[CODE]`.  Needs the `server` extra (pygls).
+    """
+    try:
+        from codemod.server import main as serve
+    except ImportError as exc:
+        raise click.UsageError(
+            f"the language server needs the `server` extra: pip install 'torch-buffer-codemod[server]' ({exc})"
+        ) from None
+    serve()
+
+
 @main.command("clean")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="The cache directory to clean (default: as for `codemod run`).")
 @click.option("--all", "everything", is_flag=True, help="Remove the cache of every project, not only this one.")
 def clean_command(paths: tuple[Path, ...], cache_dir: Path | None, everything: bool) -> None:
-    """Remove the result cache of the project holding PATHS (default: the current directory).
+    """Remove the caches of the project holding PATHS (default: the current directory): its
+    result cache, stored verdicts and the records `codemod record` made.
 
     Only files this tool created are removed, from directories it marked as its own.
     """
     from codemod.cache import cache_base, clean
+    from codemod.validate import verdict_cache
+    from codemod.validate.record import clean as clean_records
 
     base = cache_base(cache_dir)
     root = None if everything else find_project_root(list(paths) or [Path.cwd()])
-    from codemod.validate import verdict_cache
-
     from codemod.validate import scratch
 
-    removed = list(clean(base, root)) + list(verdict_cache.clean(base, root)) + scratch.remove_leftovers()
+    removed = (list(clean(base, root)) + list(verdict_cache.clean(base, root)) + clean_records(base, root)
+               + scratch.remove_leftovers())
     for directory in removed:
         click.echo(f"removed {directory}")
     if not removed:
@@ -354,19 +437,23 @@ def clean_command(paths: tuple[Path, ...], cache_dir: Path | None, everything: b
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Repository root (default: the project root of the current directory).")
-def record_command(command: tuple[str, ...], root: Path | None) -> None:
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="The cache directory the records go to (default: as for `codemod run`).")
+def record_command(command: tuple[str, ...], root: Path | None, cache_dir: Path | None) -> None:
     """Run COMMAND (after --) and record how it builds and calls each Module class.
 
     Example: codemod record -- python -m pytest tests/
 
     Constructor arguments and the first forward inputs of every nn.Module
-    class defined in the repository are stored under .codemod/records/, where
-    `codemod run` finds them to validate rewrites. This runs COMMAND as is.
+    class defined in the repository are stored in the user cache directory
+    (records/, next to the result cache; never in the repository), where
+    `codemod run` finds them to validate rewrites; `codemod clean` removes
+    them. This runs COMMAND as is.
     """
     from codemod.validate.record import record
 
     root = root or find_project_root([Path.cwd()])
-    result = record(root, list(command), cwd=Path.cwd())
+    result = record(root, list(command), cwd=Path.cwd(), cache_dir=cache_dir)
     for line in result.summary_lines():
         click.echo(line, err=True)
     sys.exit(result.returncode)
@@ -394,23 +481,35 @@ _FLAG_TO_CONFIG = {
 # Options of one invocation, not read from [tool.codemod] (besides exclude, select and
 # ignore, which _merge combines, and color, which _colour resolves).
 # A repository does not choose where a user's cache goes, nor to follow symlinks out of itself.
-PER_INVOCATION = ("statistics", "exit_zero", "stdin_filename", "verbose", "show_files", "show_settings", "cache_dir", "report_path",
-                  "follow_symlinks")
+PER_INVOCATION = ("statistics", "exit_zero", "stdin_filename", "verbose", "silent", "show_files", "show_settings", "cache_dir",
+                  "report_path", "follow_symlinks")
 
 
-def _check_settings(settings: dict, root: Path, validates: bool) -> None:
+def _check_settings(ctx: click.Context, settings: dict, sources: dict, root: Path, validates: bool) -> None:
     """What only the merged settings can tell; a usage error (exit 2) before any work."""
     examples = settings["examples"]
     if examples is not None and not Path(examples).is_file():
         raise click.UsageError(f"examples file {display_path(Path(examples))} does not exist (examples in [tool.codemod])")
-    if validates and settings["validate"] and not (settings["show_settings"] or settings["show_files"]):
+    if validates and settings["validate"] and not settings["show_files"]:
         from codemod.validate.imports import InterpreterError, project_python
-        from codemod.validate.preflight import validation_problem
+        from codemod.validate.preflight import NO_TORCH_NOTE, torch_missing, validation_problem
 
         try:
             python = project_python(root, settings["python"])
         except InterpreterError as exc:
+            if settings["show_settings"]:
+                return
             raise click.UsageError(str(exc)) from None
+        if torch_missing(python) and not _given(ctx, "validate") and not settings["require_validated"]:
+            # The static-only install: validation was not asked for on the command line, so
+            # the run goes on statically, writing statically safe rewrites only.
+            settings["validate"] = False
+            sources["validate"] = "default (torch is not installed)"
+            if not (settings["quiet"] or settings["show_settings"]):
+                click.echo(f"codemod: note: {NO_TORCH_NOTE}", err=True)
+            return
+        if settings["show_settings"]:
+            return
         problem = validation_problem(settings["device"], python)
         if problem is not None:
             raise click.UsageError(problem)
@@ -473,14 +572,18 @@ def _colour(ctx: click.Context, flags: dict, config: dict, sources: dict) -> boo
     return None
 
 
+# [tool.codemod] keys in the order --show-settings prints them (every key of config.KNOWN_KEYS
+# but the older spelling `format`), with the setting each one holds.
 _SHOWN_SETTINGS = (
     ("persistent", "persistent"),
-    ("select", None),
-    ("ignore", None),
+    ("select", "select"),
+    ("ignore", "ignore"),
     ("exclude", "exclude"),
     ("output-format", "output_format"),
     ("validate", "validate"),
     ("require-validated", "require_validated"),
+    ("unsafe-fixes", "unsafe_fixes"),
+    ("allow-new-keys", "allow_new_keys"),
     ("device", "device"),
     ("examples", "examples"),
     ("timeout", "timeout"),
@@ -490,35 +593,75 @@ _SHOWN_SETTINGS = (
     ("check", "check"),
     ("dry-run", "dry_run"),
     ("quiet", "quiet"),
-    ("statistics", "statistics"),
-    ("exit-zero", "exit_zero"),
     ("parse-all", "parse_all"),
     ("formatter", "formatter"),
+    ("python", "python"),
 )
+_SHOWN_PER_INVOCATION = (("statistics", "statistics"), ("exit-zero", "exit_zero"), ("silent", "silent"))
 
 
 def _settings_lines(root: Path, config_file: Path | None, settings: dict, sources: dict) -> list[str]:
-    """The resolved settings as TOML, each with where it came from."""
+    """The resolved settings as a [tool.codemod] table that the file accepts back as it is:
+    every key with its value, and where it came from as a comment.  A setting TOML cannot
+    state (colour left to the terminal) is a comment; so are the per-invocation options."""
     import json
 
     lines = [f"# project root: {printable(str(root))}", f"# configuration: {printable(str(config_file)) if config_file else 'none'}",
              "[tool.codemod]"]
     selection = settings["selection"]
     for key, flag in _SHOWN_SETTINGS:
+        source = sources.get(flag, _DEFAULT)
         if key == "select":
-            value, source = (list(selection.select) if selection.select is not None else None), sources["select"]
+            value = list(selection.select) if selection.select is not None else None
         elif key == "ignore":
-            value, source = list(selection.ignore), sources["ignore"]
+            value = list(selection.ignore)
         else:
-            value, source = settings[flag], sources.get(flag, _DEFAULT)
+            value = settings[flag]
         if value is None:
-            note = {"select": "every rule", "examples": "codemod_examples.py at the project root", "color": "on a terminal", "formatter": "none"}
-            lines.append(f"# {key} not set: {note.get(key, 'default')}")
-            continue
+            value, note = _resolved_default(key, root, settings)
+            if value is None:
+                lines.append(f"# {key} not set: {note}")
+                continue
+            source = f"{_DEFAULT}: {note}"
         if isinstance(value, Path):
-            value = str(value)
+            value = _relative_to(value, root)
         lines.append(f"{key} = {json.dumps(value)}  # {source}")
+    shown = ", ".join(f"{key} = {json.dumps(settings[flag])}" for key, flag in _SHOWN_PER_INVOCATION)
+    lines.append(f"# for this invocation only (not read from [tool.codemod]): {shown}")
     return lines
+
+
+def _resolved_default(key: str, root: Path, settings: dict) -> tuple[object, str]:
+    """(the value a setting left unset takes, what that default is); the value is None when
+    TOML cannot state it."""
+    if key == "select":
+        return None, "every rule"
+    if key == "color":
+        return None, "on a terminal, unless NO_COLOR is set"
+    if key == "formatter":
+        return "none", "no formatter"
+    if key == "examples":
+        from codemod.validate import EXAMPLES_FILE
+
+        found = root / EXAMPLES_FILE
+        return (EXAMPLES_FILE, "found at the project root") if found.is_file() else (None, f"{EXAMPLES_FILE} at the project root (none there)")
+    if key == "python":
+        from codemod.validate.imports import InterpreterError, project_python
+
+        try:
+            return project_python(root, None), "the active virtual environment, else .venv in the project, else codemod's"
+        except InterpreterError:  # pragma: no cover - only a requested interpreter can be missing
+            return None, "codemod's interpreter"
+    return None, "default"
+
+
+def _relative_to(path: Path, root: Path) -> str:
+    """A path as [tool.codemod] reads it: relative to the project root when inside it."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        return str(absolute)
 
 
 def _progress_bar(unit: str = "files", minimum: int = 50, every: int = 25):
@@ -546,11 +689,17 @@ def _progress_bar(unit: str = "files", minimum: int = 50, every: int = 25):
 
 
 def _print(report, settings: dict, to_stderr: bool = False) -> None:
-    """The report in the chosen output format (on stderr when stdout carries source)."""
+    """The report in the chosen output format (on stderr when stdout carries source).
+
+    As ruff: --quiet prints the findings (the diff under --dry-run) and errors, but no
+    summary, notes, details or hints; --silent prints nothing."""
+    if settings["silent"]:
+        return
     from codemod import report as fmt
 
     output_format = settings["output_format"]
     pending = settings["dry_run"] or settings["check"]  # the summary says "would change"
+    quiet = settings["quiet"]
     echo = functools.partial(click.echo, err=to_stderr)
     if settings["statistics"]:
         rows = fmt.statistics(report.findings)
@@ -564,7 +713,7 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
         echo(fmt.json_document(report.files, report.errors, report.summary, settings["dry_run"]))
         return
     if output_format == "json-lines":
-        for line in fmt.json_lines(report.files, report.errors, settings["dry_run"]):
+        for line in fmt.json_lines(report.files, report.errors, settings["dry_run"], report.summary.writing):
             echo(line)
         return
     if output_format == "sarif":
@@ -577,19 +726,20 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
 
         for line in annotations(report.files, report.errors):
             echo(line)
-        echo(report.summary.line(pending))
+        if not quiet:
+            echo(report.summary.line(pending))
         return
     _print_errors(report)
-    if not settings["quiet"]:
-        if settings["dry_run"]:
-            for result in report.changed_files:
-                echo(fmt.colour_diff(fmt.unified_diff(result)), nl=False, color=settings["color"])
-        if settings["statistics"]:
-            for line in fmt.statistics_lines(fmt.statistics(report.findings)):
-                echo(line)
-        else:
-            for finding in report.findings:
-                echo(fmt.finding_line(finding))
+    if settings["dry_run"]:
+        for result in report.changed_files:
+            echo(fmt.colour_diff(fmt.unified_diff(result)), nl=False, color=settings["color"])
+    if settings["statistics"]:
+        for line in fmt.statistics_lines(fmt.statistics(report.findings)):
+            echo(line)
+    else:
+        for finding in report.findings:
+            echo(fmt.finding_line(finding))
+        if not quiet:
             shown: set[tuple[str, str]] = set()
             for finding in report.findings:
                 key = (finding.path, finding.class_name)
@@ -598,11 +748,13 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
                     held = [f for f in report.findings if (f.path, f.class_name) == key and f.held_back]
                     for line in fmt.validation_lines(finding.path, finding.class_name, finding.validation, held):
                         echo(line)
-        if settings["check"]:
-            for result in report.changed_files:
-                echo(f"would rewrite {printable(result.display_path)}")
-        for hint in report.hints:
-            echo(f"hint: {hint}")
+    if quiet:
+        return
+    if settings["check"]:
+        for result in report.changed_files:
+            echo(f"would rewrite {printable(result.display_path)}")
+    for hint in report.hints:
+        echo(f"hint: {hint}")
     echo(report.summary.line(pending))
 
 

@@ -136,7 +136,7 @@ class Finding:
     # The rewrite is safe without running the model: a non-persistent buffer of an integer
     # or bool tensor (no checkpoint key; no float cast can change it), set by the analysis.
     statically_safe: bool = False
-    held_back: str = ""  # why a validated rewrite is not written (codemod.write_policy); "" when it is
+    held_back: str = ""  # why a rewrite is not written (codemod.write_policy); "" when it is
 
     def to_json(self) -> dict[str, Any]:
         record: dict[str, Any] = {
@@ -152,13 +152,15 @@ class Finding:
             "code": self.code,
             "statically_safe": self.statically_safe,
         }
+        if self.action is not Action.SKIP:
+            # Whether it is written (or would be, in a run that writes nothing) depends on the
+            # run: report.py adds "written" or "would_be_written".
+            record["held_back"] = self.held_back or None
         if self.validation is not None:
             record["verdict"] = self.validation.verdict_for(self.attribute).value
             record["checks"] = self.validation.checks_for(self.attribute)
             record["verdict_message"] = self.validation.message_for(self.attribute)
             record["forward"] = self.validation.forward_for(self.attribute)
-            record["written"] = not self.held_back
-            record["held_back"] = self.held_back or None
             record["validation"] = self.validation.to_json()
         return record
 
@@ -219,7 +221,9 @@ class Summary:
     writing: bool = False  # whether the run writes
     buffers: int = 0
     parameters: int = 0
-    skipped: int = 0
+    skipped: int = 0  # findings that are no rewrite (safety skips and reports)
+    held_back: int = 0  # rewrites the write policy keeps out of the files (codemod.write_policy)
+    held_back_hint: str = ""  # what writes them: "--unsafe-fixes writes them"
     errors: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)  # per class
     rewrites_validated: int = 0  # rewrites (findings) that went through validation
@@ -233,6 +237,8 @@ class Summary:
             f"{plural(self.files_scanned, 'file')} scanned, {self.files_changed} {changed}, "
             f"{plural(self.buffers, 'buffer')}, {plural(self.parameters, 'parameter')}, {self.skipped} skipped"
         )
+        if self.held_back:
+            text += f", {self.held_back} held back" + (f" ({self.held_back_hint})" if self.held_back_hint else "")
         if self.writing and self.files_proposed > self.files_written:
             text += f", {self.files_proposed - self.files_written} not written"
         if self.errors:

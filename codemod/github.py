@@ -1,6 +1,9 @@
 """GitHub Actions workflow commands: one annotation per finding, shown on the pull request.
 
-    ::warning file=models/encoder.py,line=9,col=9,title=BUF101::Encoder.mask -> register_buffer (...)
+    ::warning file=models/encoder.py,line=9,col=9,title=BUF101::Encoder.mask -> register_buffer (...) (BUF101: https://...#buf101)
+
+The title carries the rule code, and the message ends with the code and the README's anchor
+for it (explain.rule_url), which `codemod rule CODE` prints too.
 
 Escaping follows GitHub's workflow-command rules: in the message `%`, CR and LF are
 percent-encoded; in a property value `:` and `,` are too.
@@ -30,13 +33,18 @@ def command(level: str, message: str, **properties: object) -> str:
 
 def annotations(files: Iterable[FileResult], errors: list[tuple[str, str]]) -> list[str]:
     """A warning per finding and an error per file that could not be processed."""
+    from codemod.explain import rule_url
+
     lines = []
     for result in files:
         for finding in result.findings:
+            message = finding_text(finding)
+            if finding.code:
+                message += f" ({finding.code}: {rule_url(finding.code)})"
             lines.append(
                 command(
                     "warning",
-                    finding_text(finding),
+                    message,
                     file=finding.path,
                     line=finding.line,
                     col=finding.column,

@@ -49,6 +49,11 @@ def finding_text(finding: Finding) -> str:
     if finding.validation is not None:
         verdict = finding.validation.verdict_for(finding.attribute).value
         text += f" [{verdict}, not written]" if finding.held_back else f" [{verdict}]"
+    elif finding.held_back:  # a run without validation writes statically safe rewrites only
+        if finding.statically_safe:
+            text += f" [statically safe, not written: {finding.held_back}]"
+        else:
+            text += " [not statically safe, not written]"
     return text
 
 
@@ -63,6 +68,20 @@ def evidence(validation: Validation) -> str:
 
 
 _UNPROVEN = (Verdict.NOT_VALIDATED, Verdict.CHECKED_WITHOUT_FORWARD, Verdict.CHANGES_CHECKPOINT)
+
+
+def written_key(writing: bool) -> str:
+    """The key saying whether a rewrite is in the files: a run that writes nothing (--dry-run,
+    --check) says what it would write."""
+    return "written" if writing else "would_be_written"
+
+
+def finding_record(finding: Finding, result: FileResult, writing: bool) -> dict:
+    """A finding as JSON, with whether its rewrite was (or would be) written."""
+    record = finding.to_json()
+    if finding.action is not Action.SKIP:
+        record[written_key(writing)] = not finding.held_back and result.changed and result.error is None
+    return record
 
 
 def validation_lines(path: str, class_name: str, validation: Validation, held_back: list[Finding] = ()) -> list[str]:
@@ -142,7 +161,8 @@ def colour_diff(diff: str) -> str:
 
 
 def json_document(files: Iterable[FileResult], errors: list[tuple[str, str]], summary, with_diffs: bool) -> str:
-    findings = [f.to_json() for r in files for f in r.findings]
+    files = list(files)
+    findings = [finding_record(f, r, summary.writing) for r in files for f in r.findings]
     document = {
         "findings": findings,
         "errors": [{"path": p, "message": m} for p, m in errors]
@@ -155,6 +175,7 @@ def json_document(files: Iterable[FileResult], errors: list[tuple[str, str]], su
             "buffers": summary.buffers,
             "parameters": summary.parameters,
             "skipped": summary.skipped,
+            "held_back": summary.held_back,
             "errors": summary.errors,
             "verdicts": dict(summary.verdicts),
             "rewrites_validated": summary.rewrites_validated,
@@ -169,7 +190,7 @@ def json_document(files: Iterable[FileResult], errors: list[tuple[str, str]], su
     return json.dumps(document, indent=2)
 
 
-def json_lines(files: Iterable[FileResult], errors: list[tuple[str, str]], with_diffs: bool) -> list[str]:
+def json_lines(files: Iterable[FileResult], errors: list[tuple[str, str]], with_diffs: bool, writing: bool = False) -> list[str]:
     """One JSON object per line: each finding, each error, and (with --dry-run) each diff.
 
     Every record has a "type" ("finding", "error", "diff"); a finding's other keys are
@@ -178,7 +199,7 @@ def json_lines(files: Iterable[FileResult], errors: list[tuple[str, str]], with_
     import json
 
     files = list(files)
-    records: list[dict] = [{"type": "finding", **f.to_json()} for r in files for f in r.findings]
+    records: list[dict] = [{"type": "finding", **finding_record(f, r, writing)} for r in files for f in r.findings]
     records += [{"type": "error", "path": p, "message": m} for p, m in errors]
     records += [{"type": "error", "path": r.display_path, "message": r.error} for r in files if r.error]
     if with_diffs:
@@ -220,11 +241,14 @@ def markdown_report(files: Iterable[FileResult], errors: list[tuple[str, str]], 
     """A Markdown summary of the run, to paste into a pull request."""
     files = list(files)
     findings = [f for r in files for f in r.findings if f.action is not Action.SKIP]
-    out = ["# Raw tensor attributes: buffers and parameters", "", summary.line(), ""]
+    owner = {id(f): r for r in files for f in r.findings}
+    out = ["# Raw tensor attributes: buffers and parameters", "", summary.line(pending=not summary.writing), ""]
     if summary.rewrites_validated:
         out += [f"**{summary.rewrites_proven} of {summary.rewrites_validated} rewrites proven by running.**", ""]
     if findings:
-        out += ["## Rewrites", "", "| Location | Attribute | Becomes | Rule | Verdict | Forward | Checks | Written |",
+        written_column = "Written" if summary.writing else "Would be written"
+        out += ["## Rewrites", "",
+                f"| Location | Attribute | Becomes | Rule | Verdict | Forward | Checks | {written_column} |",
                 "|---|---|---|---|---|---|---|---|"]
         for f in findings:
             becomes = "nn.Parameter" if f.action is Action.PARAMETER else (
@@ -236,7 +260,13 @@ def markdown_report(files: Iterable[FileResult], errors: list[tuple[str, str]], 
                     f.validation.forward_for(f.attribute) or "", "no")
             else:
                 verdict, checks, forward = "not run", "-", "-"
-            written = "no: " + f.held_back if f.held_back else "yes"
+            result = owner[id(f)]
+            if f.held_back:
+                written = "no: " + f.held_back
+            elif not result.changed or result.error is not None:
+                written = "no: " + (result.error or "the file is unchanged")
+            else:
+                written = "yes"
             out.append(f"| `{_cell(f.path)}:{f.line}` | `{_cell(f.class_name)}.{_cell(f.attribute)}` | {becomes} "
                        f"| {_cell(f.code or '-')} | {verdict} | {forward} | {_cell(checks)} | {_cell(written)} |")
         out.append("")

@@ -19,7 +19,7 @@ from codemod.config import find_project_root
 from codemod.discovery import Discovery, discover, display_path, module_map
 from codemod.cache import Entry, ResultCache, cache_base, file_digest, repository_digest
 from codemod.fileio import SourceError, SourceFile, read_source, write_source_atomic
-from codemod.write_policy import WritePolicy, may_write
+from codemod.write_policy import WritePolicy, held_back_hint, may_write
 from codemod.ftypes import (
     Action,
     AnalysisOptions,
@@ -84,6 +84,7 @@ class RunReport:
     errors: list[tuple[str, str]] = field(default_factory=list)  # (display path, message): paths never read, formatter failures
     summary: Summary = field(default_factory=Summary)
     hints: list[str] = field(default_factory=list)  # what would let validation prove more
+    analyses: list[FileAnalysis] = field(default_factory=list)  # plans of the changed files (for editors)
 
     @property
     def findings(self):
@@ -96,6 +97,16 @@ class RunReport:
     @property
     def has_errors(self) -> bool:
         return bool(self.errors) or any(r.error for r in self.files)
+
+    @property
+    def held_back(self) -> list:
+        """Rewrites the write policy kept out of the files: still pending."""
+        return [f for f in self.findings if f.held_back and f.action is not Action.SKIP]
+
+    @property
+    def pending(self) -> bool:
+        """Whether a rewrite is left for the files: proposed (--check, --dry-run) or held back."""
+        return bool(self.held_back) or (not self.summary.writing and bool(self.changed_files))
 
 
 Progress = Callable[[int, int], None]
@@ -140,8 +151,64 @@ def run(paths: Sequence[Path | str], options: RunOptions, progress: Progress | N
             gc.enable()
 
 
+class Interrupted(Exception):
+    """Ctrl-C stopped a run: while doing what, and the files whose rewrite it left unwritten."""
+
+    def __init__(self, stage: str, writing: bool, written: list[str], unwritten: list[str] | None):
+        super().__init__(stage)
+        self.stage = stage  # "analysing", "validating" or "writing"
+        self.writing = writing  # whether the run was to write files
+        self.written = written  # display paths written before the interruption
+        self.unwritten = unwritten  # display paths with a rewrite left unwritten; None: not known yet
+
+    def message(self) -> str:
+        if not self.writing:
+            return f"interrupted while {self.stage}; nothing was written (this run writes nothing)"
+        if self.unwritten is None:
+            return f"interrupted while {self.stage}; nothing was written (the rewrites were not yet decided)"
+        text = f"interrupted while {self.stage}; "
+        if self.written:
+            text += f"written: {', '.join(self.written)}; "
+        if self.unwritten:
+            return text + f"left unwritten: {', '.join(self.unwritten)}"
+        return text + "nothing was left unwritten"
+
+
 def _run(
     paths: Sequence[Path | str], options: RunOptions, progress: Progress | None, stdin: tuple[Path, str, str] | None = None
+) -> RunReport:
+    state: dict = {"stage": "analysing", "results": None}
+    try:
+        return _run_stages(paths, options, progress, stdin, state)
+    except KeyboardInterrupt:
+        raise _interrupted(state, options) from None
+
+
+def _interrupted(state: dict, options: RunOptions) -> Interrupted:
+    """What a Ctrl-C left: the files are compared with their rewrites on disk, since the
+    interruption may have come at any point of a write."""
+    results = state["results"]
+    if results is None:
+        return Interrupted(state["stage"], options.write, [], None)
+    written, unwritten = [], []
+    for analysis in results:
+        result = analysis.result
+        if not result.changed:
+            continue
+        try:
+            done = read_source(result.path).text == result.rewritten
+        except (SourceError, OSError):
+            done = False
+        (written if done else unwritten).append(result.display_path)
+    return Interrupted(state["stage"], options.write, written, unwritten)
+
+
+def _run_stages(
+    paths: Sequence[Path | str],
+    options: RunOptions,
+    progress: Progress | None,
+    stdin: tuple[Path, str, str] | None,
+    state: dict,
 ) -> RunReport:
     cwd = Path.cwd()
     root = options.root or (find_project_root([Path(p) for p in paths]) if paths else cwd)
@@ -214,10 +281,15 @@ def _run(
         if cache is not None:
             cache.save()
         results = [a for a in analyses if a is not None]
+        report.analyses = results
+        state["results"] = results
         if options.validate:
+            state["stage"] = "validating"
             _validate(root, results, options)
+    _apply_policy(results, options)
     # Files are written only inside what the user asked for (resolved: no symlink leads out).
     roots = [os.path.realpath(p) for p in paths]
+    state["stage"] = "writing" if options.write else "reporting"
     _finalise(report, results, options, roots, identities)
     if options.validate:
         from codemod.validate.coverage_hint import record_hint
@@ -319,20 +391,25 @@ def _analyse_all(files, index_files, shown, todo, root, options, texts):
     batches.sort(key=lambda batch: -sum(sizes[i] for i in batch))
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending: dict[int, tuple] = {}
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(files, index_files, shown, root, options, texts, True)) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_pool_worker,
+                             initargs=(files, index_files, shown, root, options, texts, True)) as pool:
         futures = {pool.submit(_analyse_batch, batch): batch for batch in batches}
         # Results are yielded in file order, whatever order the workers finish in.
         position = 0
-        for future in as_completed(futures):
-            try:
-                items = future.result()
-            except BrokenProcessPool:  # a worker was killed (by the kernel, or by a signal)
-                items = [(i, _died(files[i], shown[i]), None, False) for i in futures[future]]
-            for item in items:
-                pending[item[0]] = item
-            while position < len(todo) and todo[position] in pending:
-                yield pending.pop(todo[position])
-                position += 1
+        try:
+            for future in as_completed(futures):
+                try:
+                    items = future.result()
+                except BrokenProcessPool:  # a worker was killed (by the kernel, or by a signal)
+                    items = [(i, _died(files[i], shown[i]), None, False) for i in futures[future]]
+                for item in items:
+                    pending[item[0]] = item
+                while position < len(todo) and todo[position] in pending:
+                    yield pending.pop(todo[position])
+                    position += 1
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)  # the batches not started are dropped
+            raise
 
 
 def _died(path: Path, shown: str) -> FileAnalysis:
@@ -362,6 +439,15 @@ def _init_worker(files, index_files, shown, root, options, texts, pooled: bool =
         from codemod import limits
 
         limits.enter_worker()
+
+
+def _init_pool_worker(*args) -> None:
+    import signal
+
+    # Ctrl-C is the main process's to handle (it stops the run); tracebacks of the pool's
+    # workers would only clutter the terminal.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init_worker(*args)
 
 
 def _analyse_batch(batch: list[int]) -> list[tuple]:
@@ -442,17 +528,24 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
                           python=options.python, cache=options.use_cache, cache_dir=options.cache_dir,
                           progress=progress),
     )
-    policy = WritePolicy(unsafe_fixes=options.unsafe_fixes, require_validated=options.require_validated,
-                         allow_new_keys=options.allow_new_keys)
+    for analysis in analyses:
+        for rewrite in analysis.result.classes:
+            validation = verdicts.get((rewrite.path, rewrite.class_name)) or Validation(Verdict.NOT_VALIDATED, message="no verdict")
+            for finding in analysis.result.findings:
+                if finding.class_name == rewrite.class_name and finding.action is not Action.SKIP:
+                    finding.validation = validation
+
+
+def _apply_policy(analyses: list[FileAnalysis], options: RunOptions) -> None:
+    """Hold back the classes with a rewrite the write policy does not let through
+    (write_policy.py); with validation, each finding carries its verdict by now."""
+    policy = _policy(options)
     for analysis in analyses:
         rejected: set[str] = set()
         for rewrite in analysis.result.classes:
-            validation = verdicts.get((rewrite.path, rewrite.class_name)) or Validation(Verdict.NOT_VALIDATED, message="no verdict")
             findings = [
                 f for f in analysis.result.findings if f.class_name == rewrite.class_name and f.action is not Action.SKIP
             ]
-            for finding in findings:
-                finding.validation = validation
             reasons = {f.attribute: may_write(f, policy)[1] for f in findings}
             if any(reasons.values()):
                 # a class is written whole or not at all (see write_policy)
@@ -470,6 +563,11 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
                 analysis.result.rewritten = None
                 analysis.result.error = str(exc)
             analysis.result.classes = [c for c in analysis.result.classes if c.class_name not in rejected]
+
+
+def _policy(options: RunOptions) -> WritePolicy:
+    return WritePolicy(unsafe_fixes=options.unsafe_fixes, require_validated=options.require_validated,
+                       allow_new_keys=options.allow_new_keys)
 
 
 def _finalise(
@@ -512,8 +610,10 @@ def _finalise(
         for finding in result.findings:
             if finding.action is Action.SKIP:
                 summary.skipped += 1
+            elif finding.held_back:
+                summary.held_back += 1
             elif finding.class_name not in written_classes:
-                summary.skipped += 1  # rejected by validation
+                pass  # a file that could not be written: counted as "not written"
             elif finding.action is Action.BUFFER:
                 summary.buffers += 1
             else:
@@ -526,6 +626,8 @@ def _finalise(
                     summary.rewrites_proven += passed
                     summary.rewrites_forward += passed and finding.validation.forward_for(finding.attribute) == "compared"
         summary.errors += int(result.error is not None)
+    if summary.held_back:
+        summary.held_back_hint = held_back_hint(_policy(options))
     for verdict in verdicts.values():  # counted per class, not per attribute
         summary.verdicts[verdict] = summary.verdicts.get(verdict, 0) + 1
     summary.errors += len(report.errors)

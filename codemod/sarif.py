@@ -1,7 +1,8 @@
 """A run as a SARIF 2.1.0 log, the format code-scanning services read.
 
-One run, with every rule of the registry (its code, name and summary) as the driver's
-rules, one result per finding located at its statement, and the files that could not be
+One run, with every rule of the registry as the driver's rules (its code, name, summary,
+the torch fact it rests on as the full description, its explanation as help text and
+Markdown, and the README's anchor for the code as helpUri: see explain.py), one result per finding located at its statement, and the files that could not be
 processed as tool notifications.  Locations are relative to the project root
 (`%SRCROOT%`), as code scanning expects.
 """
@@ -35,18 +36,21 @@ def _artifact(path: Path | None, shown: str, root: Path) -> dict:
 
 
 def _rules() -> tuple[list[dict], dict[str, int]]:
+    from codemod import explain
     from codemod.rules.registry import REGISTRY
 
     rules = []
     for code, rule in REGISTRY.items():
-        kind = "rewrite" if rule.rewrites else ("report" if code.startswith("BUF3") else "safety skip")
         rules.append(
             {
                 "id": code,
                 "name": rule.name,
                 "shortDescription": {"text": rule.summary},
+                "fullDescription": {"text": explain.fact(rule) or rule.summary},
+                "help": {"text": explain.rule_text(rule), "markdown": explain.rule_markdown(rule)},
+                "helpUri": explain.rule_url(code),
                 "defaultConfiguration": {"level": "warning"},
-                "properties": {"kind": kind, "staticallySafe": rule.statically_safe},
+                "properties": {"kind": explain.kind(rule), "staticallySafe": rule.statically_safe},
             }
         )
     return rules, {code: i for i, code in enumerate(REGISTRY)}

@@ -151,7 +151,7 @@ def comparable(report: RunReport) -> list:
 def analyse(root: Path, **options) -> RunReport:
     options.setdefault("jobs", 1)
     options.setdefault("use_cache", False)
-    return run([root], RunOptions(write=False, validate=False, root=root, **options))
+    return run([root], RunOptions(write=False, validate=False, unsafe_fixes=True, root=root, **options))
 
 
 class Spy:
@@ -228,8 +228,8 @@ def test_jobs_1_and_2_give_identical_results_in_the_same_order(zoo: Path, monkey
 
 
 def test_jobs_through_the_command_line(zoo: Path):
-    one = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "--check", "--jobs", "1", "."])
-    two = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "--check", "-j", "2", "."])
+    one = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", "--check", "--jobs", "1", "."])
+    two = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", "--check", "-j", "2", "."])
     assert one.exit_code == two.exit_code == 1
     assert one.stdout == two.stdout
     assert len(one.stdout.splitlines()) > 40
@@ -237,7 +237,7 @@ def test_jobs_through_the_command_line(zoo: Path):
 
 def test_parallel_write_run_rewrites_every_file_once(zoo: Path):
     expected = {r.path: r.rewritten for r in analyse(zoo).files if r.changed}
-    report = run([zoo], RunOptions(write=True, validate=False, jobs=2, use_cache=False, root=zoo))
+    report = run([zoo], RunOptions(write=True, validate=False, unsafe_fixes=True, jobs=2, use_cache=False, root=zoo))
     assert not report.has_errors
     for path, text in expected.items():
         assert path.read_text() == text
@@ -467,14 +467,14 @@ def test_no_cache_writes_no_codemod_directory(small: Path):
     from codemod.cache import cache_base, project_directory
 
     project = project_directory(cache_base(), small)
-    result = CliRunner().invoke(main, ["run", "--no-validate", "--dry-run", "--no-cache", "."])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--no-cache", "."])
     assert result.exit_code == 0, result.output
     assert not (small / ".codemod").exists() and not project.exists()
-    written = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "."])
+    written = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", "."])
     assert written.exit_code == 0
     assert not (small / ".codemod").exists() and not project.exists()
     # The default does use a cache, outside the repository: a dry run writes nothing into it.
-    cached = CliRunner().invoke(main, ["run", "--no-validate", "--dry-run", "."])
+    cached = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--dry-run", "."])
     assert cached.exit_code == 0
     assert json.loads(cache_file(small).read_text())["entries"]
     assert not (small / ".codemod").exists()
@@ -486,10 +486,10 @@ def test_cache_disabled_in_config(small: Path):
     project = project_directory(cache_base(), small)
     with open(small / "pyproject.toml", "a") as handle:
         handle.write("\n[tool.codemod]\ncache = false\n")
-    result = CliRunner().invoke(main, ["run", "--no-validate", "--check", "."])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--check", "."])
     assert result.exit_code == 1
     assert not project.exists()
-    CliRunner().invoke(main, ["run", "--no-validate", "--check", "--cache", "."])
+    CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--check", "--cache", "."])
     assert project.exists()
 
 
@@ -549,7 +549,7 @@ def test_subset_and_whole_project_runs_share_entries(small: Path, monkeypatch: p
     subset_files = [small / "zoo" / name for name in names]
 
     def subset(use_cache: bool) -> RunReport:
-        return run(subset_files, RunOptions(write=False, validate=False, root=small, jobs=1, use_cache=use_cache))
+        return run(subset_files, RunOptions(write=False, validate=False, unsafe_fixes=True, root=small, jobs=1, use_cache=use_cache))
 
     spy = Spy(monkeypatch)
     shared = subset(True)
@@ -569,13 +569,18 @@ def _spawn(root: Path, *args: str) -> subprocess.Popen:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
     return subprocess.Popen(
-        [sys.executable, "-m", "codemod", "run", "--no-validate", "--dry-run", "--format", "json", *args, "."],
+        [sys.executable, "-m", "codemod", "run", "--no-validate", "--unsafe-fixes", "--dry-run", "--format", "json", *args, "."],
         cwd=root,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def _findings(stdout: str) -> list:
+    """The findings of a JSON report, without what only a run knows (whether it would write them)."""
+    return [{k: v for k, v in f.items() if k != "would_be_written"} for f in json.loads(stdout)["findings"]]
 
 
 def _expected_json(root: Path, persistent: str = "never") -> list:
@@ -591,7 +596,7 @@ def test_two_concurrent_runs_leave_a_readable_cache_and_correct_results(zoo: Pat
         outputs = [p.communicate(timeout=300) for p in (first, second)]
         for process, (stdout, stderr) in zip((first, second), outputs):
             assert process.returncode == 0, stderr
-            assert json.loads(stdout)["findings"] == expected
+            assert _findings(stdout) == expected
     caches = list(cache_file(zoo).parent.glob("analysis-*.json"))
     assert len(caches) == 1
     assert isinstance(json.loads(caches[0].read_text())["entries"], dict)
@@ -610,7 +615,7 @@ def test_concurrent_runs_with_different_options(zoo: Path):
     (out1, err1), (out2, err2) = first.communicate(timeout=300), second.communicate(timeout=300)
     assert first.returncode == 0, err1
     assert second.returncode == 0, err2
-    assert json.loads(out1)["findings"] == default
-    assert json.loads(out2)["findings"] == state
+    assert _findings(out1) == default
+    assert _findings(out2) == state
     assert [f.to_json() for f in analyse(zoo, use_cache=True).findings] == default
     assert [f.to_json() for f in analyse(zoo, use_cache=True, persistent="state").findings] == state

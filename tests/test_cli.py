@@ -132,7 +132,7 @@ def test_clean_repository_exits_0(repo: Path):
     (repo / "models" / "encoder.py").write_text(ENCODER_REWRITTEN)
     (repo / "models" / "noisy.py").write_text(NOISY_REWRITTEN)
     before = python_files(repo)
-    result = invoke("--no-validate", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", ".")
     assert result.exit_code == 0, result.output
     assert stdout_lines(result) == ["4 files scanned, 0 changed, 0 buffers, 0 parameters, 0 skipped"]
     assert result.stderr == ""
@@ -141,22 +141,22 @@ def test_clean_repository_exits_0(repo: Path):
 
 def test_check_exits_1_when_pending_and_0_after_fixing(repo: Path):
     before = python_files(repo)
-    result = invoke("--no-validate", "--check", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
     assert result.exit_code == 1, result.output
     assert ENCODER_FINDING in stdout_lines(result)
     assert python_files(repo) == before, "--check must not write"
 
-    fixed = invoke("--no-validate", ".")
+    fixed = invoke("--no-validate", "--unsafe-fixes", ".")
     assert fixed.exit_code == 0, fixed.output
     assert (repo / "models" / "encoder.py").read_text() == ENCODER_REWRITTEN
 
-    again = invoke("--no-validate", "--check", ".")
+    again = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
     assert again.exit_code == 0, again.output
     assert stdout_lines(again)[-1] == "4 files scanned, 0 would change, 0 buffers, 0 parameters, 0 skipped"
 
 
 def test_missing_path_exits_2_and_the_other_paths_are_processed(repo: Path):
-    result = invoke("--no-validate", "models", "nowhere.py", "data.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "models", "nowhere.py", "data.py")
     assert result.exit_code == 2, result.output
     assert result.stderr.splitlines() == ["nowhere.py: error: no such file or directory"]
     assert ENCODER_FINDING in stdout_lines(result)
@@ -166,7 +166,7 @@ def test_missing_path_exits_2_and_the_other_paths_are_processed(repo: Path):
 
 
 def test_missing_path_with_check_still_exits_2(repo: Path):
-    result = invoke("--no-validate", "--check", ".", "nowhere")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", ".", "nowhere")
     assert result.exit_code == 2
     assert "nowhere: error:" in result.stderr
     assert ENCODER_FINDING in stdout_lines(result)
@@ -196,7 +196,7 @@ NEEDS_PARSE_ALL = {"syntax_error_in_function", "syntax_error_at_top_level"}
 def test_unprocessable_file_exits_2_with_one_line_error_and_the_rest_is_rewritten(repo: Path, name: str):
     content = BROKEN_FILES[name]
     (repo / "broken.py").write_bytes(content)
-    result = invoke("--no-validate", *(["--parse-all"] if name in NEEDS_PARSE_ALL else []), ".")
+    result = invoke("--no-validate", "--unsafe-fixes", *(["--parse-all"] if name in NEEDS_PARSE_ALL else []), ".")
     assert result.exit_code == 2, f"exit {result.exit_code}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}"
     errors = result.stderr.splitlines()
     assert len(errors) == 1, result.stderr
@@ -211,7 +211,7 @@ def test_unprocessable_file_exits_2_with_one_line_error_and_the_rest_is_rewritte
 @pytest.mark.parametrize("name", sorted(NEEDS_PARSE_ALL))
 def test_default_run_does_not_parse_files_that_cannot_hold_a_rewrite(repo: Path, name: str):
     (repo / "broken.py").write_bytes(BROKEN_FILES[name])
-    result = invoke("--no-validate", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", ".")
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
     assert (repo / "broken.py").read_bytes() == BROKEN_FILES[name]
@@ -221,15 +221,15 @@ def test_default_run_does_not_parse_files_that_cannot_hold_a_rewrite(repo: Path,
 def test_unprocessable_file_is_reported_under_check_and_dry_run(repo: Path):
     (repo / "broken.py").write_bytes(BROKEN_FILES["undecodable"])
     for mode in ("--check", "--dry-run"):
-        result = invoke("--no-validate", mode, ".")
+        result = invoke("--no-validate", "--unsafe-fixes", mode, ".")
         assert result.exit_code == 2, (mode, result.output)
         assert result.stderr.startswith("broken.py: error: cannot decode")
 
 
 def test_usage_errors_exit_2(repo: Path):
-    assert invoke("--no-validate", "--persistent", "sometimes", ".").exit_code == 2
-    assert invoke("--no-validate", "--jobs", "0", ".").exit_code == 2
-    assert invoke("--no-validate").exit_code == 2  # PATHS is required
+    assert invoke("--no-validate", "--unsafe-fixes", "--persistent", "sometimes", ".").exit_code == 2
+    assert invoke("--no-validate", "--unsafe-fixes", "--jobs", "0", ".").exit_code == 2
+    assert invoke("--no-validate", "--unsafe-fixes").exit_code == 2  # PATHS is required
     assert python_files(repo)["models/encoder.py"] == ENCODER.encode()
 
 
@@ -243,7 +243,7 @@ def test_dry_run_writes_nothing_and_prints_a_diff_that_applies(repo: Path, tmp_p
     (repo / "models" / "crlf.py").write_bytes(ENCODER.replace("Encoder", "Crlf").replace("\n", "\r\n").encode())
     (repo / "models" / "no_newline.py").write_text(ENCODER.replace("Encoder", "Tail").rstrip("\n"))
     before = python_files(repo)
-    result = invoke("--no-validate", "--dry-run", "--no-color", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--dry-run", "--no-color", ".")
     assert result.exit_code == 0, result.output
     assert python_files(repo) == before
     # Result.stdout folds CRLF into LF; the diff of the CRLF file needs the real bytes.
@@ -270,7 +270,7 @@ def test_dry_run_writes_nothing_and_prints_a_diff_that_applies(repo: Path, tmp_p
         applied = subprocess.run(["patch", "-p1", "-i", str(patch_file)], cwd=copy, capture_output=True, text=True)
     assert applied.returncode == 0, applied.stdout + applied.stderr
 
-    written = invoke("--no-validate", ".")
+    written = invoke("--no-validate", "--unsafe-fixes", ".")
     assert written.exit_code == 0
     assert python_files(copy) == python_files(repo)
     assert python_files(repo) != before
@@ -280,15 +280,15 @@ def test_dry_run_writes_nothing_and_prints_a_diff_that_applies(repo: Path, tmp_p
 
 
 def test_no_color_gives_no_ansi_and_color_forces_it(repo: Path):
-    plain = subprocess_run(["run", "--no-validate", "--dry-run", "--no-color", "."], cwd=repo)
+    plain = subprocess_run(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--no-color", "."], cwd=repo)
     assert plain.returncode == 0, plain.stderr
     assert "+        self.register_buffer" in plain.stdout
     assert "\x1b[" not in plain.stdout + plain.stderr
 
-    default = subprocess_run(["run", "--no-validate", "--dry-run", "."], cwd=repo)
+    default = subprocess_run(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "."], cwd=repo)
     assert "\x1b[" not in default.stdout, "output to a pipe is not coloured by default"
 
-    coloured = subprocess_run(["run", "--no-validate", "--dry-run", "--color", "."], cwd=repo)
+    coloured = subprocess_run(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--color", "."], cwd=repo)
     assert coloured.returncode == 0, coloured.stderr
     assert "\x1b[" in coloured.stdout
     assert re.search(r"\x1b\[[0-9;]*m\+        self\.register_buffer", coloured.stdout)
@@ -299,9 +299,9 @@ def test_no_color_gives_no_ansi_and_color_forces_it(repo: Path):
 def test_color_in_config_and_flag_override(repo: Path):
     with open(repo / "pyproject.toml", "a") as handle:
         handle.write("\n[tool.codemod]\ncolor = true\n")
-    configured = subprocess_run(["run", "--no-validate", "--dry-run", "."], cwd=repo)
+    configured = subprocess_run(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "."], cwd=repo)
     assert "\x1b[" in configured.stdout
-    overridden = subprocess_run(["run", "--no-validate", "--dry-run", "--no-color", "."], cwd=repo)
+    overridden = subprocess_run(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--no-color", "."], cwd=repo)
     assert "\x1b[" not in overridden.stdout
 
 
@@ -309,7 +309,7 @@ def test_color_in_config_and_flag_override(repo: Path):
 
 
 def test_text_finding_lines_and_summary(repo: Path):
-    result = invoke("--no-validate", "--check", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
     assert stdout_lines(result) == [
         ENCODER_FINDING,
         NOISY_FINDING,
@@ -338,7 +338,7 @@ def test_skipped_findings_are_reported_with_their_reason(repo: Path, write_tree)
                 """
         },
     )
-    result = invoke("--no-validate", "--check", "models/pair.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "models/pair.py")
     assert result.exit_code == 0, result.output  # nothing to rewrite, only a skip
     lines = stdout_lines(result)
     assert lines[0].startswith("models/pair.py:8:9: Pair.weights skipped: ")
@@ -346,19 +346,34 @@ def test_skipped_findings_are_reported_with_their_reason(repo: Path, write_tree)
     assert lines[-1] == "1 file scanned, 0 would change, 0 buffers, 0 parameters, 1 skipped"
 
 
-def test_quiet_prints_only_the_summary(repo: Path):
-    for extra, changed in ((["--dry-run"], "would change"), (["--check"], "would change"), ([], "changed")):
-        result = invoke("--no-validate", "--quiet", *extra, ".")
-        assert stdout_lines(result) == [f"4 files scanned, 2 {changed}, 2 buffers, 1 parameter, 0 skipped"], extra
+def test_quiet_prints_the_findings_and_no_summary(repo: Path):
+    # As ruff's --quiet: the findings (and the diff under --dry-run), no summary line.
+    for extra in (["--dry-run"], ["--check"], []):
+        loud = invoke("--no-validate", "--unsafe-fixes", "--dry-run", ".") if extra == [] else invoke("--no-validate", "--unsafe-fixes", *extra, ".")
+        result = invoke("--no-validate", "--unsafe-fixes", "--quiet", *extra, ".")
+        lines = stdout_lines(result)
+        findings = [line for line in stdout_lines(loud) if line.startswith("models/") and ":" in line.split()[0]]
+        assert [line for line in lines if line.startswith("models/") and ":" in line.split()[0]] == findings, extra
+        assert not any(" scanned, " in line for line in lines) and not any(line.startswith("would rewrite") for line in lines)
+        assert ("--- a/models/encoder.py" in lines) == (extra == ["--dry-run"])
         assert result.stderr == ""
     assert (repo / "models" / "encoder.py").read_text() == ENCODER_REWRITTEN  # the run without flags wrote
 
 
+def test_silent_prints_nothing_and_keeps_the_exit_code(repo: Path):
+    checked = invoke("--no-validate", "--silent", "--check", ".")
+    assert (checked.exit_code, checked.stdout, checked.stderr) == (1, "", "")
+    errored = invoke("--no-validate", "-s", "--check", ".", "missing.py")
+    assert (errored.exit_code, errored.stdout, errored.stderr) == (2, "", "")
+    as_json = invoke("--no-validate", "-s", "--dry-run", "--format", "json", ".")
+    assert (as_json.exit_code, as_json.stdout) == (0, "")
+
+
 def test_quiet_still_reports_errors_on_stderr(repo: Path):
-    result = invoke("--no-validate", "-q", "--check", ".", "missing.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "-q", "--check", ".", "missing.py")
     assert result.exit_code == 2
     assert result.stderr == "missing.py: error: no such file or directory\n"
-    assert len(stdout_lines(result)) == 1
+    assert len(stdout_lines(result)) == 3  # the findings of the three rewrites, no summary
 
 
 # -- progress ---------------------------------------------------------------------------------------
@@ -400,21 +415,21 @@ def many_files(tmp_path: Path) -> Path:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_progress_bar_on_a_terminal_only(many_files: Path):
-    code, stdout, stderr = _run_with_terminal_stderr(["run", "--no-validate", "--dry-run", "--no-cache", "."], many_files)
+    code, stdout, stderr = _run_with_terminal_stderr(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--no-cache", "."], many_files)
     assert code == 0
     assert "/61 files" in stderr and "61/61 files" in stderr and "[" + "#" * 30 + "]" in stderr
     assert stderr.rstrip("\r\n").endswith("\r\x1b[K")  # the bar is erased before the report
     assert "files]" not in stdout and "/61 files" not in stdout
     assert stdout.splitlines()[-1] == "61 files scanned, 1 would change, 1 buffer, 0 parameters, 0 skipped"
-    # --quiet: the summary only, no bar even on a terminal.
-    code, stdout, stderr = _run_with_terminal_stderr(["run", "--no-validate", "--dry-run", "--no-cache", "-q", "."], many_files)
+    # --quiet: the diff and the findings only, no bar even on a terminal.
+    code, stdout, stderr = _run_with_terminal_stderr(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--no-cache", "-q", "."], many_files)
     assert code == 0 and "/61 files" not in stderr
-    assert stdout.splitlines() == ["61 files scanned, 1 would change, 1 buffer, 0 parameters, 0 skipped"]
+    assert stdout.splitlines()[0] == "--- a/model.py" and stdout.splitlines()[-1].startswith("model.py:9:9: Encoder.mask")
 
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal(many_files: Path):
     completed = subprocess.run(
-        [sys.executable, "-m", "codemod", "run", "--no-validate", "--dry-run", "--no-cache", "."],
+        [sys.executable, "-m", "codemod", "run", "--no-validate", "--unsafe-fixes", "--dry-run", "--no-cache", "."],
         cwd=many_files, capture_output=True, text=True, timeout=120,
     )
     assert completed.returncode == 0
@@ -428,12 +443,12 @@ def test_run_reports_progress_for_every_file_in_order(many_files: Path, monkeypa
     monkeypatch.chdir(many_files)
     for jobs in (1, 2):
         calls: list[tuple[int, int]] = []
-        run([many_files], RunOptions(write=False, validate=False, use_cache=False, jobs=jobs), progress=lambda d, t: calls.append((d, t)))
+        run([many_files], RunOptions(write=False, validate=False, unsafe_fixes=True, use_cache=False, jobs=jobs), progress=lambda d, t: calls.append((d, t)))
         assert calls == [(i, 61) for i in range(1, 62)], jobs
 
 
 def test_json_format(repo: Path):
-    result = invoke("--no-validate", "--check", "--format", "json", ".", "missing.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--format", "json", ".", "missing.py")
     assert result.exit_code == 2
     document = json.loads(result.stdout)
     findings = document["findings"]
@@ -461,7 +476,7 @@ def test_json_format(repo: Path):
 
 def test_json_dry_run_includes_diffs_and_writes_nothing(repo: Path):
     before = python_files(repo)
-    result = invoke("--no-validate", "--dry-run", "--color", "--format", "json", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--dry-run", "--color", "--format", "json", ".")
     assert result.exit_code == 0
     assert "\x1b[" not in result.stdout
     document = json.loads(result.stdout)
@@ -474,9 +489,9 @@ def test_json_dry_run_includes_diffs_and_writes_nothing(repo: Path):
 def test_json_format_from_config(repo: Path):
     with open(repo / "pyproject.toml", "a") as handle:
         handle.write('\n[tool.codemod]\nformat = "json"\n')
-    result = invoke("--no-validate", "--check", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
     assert len(json.loads(result.stdout)["findings"]) == 3
-    text = invoke("--no-validate", "--check", "--format", "text", ".")
+    text = invoke("--no-validate", "--unsafe-fixes", "--check", "--format", "text", ".")
     assert stdout_lines(text)[0] == ENCODER_FINDING
 
 
@@ -484,24 +499,24 @@ def test_json_format_from_config(repo: Path):
 
 
 def test_persistent_never_by_default_and_state_on_request(repo: Path):
-    default = invoke("--no-validate", "--check", ".")
+    default = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
     assert NOISY_FINDING in stdout_lines(default)
-    state = invoke("--no-validate", "--check", "--persistent", "state", ".")
+    state = invoke("--no-validate", "--unsafe-fixes", "--check", "--persistent", "state", ".")
     assert NOISY_STATE_FINDING in stdout_lines(state)
     assert ENCODER_FINDING in stdout_lines(state)  # a value the constructor rebuilds stays out of checkpoints
 
-    invoke("--no-validate", "--persistent", "state", "models/noisy.py")
+    invoke("--no-validate", "--unsafe-fixes", "--persistent", "state", "models/noisy.py")
     assert 'self.register_buffer("noise", torch.randn(dim))\n' in (repo / "models" / "noisy.py").read_text()
-    invoke("--no-validate", "models/encoder.py")
+    invoke("--no-validate", "--unsafe-fixes", "models/encoder.py")
     assert 'self.register_buffer("mask", torch.ones(size), persistent=False)\n' in (repo / "models" / "encoder.py").read_text()
 
 
 def test_old_persistent_values_are_usage_errors(repo: Path):
     for value in ("auto", "always"):
-        assert invoke("--no-validate", "--persistent", value, ".").exit_code == 2
+        assert invoke("--no-validate", "--unsafe-fixes", "--persistent", value, ".").exit_code == 2
     with open(repo / "pyproject.toml", "a") as handle:
         handle.write('\n[tool.codemod]\npersistent = "auto"\n')
-    result = invoke("--no-validate", "--check", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
     assert result.exit_code == 2
     assert "'auto' is no longer a value" in result.output
 
@@ -512,9 +527,9 @@ def test_old_persistent_values_are_usage_errors(repo: Path):
 def test_config_persistent_is_honoured_and_the_flag_wins(repo: Path):
     with open(repo / "pyproject.toml", "a") as handle:
         handle.write('\n[tool.codemod]\npersistent = "state"\n')
-    configured = invoke("--no-validate", "--check", ".")
+    configured = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
     assert NOISY_STATE_FINDING in stdout_lines(configured)
-    flagged = invoke("--no-validate", "--check", "--persistent", "never", ".")
+    flagged = invoke("--no-validate", "--unsafe-fixes", "--check", "--persistent", "never", ".")
     assert NOISY_FINDING in stdout_lines(flagged)
 
 
@@ -522,7 +537,7 @@ def test_config_found_from_a_subdirectory(repo: Path, monkeypatch: pytest.Monkey
     with open(repo / "pyproject.toml", "a") as handle:
         handle.write('\n[tool.codemod]\npersistent = "state"\n')
     monkeypatch.chdir(repo / "models")
-    result = invoke("--no-validate", "--check", "noisy.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "noisy.py")
     assert NOISY_STATE_FINDING.replace("models/", "", 1) in stdout_lines(result)
 
 
@@ -530,11 +545,11 @@ def test_config_exclude_and_cli_exclude_add_up(repo: Path, write_tree):
     write_tree(repo, {"legacy/old.py": ENCODER.replace("Encoder", "Old"), "scripts/train_old.py": ENCODER.replace("Encoder", "Train")})
     with open(repo / "pyproject.toml", "a") as handle:
         handle.write('\n[tool.codemod]\nexclude = ["legacy/"]\n')
-    result = invoke("--no-validate", "--check", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
     out = result.stdout
     assert "legacy/old.py" not in out
     assert "scripts/train_old.py:9:9: Train.mask" in out
-    both = invoke("--no-validate", "--check", "--exclude", "*_old.py", ".")
+    both = invoke("--no-validate", "--unsafe-fixes", "--check", "--exclude", "*_old.py", ".")
     assert "legacy/" not in both.stdout and "scripts/" not in both.stdout
     assert stdout_lines(both)[-1].startswith("4 files scanned, 2 would change")
 
@@ -553,7 +568,7 @@ def test_invalid_config_exits_2_with_a_clear_message(repo: Path, table: str, wor
     with open(repo / "pyproject.toml", "a") as handle:
         handle.write(f"\n[tool.codemod]\n{table}\n")
     before = python_files(repo)
-    result = invoke("--no-validate", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", ".")
     assert result.exit_code == 2, result.output
     assert "pyproject.toml" in result.stderr
     for word in words:
@@ -564,7 +579,7 @@ def test_invalid_config_exits_2_with_a_clear_message(repo: Path, table: str, wor
 
 def test_unparsable_pyproject_exits_2(repo: Path):
     (repo / "pyproject.toml").write_text("[tool.codemod\npersistent = 'never'\n")
-    result = invoke("--no-validate", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", ".")
     assert result.exit_code == 2
     assert "pyproject.toml" in result.stderr and "TOML" in result.stderr
 
@@ -573,10 +588,10 @@ def test_unparsable_pyproject_exits_2(repo: Path):
 
 
 def test_exclude_option(repo: Path):
-    result = invoke("--no-validate", "--check", "--exclude", "models/noisy.py", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--exclude", "models/noisy.py", ".")
     assert "noisy" not in result.stdout
     assert stdout_lines(result)[-1] == "3 files scanned, 1 would change, 1 buffer, 0 parameters, 0 skipped"
-    directory = invoke("--no-validate", "--check", "--exclude", "models/", "--exclude", "*.txt", ".")
+    directory = invoke("--no-validate", "--unsafe-fixes", "--check", "--exclude", "models/", "--exclude", "*.txt", ".")
     assert stdout_lines(directory) == ["1 file scanned, 0 would change, 0 buffers, 0 parameters, 0 skipped"]
 
 
@@ -603,7 +618,7 @@ def test_gitignore_and_tool_directories_are_skipped(repo: Path, write_tree):
             "__pycache__/x.py": model,
         },
     )
-    result = invoke("--no-validate", "--check", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
     assert "Hidden" not in result.stdout, result.stdout
     assert "models/nested/kept.py:9:9: Kept.mask" in result.stdout
     assert stdout_lines(result)[-1].startswith("5 files scanned, 3 would change")
@@ -611,7 +626,7 @@ def test_gitignore_and_tool_directories_are_skipped(repo: Path, write_tree):
 
 def test_a_named_file_is_taken_even_in_an_ignored_directory(repo: Path, write_tree):
     write_tree(repo, {".gitignore": "generated/\n", "generated/auto.py": ENCODER.replace("Encoder", "Auto")})
-    result = invoke("--no-validate", "--check", "generated/auto.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "generated/auto.py")
     assert result.exit_code == 1
     assert "generated/auto.py:9:9: Auto.mask" in result.stdout
 
@@ -620,7 +635,7 @@ def test_a_named_file_is_taken_even_in_an_ignored_directory(repo: Path, write_tr
 
 
 def test_in_place_run_rewrites_files(repo: Path):
-    result = invoke("--no-validate", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", ".")
     assert result.exit_code == 0, result.output
     assert (repo / "models" / "encoder.py").read_text() == ENCODER_REWRITTEN
     assert (repo / "models" / "noisy.py").read_text() == NOISY_REWRITTEN
@@ -631,7 +646,7 @@ def test_in_place_run_rewrites_files(repo: Path):
 def test_crlf_newlines_are_kept(repo: Path):
     path = repo / "models" / "encoder.py"
     path.write_bytes(ENCODER.replace("\n", "\r\n").encode())
-    assert invoke("--no-validate", "models/encoder.py").exit_code == 0
+    assert invoke("--no-validate", "--unsafe-fixes", "models/encoder.py").exit_code == 0
     assert path.read_bytes() == ENCODER_REWRITTEN.replace("\n", "\r\n").encode()
 
 
@@ -641,7 +656,7 @@ def test_latin1_file_with_coding_cookie_is_kept_in_latin1(repo: Path):
     )
     path = repo / "models" / "encoder.py"
     path.write_bytes(source.encode("latin-1"))
-    result = invoke("--no-validate", "models/encoder.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "models/encoder.py")
     assert result.exit_code == 0, result.output
     assert "models/encoder.py:11:9: Encoder.mask -> register_buffer" in result.stdout
     expected = source.replace("self.mask = torch.ones(size)", 'self.register_buffer("mask", torch.ones(size), persistent=False)')
@@ -652,7 +667,7 @@ def test_latin1_file_with_coding_cookie_is_kept_in_latin1(repo: Path):
 def test_utf8_bom_is_kept(repo: Path):
     path = repo / "models" / "encoder.py"
     path.write_bytes(b"\xef\xbb\xbf" + ENCODER.encode())
-    assert invoke("--no-validate", "models/encoder.py").exit_code == 0
+    assert invoke("--no-validate", "--unsafe-fixes", "models/encoder.py").exit_code == 0
     assert path.read_bytes() == b"\xef\xbb\xbf" + ENCODER_REWRITTEN.encode()
 
 
@@ -662,7 +677,7 @@ def test_file_permissions_are_kept(repo: Path):
     os.chmod(path, 0o755)
     other = repo / "models" / "noisy.py"
     os.chmod(other, 0o640)
-    assert invoke("--no-validate", ".").exit_code == 0
+    assert invoke("--no-validate", "--unsafe-fixes", ".").exit_code == 0
     assert path.read_text() == "#!/usr/bin/env python\n" + ENCODER_REWRITTEN
     assert stat.S_IMODE(path.stat().st_mode) == 0o755
     assert other.read_text() == NOISY_REWRITTEN
@@ -685,7 +700,7 @@ def test_unchanged_files_keep_bytes_and_mtime(repo: Path, write_tree):
     for path in untouched:
         os.utime(path, ns=(old, old))
     before = {p: p.read_bytes() for p in untouched}
-    result = invoke("--no-validate", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", ".")
     assert result.exit_code == 0
     for path in untouched:
         assert path.read_bytes() == before[path], path
@@ -694,16 +709,16 @@ def test_unchanged_files_keep_bytes_and_mtime(repo: Path, write_tree):
 
 
 def test_second_run_changes_nothing(repo: Path):
-    first = invoke("--no-validate", ".")
+    first = invoke("--no-validate", "--unsafe-fixes", ".")
     assert first.exit_code == 0
     after_first = python_files(repo)
     mtimes = {p: p.stat().st_mtime_ns for p in repo.rglob("*.py")}
-    second = invoke("--no-validate", ".")
+    second = invoke("--no-validate", "--unsafe-fixes", ".")
     assert second.exit_code == 0
     assert stdout_lines(second) == ["4 files scanned, 0 changed, 0 buffers, 0 parameters, 0 skipped"]
     assert python_files(repo) == after_first
     assert {p: p.stat().st_mtime_ns for p in repo.rglob("*.py")} == mtimes
-    assert invoke("--no-validate", "--check", "--no-cache", ".").exit_code == 0
+    assert invoke("--no-validate", "--unsafe-fixes", "--check", "--no-cache", ".").exit_code == 0
 
 
 def test_file_changed_between_read_and_write_is_not_clobbered(repo: Path, monkeypatch: pytest.MonkeyPatch):
@@ -717,7 +732,7 @@ def test_file_changed_between_read_and_write_is_not_clobbered(repo: Path, monkey
         return real(*args, **kwargs)
 
     monkeypatch.setattr(runner_module, "_finalise", edit_then_finalise)
-    result = invoke("--no-validate", "--no-cache", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--no-cache", ".")
     assert result.exit_code == 2
     assert "models/encoder.py: error: " in result.stderr
     assert path.read_text() == ENCODER + "\n# edited meanwhile\n"
@@ -736,14 +751,14 @@ def test_help_mentions_exit_codes_and_that_validation_executes_code(repo: Path, 
     for code in ("0", "1", "2"):
         assert re.search(rf"\b{code}\b", text)
     assert re.search(r"execut\w*\s+(the\s+)?repositor", text), result.stdout
-    assert "--no-validate" in text
+    assert "--no-validate", "--unsafe-fixes" in text
 
 
 def test_subprocess_exit_codes_match(repo: Path):
-    check = subprocess_run(["run", "--no-validate", "--check", "."], cwd=repo)
+    check = subprocess_run(["run", "--no-validate", "--unsafe-fixes", "--check", "."], cwd=repo)
     assert check.returncode == 1, check.stderr
     assert ENCODER_FINDING in check.stdout.splitlines()
-    missing = subprocess_run(["run", "--no-validate", "--check", "nothing-here"], cwd=repo)
+    missing = subprocess_run(["run", "--no-validate", "--unsafe-fixes", "--check", "nothing-here"], cwd=repo)
     assert missing.returncode == 2
     assert "nothing-here: error: no such file or directory" in missing.stderr
     usage = subprocess_run(["run", "--bogus-flag", "."], cwd=repo)

@@ -30,7 +30,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree) -> Path
 
 def test_stdin_writes_the_rewritten_source_to_stdout_and_the_report_to_stderr(project: Path):
     before = python_files(project)
-    result = invoke("--no-validate", "--stdin-filename", "models/encoder.py", "-", input=ENCODER)
+    result = invoke("--no-validate", "--unsafe-fixes", "--stdin-filename", "models/encoder.py", "-", input=ENCODER)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == ENCODER_REWRITTEN
     assert ENCODER_FINDING in result.stderr.splitlines()
@@ -38,30 +38,30 @@ def test_stdin_writes_the_rewritten_source_to_stdout_and_the_report_to_stderr(pr
 
 
 def test_stdin_without_a_filename_is_shown_as_dash(project: Path):
-    result = invoke("--no-validate", "-", input=ENCODER)
+    result = invoke("--no-validate", "--unsafe-fixes", "-", input=ENCODER)
     assert result.stdout == ENCODER_REWRITTEN
     assert result.stderr.splitlines()[0].startswith("-:9:9: Encoder.mask -> register_buffer")
 
 
 def test_stdin_with_nothing_to_rewrite_echoes_the_source(project: Path):
-    result = invoke("--no-validate", "-", input=ENCODER_REWRITTEN)
+    result = invoke("--no-validate", "--unsafe-fixes", "-", input=ENCODER_REWRITTEN)
     assert result.exit_code == 0
     assert result.stdout == ENCODER_REWRITTEN
 
 
 def test_stdin_check_and_dry_run_follow_the_file_semantics(project: Path):
-    check = invoke("--no-validate", "--check", "--stdin-filename", "models/encoder.py", "-", input=ENCODER)
+    check = invoke("--no-validate", "--unsafe-fixes", "--check", "--stdin-filename", "models/encoder.py", "-", input=ENCODER)
     assert check.exit_code == 1
     assert check.stdout.splitlines() == [
         ENCODER_FINDING,
         "would rewrite models/encoder.py",
         "1 file scanned, 1 would change, 1 buffer, 0 parameters, 0 skipped",
     ]
-    clean = invoke("--no-validate", "--check", "-", input=ENCODER_REWRITTEN)
+    clean = invoke("--no-validate", "--unsafe-fixes", "--check", "-", input=ENCODER_REWRITTEN)
     assert clean.exit_code == 0
     assert clean.stdout.splitlines() == ["1 file scanned, 0 would change, 0 buffers, 0 parameters, 0 skipped"]
 
-    diff = invoke("--no-validate", "--dry-run", "--stdin-filename", "models/encoder.py", "-", input=ENCODER)
+    diff = invoke("--no-validate", "--unsafe-fixes", "--dry-run", "--stdin-filename", "models/encoder.py", "-", input=ENCODER)
     assert diff.exit_code == 0
     assert diff.stdout.startswith("--- a/models/encoder.py\n+++ b/models/encoder.py\n")
     assert '+        self.register_buffer("mask", torch.ones(size), persistent=False)\n' in diff.stdout
@@ -84,33 +84,33 @@ def test_stdin_finds_what_a_run_over_the_same_file_finds(project: Path, write_tr
         "        self.mask = torch.ones(3)\n"
     )
     write_tree(project, {"models/child.py": child})
-    on_disk = invoke("--no-validate", "--check", "--no-cache", "models/child.py")
-    from_stdin = invoke("--no-validate", "--check", "--stdin-filename", "models/child.py", "-", input=child)
+    on_disk = invoke("--no-validate", "--unsafe-fixes", "--check", "--no-cache", "models/child.py")
+    from_stdin = invoke("--no-validate", "--unsafe-fixes", "--check", "--stdin-filename", "models/child.py", "-", input=child)
     assert from_stdin.exit_code == on_disk.exit_code
     assert from_stdin.stdout == on_disk.stdout
-    dry = invoke("--no-validate", "--dry-run", "--no-color", "models/child.py")
-    dry_stdin = invoke("--no-validate", "--dry-run", "--no-color", "--stdin-filename", "models/child.py", "-", input=child)
+    dry = invoke("--no-validate", "--unsafe-fixes", "--dry-run", "--no-color", "models/child.py")
+    dry_stdin = invoke("--no-validate", "--unsafe-fixes", "--dry-run", "--no-color", "--stdin-filename", "models/child.py", "-", input=child)
     assert dry_stdin.stdout == dry.stdout
 
 
 def test_stdin_keeps_crlf_and_the_encoding(project: Path):
     data = ("# -*- coding: latin-1 -*-\n# café\n" + ENCODER).replace("\n", "\r\n").encode("latin-1")
-    result = invoke("--no-validate", "-", input=data)
+    result = invoke("--no-validate", "--unsafe-fixes", "-", input=data)
     assert result.exit_code == 0
     assert result.stdout_bytes == ("# -*- coding: latin-1 -*-\n# café\n" + ENCODER_REWRITTEN).replace("\n", "\r\n").encode("latin-1")
 
 
 def test_stdin_that_does_not_parse_exits_2_and_echoes_the_input(project: Path):
     broken = "import torch\n\nclass Broken(\n"
-    result = invoke("--no-validate", "--parse-all", "--stdin-filename", "broken.py", "-", input=broken)
+    result = invoke("--no-validate", "--unsafe-fixes", "--parse-all", "--stdin-filename", "broken.py", "-", input=broken)
     assert result.exit_code == 2
     assert result.stdout == broken
     assert result.stderr.splitlines()[0].startswith("broken.py: error: ")
 
 
 def test_stdin_usage_errors(project: Path):
-    assert invoke("--no-validate", "-", "models", input=ENCODER).exit_code == 2
-    assert invoke("--no-validate", "--stdin-filename", "x.py", "models").exit_code == 2
+    assert invoke("--no-validate", "--unsafe-fixes", "-", "models", input=ENCODER).exit_code == 2
+    assert invoke("--no-validate", "--unsafe-fixes", "--stdin-filename", "x.py", "models").exit_code == 2
     needs_validation = invoke("--require-validated", "-", input=ENCODER)
     assert needs_validation.exit_code == 2
     assert "validation does not run on standard input" in needs_validation.stderr
@@ -118,10 +118,15 @@ def test_stdin_usage_errors(project: Path):
 
 def test_stdin_verbose_says_validation_is_not_run(project: Path):
     result = invoke("-v", "-", input=ENCODER)  # validation on by default, yet not run for stdin
-    assert result.exit_code == 0
     assert "codemod: validation: not run for standard input" in result.stderr
-    assert result.stdout == ENCODER_REWRITTEN
-    assert "[passed]" not in result.stderr and "not validated" not in result.stderr
+    # Not validated, so only statically safe rewrites are written: a float buffer is held back.
+    assert result.exit_code == 1
+    assert result.stdout == ENCODER
+    assert "Encoder.mask -> register_buffer" in result.stderr and "[not statically safe, not written]" in result.stderr
+    assert "1 held back (--unsafe-fixes writes them)" in result.stderr
+    assert "[passed]" not in result.stderr
+    unsafe = invoke("--unsafe-fixes", "-", input=ENCODER)
+    assert (unsafe.exit_code, unsafe.stdout) == (0, ENCODER_REWRITTEN)
 
 
 # -- version, verbose, show-files, show-settings --------------------------------------------------
@@ -135,8 +140,8 @@ def test_version(project: Path, flag: str):
 
 
 def test_verbose_goes_to_stderr_and_leaves_stdout_alone(project: Path):
-    quiet = invoke("--no-validate", "--check", ".")
-    verbose = invoke("--no-validate", "--check", "-v", ".")
+    quiet = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
+    verbose = invoke("--no-validate", "--unsafe-fixes", "--check", "-v", ".")
     assert verbose.stdout == quiet.stdout
     lines = verbose.stderr.splitlines()
     assert f"codemod: project root: {project.resolve()}" in lines or f"codemod: project root: {project}" in lines
@@ -172,7 +177,7 @@ def test_show_settings_says_where_each_setting_comes_from(project: Path):
 
 
 def _coloured(project: Path, *flags: str, env: dict | None = None) -> bool:
-    result = subprocess_run(["run", "--no-validate", "--dry-run", *flags, "."], cwd=project, env=env)
+    result = subprocess_run(["run", "--no-validate", "--unsafe-fixes", "--dry-run", *flags, "."], cwd=project, env=env)
     assert result.returncode == 0, result.stderr
     assert b"+        self.register_buffer" in ANSI.sub(b"", result.stdout)
     return b"\x1b[" in result.stdout
@@ -195,15 +200,15 @@ def test_colour_variables_and_flags(project: Path):
 
 
 def test_plurals_and_would_change_wording(project: Path):
-    single = invoke("--no-validate", "--check", "models/encoder.py")
+    single = invoke("--no-validate", "--unsafe-fixes", "--check", "models/encoder.py")
     assert single.stdout.splitlines()[-2:] == [
         "would rewrite models/encoder.py",
         "1 file scanned, 1 would change, 1 buffer, 0 parameters, 0 skipped",
     ]
-    dry = invoke("--no-validate", "--dry-run", "models/noisy.py")
+    dry = invoke("--no-validate", "--unsafe-fixes", "--dry-run", "models/noisy.py")
     assert dry.stdout.splitlines()[-1] == "1 file scanned, 1 would change, 1 buffer, 1 parameter, 0 skipped"
     assert "would rewrite" not in dry.stdout  # the diff already says which files
-    written = invoke("--no-validate", "models/encoder.py", "models/noisy.py", "missing.py")
+    written = invoke("--no-validate", "--unsafe-fixes", "models/encoder.py", "models/noisy.py", "missing.py")
     assert written.stdout.splitlines()[-1] == "2 files scanned, 2 changed, 2 buffers, 1 parameter, 0 skipped, 1 error"
     assert "would" not in written.stdout
 
@@ -212,18 +217,18 @@ def test_warning_when_no_python_file_is_found(project: Path, tmp_path: Path):
     empty = tmp_path / "empty"
     (empty / "docs").mkdir(parents=True)
     (empty / "docs" / "notes.txt").write_text("no python here\n")
-    result = invoke("--no-validate", str(empty))
+    result = invoke("--no-validate", "--unsafe-fixes", str(empty))
     assert result.exit_code == 0
     assert result.stderr == f"warning: no Python files found under {empty}\n"
     assert result.stdout.splitlines() == ["0 files scanned, 0 changed, 0 buffers, 0 parameters, 0 skipped"]
-    excluded = invoke("--no-validate", "--exclude", "models/", "models")
+    excluded = invoke("--no-validate", "--unsafe-fixes", "--exclude", "models/", "models")
     assert "warning: no Python files found under models" in excluded.stderr
     shown = invoke("--show-files", str(empty))
     assert shown.exit_code == 0 and shown.stdout == "" and "warning: no Python files" in shown.stderr
 
 
 def test_stdin_through_a_real_pipe(project: Path):
-    result = subprocess_run(["run", "--no-validate", "--stdin-filename", "models/encoder.py", "-"], cwd=project, input=ENCODER.encode())
+    result = subprocess_run(["run", "--no-validate", "--unsafe-fixes", "--stdin-filename", "models/encoder.py", "-"], cwd=project, input=ENCODER.encode())
     assert result.returncode == 0, result.stderr
     assert result.stdout == ENCODER_REWRITTEN.encode()
     assert ENCODER_FINDING.encode() in result.stderr

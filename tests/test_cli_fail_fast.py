@@ -24,7 +24,7 @@ from torch import nn
 class Model(nn.Module):
     def __init__(self, n=3):
         super().__init__()
-        self.idx = torch.arange(n)
+        self.idx = torch.arange(n, dtype=torch.long)
 
     def forward(self, x):
         return x + self.idx
@@ -109,7 +109,7 @@ def test_invalid_config_value_fails_even_when_the_flag_would_override_it(repo: P
 
 
 def test_valid_values_are_accepted(repo: Path) -> None:
-    result = invoke(["--no-validate", "--dry-run", "--device", "cuda:1", "--timeout", "0.5", "--examples", "examples.py", "."])
+    result = invoke(["--no-validate", "--unsafe-fixes", "--dry-run", "--device", "cuda:1", "--timeout", "0.5", "--examples", "examples.py", "."])
     assert result.exit_code == 0, result.output
     assert "Model.idx -> register_buffer" in result.output
 
@@ -125,14 +125,38 @@ def test_cuda_device_that_is_not_there_is_a_usage_error(repo: Path, device: str)
     assert_usage_error(repo, invoke(["--device", device, "."]), f"--device {device}")
 
 
-def test_validation_without_torch_is_a_usage_error_naming_the_fix(repo: Path, monkeypatch) -> None:
+FLOAT = MODEL.replace("        self.idx = torch.arange(n, dtype=torch.long)\n", "        self.idx = torch.arange(n, dtype=torch.long)\n        self.scale = torch.ones(n)\n")
+
+
+def _without_torch(monkeypatch) -> None:
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a))
+
+
+def test_without_torch_a_run_says_so_once_and_goes_on_statically(repo: Path, monkeypatch) -> None:
+    # The static-only install: `codemod run .` is no usage error; it says once that validation
+    # needs the `validate` extra and writes the statically safe rewrites only.
+    _without_torch(monkeypatch)
+    (repo / "other.py").write_text(FLOAT.replace("class Model", "class Other"))
     result = invoke(["."])
-    assert_usage_error(repo, result, "validation needs torch", "--no-validate", "[validate]")
+    assert result.exit_code == 1, result.output  # a rewrite is held back: still pending
+    assert result.stderr.count("validation needs torch") == 1 and "[validate]" in result.stderr
+    assert "--unsafe-fixes" in result.stderr
+    assert 'self.register_buffer("idx", torch.arange(n, dtype=torch.long), persistent=False)' in (repo / "model.py").read_text()
+    assert (repo / "other.py").read_text() == FLOAT.replace("class Model", "class Other")  # a float buffer: held back
+    assert "Other.scale -> register_buffer" in result.stdout and "[not statically safe, not written]" in result.stdout
+    # Other.idx is statically safe but written with its class only (the class is the unit)
+    assert result.stdout.splitlines()[-1].endswith("2 held back (--unsafe-fixes writes them)")
+
+
+def test_without_torch_asking_for_validation_is_a_usage_error_naming_the_fix(repo: Path, monkeypatch) -> None:
+    _without_torch(monkeypatch)
+    for args in (["--validate", "."], ["--require-validated", "."]):
+        assert_usage_error(repo, invoke(args), "validation needs torch", "--no-validate", "[validate]")
     # The static run needs no torch at all.
     result = invoke(["--no-validate", "--dry-run", "."])
     assert result.exit_code == 0, result.output
+    assert "validation needs torch" not in result.output
 
 
 def test_preflight_accepts_cpu_and_meta() -> None:

@@ -19,7 +19,7 @@ GOLDEN = REPO_ROOT / "golden"
 def analyse(root: Path, *, prefilter: bool = True, persistent: str = "auto", paths=None) -> RunReport:
     report = run(
         [root] if paths is None else paths,
-        RunOptions(write=False, validate=False, use_cache=False, jobs=1, root=root, prefilter=prefilter, persistent=persistent),
+        RunOptions(write=False, validate=False, unsafe_fixes=True, use_cache=False, jobs=1, root=root, prefilter=prefilter, persistent=persistent),
     )
     problems = list(report.errors) + [(r.display_path, r.error) for r in report.files if r.error]
     assert not problems, problems
@@ -706,8 +706,8 @@ def test_prefilter_equals_full_parse_on_golden_input(case: Path, tmp_path: Path,
         shutil.copytree(case / "repo", work, dirs_exist_ok=True)
     shutil.copyfile(case / "input.py", work / "input.py")
     monkeypatch.chdir(work)
-    fast = run([work], RunOptions(write=False, validate=False, use_cache=False, jobs=1, root=work, prefilter=True))
-    full = run([work], RunOptions(write=False, validate=False, use_cache=False, jobs=1, root=work, prefilter=False))
+    fast = run([work], RunOptions(write=False, validate=False, unsafe_fixes=True, use_cache=False, jobs=1, root=work, prefilter=True))
+    full = run([work], RunOptions(write=False, validate=False, unsafe_fixes=True, use_cache=False, jobs=1, root=work, prefilter=False))
     assert comparable(fast) == comparable(full)
 
 

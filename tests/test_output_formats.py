@@ -27,7 +27,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_tree) -> Path
 
 
 def _document(*args: str) -> dict:
-    result = invoke("--no-validate", "--check", "--output-format", "json", *args)
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--output-format", "json", *args)
     return json.loads(result.stdout)
 
 
@@ -35,8 +35,8 @@ def _document(*args: str) -> dict:
 
 
 def test_format_is_an_alias_of_output_format(project: Path):
-    new = invoke("--no-validate", "--check", "--output-format", "json", ".")
-    old = invoke("--no-validate", "--check", "--format", "json", ".")
+    new = invoke("--no-validate", "--unsafe-fixes", "--check", "--output-format", "json", ".")
+    old = invoke("--no-validate", "--unsafe-fixes", "--check", "--format", "json", ".")
     assert new.exit_code == old.exit_code == 1
     assert json.loads(new.stdout) == json.loads(old.stdout)
 
@@ -45,7 +45,7 @@ def test_format_is_an_alias_of_output_format(project: Path):
 def test_output_format_from_config(project: Path, key: str):
     with open(project / "pyproject.toml", "a") as handle:
         handle.write(f'\n[tool.codemod]\n{key} = "json-lines"\n')
-    result = invoke("--no-validate", "--check", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["type"] for r in records] == ["finding"] * 4
 
@@ -53,7 +53,7 @@ def test_output_format_from_config(project: Path, key: str):
 def test_both_spellings_in_config_is_a_usage_error(project: Path):
     with open(project / "pyproject.toml", "a") as handle:
         handle.write('\n[tool.codemod]\nformat = "json"\noutput-format = "text"\n')
-    result = invoke("--no-validate", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", ".")
     assert result.exit_code == 2
     assert "given twice" in result.stderr
 
@@ -62,7 +62,7 @@ def test_both_spellings_in_config_is_a_usage_error(project: Path):
 
 
 def test_json_lines_has_one_record_per_finding_and_error(project: Path):
-    result = invoke("--no-validate", "--check", "--output-format", "json-lines", ".", "missing.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--output-format", "json-lines", ".", "missing.py")
     assert result.exit_code == 2
     records = [json.loads(line) for line in result.stdout.splitlines()]
     findings = [r for r in records if r["type"] == "finding"]
@@ -75,7 +75,7 @@ def test_json_lines_has_one_record_per_finding_and_error(project: Path):
 
 def test_json_lines_dry_run_adds_one_diff_record_per_changed_file(project: Path):
     before = python_files(project)
-    result = invoke("--no-validate", "--dry-run", "--output-format", "json-lines", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--dry-run", "--output-format", "json-lines", ".")
     assert result.exit_code == 0
     diffs = [json.loads(line) for line in result.stdout.splitlines() if json.loads(line)["type"] == "diff"]
     assert [d["path"] for d in diffs] == ["models/encoder.py", "models/noisy.py"]
@@ -87,12 +87,15 @@ def test_json_lines_dry_run_adds_one_diff_record_per_changed_file(project: Path)
 
 
 def test_github_annotations(project: Path):
-    result = invoke("--no-validate", "--check", "--output-format", "github", ".", "missing.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--output-format", "github", ".", "missing.py")
     assert result.exit_code == 2
     lines = result.stdout.splitlines()
+    from codemod.explain import rule_url
+
+    # the title carries the rule code; the message ends with the code and its documentation
     assert lines[0] == (
         "::warning file=models/encoder.py,line=9,col=9,title=BUF101::Encoder.mask -> register_buffer "
-        "(persistent=False: derived from constructor arguments; rebuilt on each construction)"
+        f"(persistent=False: derived from constructor arguments; rebuilt on each construction) (BUF101: {rule_url('BUF101')})"
     )
     annotations = [line for line in lines if line.startswith("::")]
     assert [a.split("::")[1] for a in annotations[:4]] == [
@@ -115,7 +118,7 @@ def test_github_escaping():
 
 def test_github_annotation_for_a_path_with_a_comma(project: Path, write_tree):
     write_tree(project, {"odd,name.py": ENCODER})
-    result = invoke("--no-validate", "--check", "--output-format", "github", "odd,name.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--output-format", "github", "odd,name.py")
     assert result.stdout.splitlines()[0].startswith("::warning file=odd%2Cname.py,line=9,col=9,title=BUF101::")
 
 
@@ -138,7 +141,7 @@ def _assert_valid(validator, log: dict) -> None:
 
 
 def test_sarif_is_valid_against_the_sarif_2_1_0_schema(project: Path, sarif_validator):
-    result = invoke("--no-validate", "--check", "--output-format", "sarif", ".", "missing.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--output-format", "sarif", ".", "missing.py")
     assert result.exit_code == 2
     log = json.loads(result.stdout)
     _assert_valid(sarif_validator, log)
@@ -147,9 +150,17 @@ def test_sarif_is_valid_against_the_sarif_2_1_0_schema(project: Path, sarif_vali
 
     rules = run["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == list(REGISTRY)
+    from codemod.explain import fact, rule_markdown, rule_text, rule_url
+
     for rule in rules:
-        assert rule["shortDescription"]["text"] == REGISTRY[rule["id"]].summary
-        assert rule["name"] == REGISTRY[rule["id"]].name
+        registered = REGISTRY[rule["id"]]
+        assert rule["shortDescription"]["text"] == registered.summary
+        assert rule["name"] == registered.name
+        # the explanation `codemod rule CODE` prints, and the README's anchor for the code
+        assert rule["fullDescription"]["text"] == (fact(registered) or registered.summary)
+        assert rule["help"] == {"text": rule_text(registered), "markdown": rule_markdown(registered)}
+        assert rule["helpUri"] == rule_url(rule["id"]) and rule["helpUri"].endswith("#" + rule["id"].lower())
+        assert f"codemod: ignore[{rule['id']}]" in rule["help"]["text"]
 
     located = [
         (
@@ -172,7 +183,7 @@ def test_sarif_is_valid_against_the_sarif_2_1_0_schema(project: Path, sarif_vali
 
 
 def test_sarif_of_a_clean_run_is_valid_and_has_no_results(project: Path, sarif_validator):
-    result = invoke("--no-validate", "--check", "--output-format", "sarif", "models/__init__.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--output-format", "sarif", "models/__init__.py")
     assert result.exit_code == 0
     log = json.loads(result.stdout)
     _assert_valid(sarif_validator, log)
@@ -181,7 +192,7 @@ def test_sarif_of_a_clean_run_is_valid_and_has_no_results(project: Path, sarif_v
 
 def test_the_schema_check_rejects_a_broken_log(project: Path, sarif_validator):
     """The validator is a real check: a log without a location's required parts fails it."""
-    log = json.loads(invoke("--no-validate", "--check", "--output-format", "sarif", ".").stdout)
+    log = json.loads(invoke("--no-validate", "--unsafe-fixes", "--check", "--output-format", "sarif", ".").stdout)
     log["runs"][0]["results"][0]["level"] = "severe"  # not one of none/note/warning/error
     assert list(sarif_validator.iter_errors(log))
     del log["version"]
@@ -193,7 +204,7 @@ def test_the_schema_check_rejects_a_broken_log(project: Path, sarif_validator):
 
 def test_statistics_text_counts_findings_per_code(project: Path, write_tree):
     write_tree(project, {"models/encoder2.py": ENCODER.replace("Encoder", "Encoder2")})
-    result = invoke("--no-validate", "--check", "--statistics", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--statistics", ".")
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[:3] == [
@@ -206,7 +217,7 @@ def test_statistics_text_counts_findings_per_code(project: Path, write_tree):
 
 
 def test_statistics_json(project: Path):
-    result = invoke("--no-validate", "--check", "--statistics", "--output-format", "json", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--statistics", "--output-format", "json", ".")
     rows = json.loads(result.stdout)
     assert rows == [
         {"code": "BUF101", "name": "non-persistent-buffer", "count": 2, "rewrites": True},
@@ -216,7 +227,7 @@ def test_statistics_json(project: Path):
 
 
 def test_statistics_with_sarif_is_a_usage_error(project: Path):
-    result = invoke("--no-validate", "--statistics", "--output-format", "sarif", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--statistics", "--output-format", "sarif", ".")
     assert result.exit_code == 2
     assert "--statistics" in result.stderr
 
@@ -226,13 +237,13 @@ def test_statistics_with_sarif_is_a_usage_error(project: Path):
 
 def test_exit_zero_under_check_with_pending_rewrites(project: Path):
     before = python_files(project)
-    assert invoke("--no-validate", "--check", ".").exit_code == 1
-    result = invoke("--no-validate", "--check", "--exit-zero", ".")
+    assert invoke("--no-validate", "--unsafe-fixes", "--check", ".").exit_code == 1
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--exit-zero", ".")
     assert result.exit_code == 0
     assert "would rewrite models/encoder.py" in result.stdout
     assert python_files(project) == before
 
 
 def test_exit_zero_still_exits_2_on_errors(project: Path):
-    result = invoke("--no-validate", "--check", "--exit-zero", ".", "missing.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--exit-zero", ".", "missing.py")
     assert result.exit_code == 2

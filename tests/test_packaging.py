@@ -30,7 +30,7 @@ from torch import nn
 class Model(nn.Module):
     def __init__(self, n=3):
         super().__init__()
-        self.idx = torch.arange(n)
+        self.idx = torch.arange(n, dtype=torch.long)
 
     def forward(self, x):
         return x + self.idx
@@ -110,17 +110,66 @@ def test_fresh_venv_without_torch_runs_the_static_tool(fresh_venv: Path, tmp_pat
     version = _ok(_run([codemod, "--version"]))
     assert "0.1.0" in version.stdout
     dry = _ok(_run([codemod, "run", "--no-validate", "--dry-run", "."], cwd=project))
-    assert '+        self.register_buffer("idx", torch.arange(n), persistent=False)' in dry.stdout
+    assert '+        self.register_buffer("idx", torch.arange(n, dtype=torch.long), persistent=False)' in dry.stdout
     assert "model.py:8:9: Model.idx -> register_buffer" in dry.stdout
     check = _run([python, "-m", "codemod", "run", "--no-validate", "--check", "."], cwd=project)
     assert check.returncode == 1, check.stderr
-    # Validation asks for torch: a usage error naming the extra, before anything is written.
-    validated = _run([codemod, "run", "."], cwd=project)
+    # Asking for validation explicitly where torch is missing: a usage error naming the extra,
+    # before anything is written.
+    validated = _run([codemod, "run", "--validate", "."], cwd=project)
     assert validated.returncode == 2
     assert "validation needs torch" in validated.stderr and "[validate]" in validated.stderr
     assert (project / "model.py").read_text() == MODEL
-    _ok(_run([codemod, "run", "--no-validate", "."], cwd=project))
-    assert 'self.register_buffer("idx", torch.arange(n), persistent=False)' in (project / "model.py").read_text()
+    # A plain run says so once and goes on statically, writing the statically safe rewrite.
+    plain = _ok(_run([codemod, "run", "."], cwd=project))
+    assert plain.stderr.count("validation needs torch") == 1 and "`validate` extra" in plain.stderr, plain.stderr
+    assert 'self.register_buffer("idx", torch.arange(n, dtype=torch.long), persistent=False)' in (project / "model.py").read_text()
+    _ok(_run([codemod, "run", "--no-validate", "--check", "."], cwd=project))
+    # The rule explainer needs nothing more.
+    explained = _ok(_run([codemod, "rule", "BUF101"], cwd=project))
+    assert explained.stdout.startswith("BUF101 non-persistent-buffer") and "ignore[BUF101]" in explained.stdout
+    # The editor server needs its extra, and says so.
+    server = _run([codemod, "server"], cwd=project)
+    assert server.returncode == 2 and "the `server` extra" in server.stderr
     # The installed tool is the one that ran, not the checkout.
     where = _ok(_run([python, "-c", "import codemod; print(codemod.__file__)"], cwd=tmp_path))
     assert str(fresh_venv) in where.stdout
+
+
+def test_readme_server_install_then_a_real_lsp_session(fresh_venv: Path, clean_checkout: Path, tmp_path: Path) -> None:
+    """The README's `pip install ".[server]"`, as written, from a clean checkout; then the installed
+    `codemod server` in a real LSP session (pytest-lsp's client): initialize, didOpen, diagnostics."""
+    import asyncio
+    import re
+
+    from lsprotocol import types
+    from pytest_lsp import ClientServerConfig, client_capabilities
+
+    readme = (REPO_ROOT / "README.md").read_text()
+    [command] = re.findall(r"^pip install \"\.\[server\]\"$", readme, flags=re.M)
+    pip = [str(fresh_venv / "bin" / "python"), "-m", "pip", "install", "--quiet", *command.split()[2:]]
+    _ok(_run([arg.strip('"') for arg in pip], cwd=clean_checkout))
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (project / "model.py").write_text(MODEL)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+
+    async def session() -> list:
+        client = await ClientServerConfig(server_command=[str(fresh_venv / "bin" / "codemod"), "server"],
+                                          server_env=env).start()
+        try:
+            await client.initialize_session(types.InitializeParams(
+                capabilities=client_capabilities("neovim"), root_uri=project.as_uri()))
+            uri = (project / "model.py").as_uri()
+            client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+                uri=uri, language_id="python", version=1, text=MODEL)))
+            await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 120)
+            await client.shutdown_session()
+            return list(client.diagnostics[uri])
+        finally:
+            await client.stop()
+
+    [diagnostic] = asyncio.run(session())
+    assert diagnostic.code == "BUF101" and diagnostic.message.startswith("Model.idx -> register_buffer")
+    assert (diagnostic.range.start.line, diagnostic.range.start.character) == (7, 8)

@@ -27,7 +27,7 @@ from torch import nn
 class Model(nn.Module):
     def __init__(self, n=3):
         super().__init__()
-        self.idx = torch.arange(n)
+        self.idx = torch.arange(n, dtype=torch.long)
 
     def forward(self, x):
         return x + self.idx
@@ -120,8 +120,34 @@ def test_fix_hook_rewrites_then_passes(setup) -> None:
     assert first.returncode == 1, first.stdout + first.stderr
     assert "files were modified by this hook" in first.stdout
     rewritten = (repo / "pkg" / "model.py").read_text()
-    assert 'self.register_buffer("idx", torch.arange(n), persistent=False)' in rewritten
-    assert rewritten.replace('self.register_buffer("idx", torch.arange(n), persistent=False)', "self.idx = torch.arange(n)") == MODEL
+    assert 'self.register_buffer("idx", torch.arange(n, dtype=torch.long), persistent=False)' in rewritten
+    assert rewritten.replace('self.register_buffer("idx", torch.arange(n, dtype=torch.long), persistent=False)', "self.idx = torch.arange(n, dtype=torch.long)") == MODEL
     _ok(_run(["git", "add", "-A"], repo, env))
     second = _ok(_run([sys.executable, "-m", "pre_commit", "run", "--files", "pkg/model.py"], repo, env))
     assert "codemod (fix)" in second.stdout and "Passed" in second.stdout
+
+
+FLOAT = MODEL.replace("self.idx = torch.arange(n, dtype=torch.long)", "self.scale = torch.ones(n)").replace("x + self.idx", "x * self.scale")
+
+
+def test_fix_hook_writes_only_statically_safe_rewrites_and_fails_while_others_are_held_back(setup) -> None:
+    # The hook cannot validate (no torch in its environment): a float buffer, which model.half()
+    # would cast, is held back, and the hook fails naming it instead of passing silently.
+    base, env, hooks, rev = setup
+    repo = _user_repo(base, env, hooks, rev, "codemod-fix", "fix-unsafe")
+    (repo / "pkg" / "scaled.py").write_text(FLOAT)
+    _ok(_run(["git", "add", "-A"], repo, env))
+    first = _run([sys.executable, "-m", "pre_commit", "run", "--all-files"], repo, env)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert 'self.register_buffer("idx", torch.arange(n, dtype=torch.long), persistent=False)' in (repo / "pkg" / "model.py").read_text()
+    assert (repo / "pkg" / "scaled.py").read_text() == FLOAT
+    assert "pkg/scaled.py:8:9: Model.scale -> register_buffer" in first.stdout
+    assert "[not statically safe, not written]" in first.stdout
+    assert "1 held back (--unsafe-fixes writes them)" in first.stdout
+    _ok(_run(["git", "add", "-A"], repo, env))
+    second = _run([sys.executable, "-m", "pre_commit", "run", "--all-files"], repo, env)
+    assert second.returncode == 1 and "1 held back" in second.stdout  # still pending, still failing
+    # kept on purpose: the ignore comment the editor's code action adds
+    (repo / "pkg" / "scaled.py").write_text(FLOAT.replace("        self.scale", "        # codemod: ignore[BUF101]\n        self.scale"))
+    _ok(_run(["git", "add", "-A"], repo, env))
+    _ok(_run([sys.executable, "-m", "pre_commit", "run", "--all-files"], repo, env))

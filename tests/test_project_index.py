@@ -29,7 +29,7 @@ def by_file(report: RunReport) -> dict[str, tuple]:
 
 
 def static(**overrides) -> RunOptions:
-    return RunOptions(**{"write": False, "validate": False, "use_cache": False, "jobs": 1, **overrides})
+    return RunOptions(**{"write": False, "validate": False, "unsafe_fixes": True, "use_cache": False, "jobs": 1, **overrides})
 
 
 def assert_same_answer_from_any_path(root: Path, monkeypatch, extra_paths=()) -> dict[str, tuple]:
@@ -328,7 +328,7 @@ def test_standard_input_is_decided_with_the_whole_project(tmp_path, write_tree, 
     root = write_tree(tmp_path / "repo", BASE_WITH_NUMPY_SUBCLASS)
     source = (root / "pkg" / "base.py").read_text()
     completed = subprocess.run(
-        [sys.executable, "-m", "codemod", "run", "--no-validate", "--check", "--stdin-filename", "pkg/base.py", "-"],
+        [sys.executable, "-m", "codemod", "run", "--no-validate", "--unsafe-fixes", "--check", "--stdin-filename", "pkg/base.py", "-"],
         input=source, cwd=root, capture_output=True, text=True, timeout=120,
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr

@@ -57,7 +57,7 @@ def test_selection_changes_the_cache_fingerprint():
 
 
 def test_ignore_a_rewrite_code_neither_writes_nor_reports_it(project: Path):
-    result = invoke("--no-validate", "--ignore", "BUF101", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--ignore", "BUF101", ".")
     assert result.exit_code == 0
     assert (project / "models" / "encoder.py").read_text() == ENCODER  # BUF101 left alone
     assert (project / "models" / "noisy.py").read_text() == NOISY.replace(
@@ -68,15 +68,15 @@ def test_ignore_a_rewrite_code_neither_writes_nor_reports_it(project: Path):
 
 
 def test_select_a_prefix(project: Path):
-    result = invoke("--no-validate", "--check", "--select", "BUF1", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--select", "BUF1", ".")
     assert codes(result) == ["Encoder.mask", "Noisy.noise", "Noisy.scale"]  # BUF301 not reported
-    reports_only = invoke("--no-validate", "--select", "BUF3", ".")
+    reports_only = invoke("--no-validate", "--unsafe-fixes", "--select", "BUF3", ".")
     assert codes(reports_only) == ["Pair.weights"]
     assert (project / "models" / "encoder.py").read_text() == ENCODER, "no rewrite rule selected: nothing written"
 
 
 def test_select_and_ignore_combine(project: Path):
-    result = invoke("--no-validate", "--check", "--select", "BUF1", "--ignore", "BUF102,BUF103", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--select", "BUF1", "--ignore", "BUF102,BUF103", ".")
     assert codes(result) == ["Encoder.mask", "Noisy.noise"]
     assert result.stdout.splitlines()[-1] == "4 files scanned, 2 would change, 2 buffers, 0 parameters, 0 skipped"
 
@@ -84,7 +84,7 @@ def test_select_and_ignore_combine(project: Path):
 @pytest.mark.parametrize("flag", ["--select", "--ignore"])
 def test_unknown_code_is_a_usage_error(project: Path, flag: str):
     before = python_files(project)
-    result = invoke("--no-validate", flag, "BUF999", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", flag, "BUF999", ".")
     assert result.exit_code == 2
     assert "unknown rule code 'BUF999'" in result.stderr
     assert python_files(project) == before
@@ -93,25 +93,25 @@ def test_unknown_code_is_a_usage_error(project: Path, flag: str):
 def test_select_and_ignore_in_config(project: Path):
     with open(project / "pyproject.toml", "a") as handle:
         handle.write('\n[tool.codemod]\nselect = ["BUF1", "BUF3"]\nignore = ["BUF103"]\n')
-    result = invoke("--no-validate", "--check", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
     assert codes(result) == ["Encoder.mask", "Noisy.noise", "Pair.weights"]
     # --select replaces the configured selection; --ignore adds to the configured one.
-    result = invoke("--no-validate", "--check", "--select", "BUF10,BUF3", "--ignore", "BUF301", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", "--check", "--select", "BUF10,BUF3", "--ignore", "BUF301", ".")
     assert codes(result) == ["Encoder.mask", "Noisy.noise"]
 
 
 def test_unknown_code_in_config_is_a_usage_error(project: Path):
     with open(project / "pyproject.toml", "a") as handle:
         handle.write('\n[tool.codemod]\nignore = ["BUF1O1"]\n')
-    result = invoke("--no-validate", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", ".")
     assert result.exit_code == 2
     assert "ignore names an unknown rule code 'BUF1O1'" in result.stderr
 
 
 def test_cached_results_follow_the_selection(project: Path):
-    full = invoke("--no-validate", "--check", ".")  # fills the cache
-    ignored = invoke("--no-validate", "--check", "--ignore", "BUF101", ".")
-    again = invoke("--no-validate", "--check", ".")
+    full = invoke("--no-validate", "--unsafe-fixes", "--check", ".")  # fills the cache
+    ignored = invoke("--no-validate", "--unsafe-fixes", "--check", "--ignore", "BUF101", ".")
+    again = invoke("--no-validate", "--unsafe-fixes", "--check", ".")
     assert "Encoder.mask" in full.stdout and "Encoder.mask" not in ignored.stdout
     assert again.stdout == full.stdout
 
@@ -122,9 +122,9 @@ def test_ignoring_a_safety_skip_never_turns_it_into_a_rewrite(project: Path, wri
         "        super().__init__()\n        self.freqs = torch.polar(torch.ones(4), torch.zeros(4))\n"
     )
     write_tree(project, {"models/rotary.py": complex_source})
-    skipped = invoke("--no-validate", "--check", "models/rotary.py")
+    skipped = invoke("--no-validate", "--unsafe-fixes", "--check", "models/rotary.py")
     assert "Rotary.freqs skipped" in skipped.stdout
-    result = invoke("--no-validate", "--ignore", "BUF201", "models/rotary.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "--ignore", "BUF201", "models/rotary.py")
     assert "Rotary.freqs" not in result.stdout
     assert (project / "models" / "rotary.py").read_text() == complex_source
 
@@ -188,7 +188,7 @@ def test_ignore_comment_on_a_report():
 def test_unknown_code_in_a_comment_is_an_error_for_that_file(project: Path):
     marked = ENCODER.replace("self.mask = torch.ones(size)", "self.mask = torch.ones(size)  # codemod: ignore[BUF1O1]")
     (project / "models" / "encoder.py").write_text(marked)
-    result = invoke("--no-validate", ".")
+    result = invoke("--no-validate", "--unsafe-fixes", ".")
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
         (
@@ -212,7 +212,7 @@ def test_ignore_marker_with_codes_in_a_rewritten_file_stays(project: Path):
     """A file with a suppressed attribute and another one rewritten keeps the comment."""
     source = NOISY.replace("self.noise = torch.randn(dim)", "self.noise = torch.randn(dim)  # codemod: ignore[BUF101]")
     (project / "models" / "noisy.py").write_text(source)
-    result = invoke("--no-validate", "models/noisy.py")
+    result = invoke("--no-validate", "--unsafe-fixes", "models/noisy.py")
     assert result.exit_code == 0
     text = (project / "models" / "noisy.py").read_text()
     assert "self.noise = torch.randn(dim)  # codemod: ignore[BUF101]" in text

@@ -373,12 +373,14 @@ def test_wrong_rewrite_fails_and_is_not_written(mixed_run):
     good = verdict_of(report, "Good")
     assert good.verdict is Verdict.PASSED and good.device == "cpu+meta", describe(good)
     assert "forward:cpu" in good.compared
-    # the bad class's finding is counted as skipped (not written) and its line shows the verdict
+    # the bad class's finding is counted as held back (not written) and its line shows the verdict
     from codemod.report import finding_line
 
     static_skips = sum(1 for f in report.findings if f.action is Action.SKIP)
+    assert report.summary.skipped == static_skips
     # held back: Bad, Encoder (2 rewrites), and the error and timeout classes Raises, Exits, Hangs
-    assert report.summary.skipped == static_skips + 6
+    assert report.summary.held_back == 6
+    assert report.summary.held_back_hint == "--unsafe-fixes writes them"
     (line,) = [finding_line(f) for f in report.findings if f.class_name == "Bad"]
     assert line.endswith("[failed, not written]"), line
     assert text != before["pkg/pair.py"]
@@ -563,7 +565,10 @@ def test_record_command_records_the_test_suites_models(recorded_run):
     assert recorded.returncode == 0, recorded.stdout[-3000:] + recorded.stderr[-3000:]
     assert "1 passed" in recorded.stdout
     assert "recorded pkg.model.Tagger (constructor + forward inputs)" in recorded.stderr, recorded.stderr
-    assert (root / ".codemod" / "records").is_dir()
+    from codemod.validate.record import default_records_dir
+
+    assert (default_records_dir(root) / "index.json").is_file()  # in the user cache directory
+    assert not (root / ".codemod").exists()
 
 
 @pytest.mark.slow

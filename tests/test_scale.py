@@ -79,7 +79,7 @@ def _errors(report: RunReport) -> list:
 
 
 def _run(paths, root: Path, **options) -> RunReport:
-    return run(list(paths), RunOptions(write=options.pop("write", False), validate=False, root=root, **options))
+    return run(list(paths), RunOptions(write=options.pop("write", False), validate=False, unsafe_fixes=True, root=root, **options))
 
 
 # -- the command line over both corpora ------------------------------------------------------------
@@ -90,7 +90,7 @@ def test_dry_run_over_both_corpora_reports_no_error(scratch: dict[str, Path]):
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
     before = {name: _files(root) for name, root in scratch.items()}
     result = subprocess.run(
-        [sys.executable, "-m", "codemod", "run", "--dry-run", "--no-validate", "--no-cache", "--jobs", "2",
+        [sys.executable, "-m", "codemod", "run", "--dry-run", "--no-validate", "--unsafe-fixes", "--no-cache", "--jobs", "2",
          "--format", "json", str(scratch["transformers"]), str(scratch["timm"])],
         cwd=scratch["timm"].parent,
         env=env,

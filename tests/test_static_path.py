@@ -43,7 +43,7 @@ def _modules_loaded(args: list[str], cwd: Path) -> dict:
 
 def test_static_run_with_rewrites_does_not_import_torch(tmp_path):
     (tmp_path / "model.py").write_text(MODEL)
-    loaded = _modules_loaded(["run", "--no-validate", "--dry-run", "--no-cache", "."], tmp_path)
+    loaded = _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--no-cache", "."], tmp_path)
     assert loaded["torch"] is False
     assert loaded["libcst"] is True  # a rewrite was rendered, with libcst
 
@@ -60,14 +60,14 @@ def test_a_warm_run_imports_no_analysis(tmp_path):
     (tmp_path / "model.py").write_text(MODEL.replace("torch.arange(n)", "[torch.arange(n)]"))  # a skip, no rewrite
     for i in range(40):
         (tmp_path / f"helper_{i}.py").write_text(f"def f{i}():\n    return {i}\n")
-    cold = _modules_loaded(["run", "--no-validate", "--dry-run", "--jobs", "2", "."], tmp_path)
+    cold = _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--jobs", "2", "."], tmp_path)
     assert cold["codemod.analysis"] and cold["multiprocessing"]
-    warm = _modules_loaded(["run", "--no-validate", "--dry-run", "--jobs", "2", "."], tmp_path)
+    warm = _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--jobs", "2", "."], tmp_path)
     assert warm == {"torch": False, "libcst": False, "codemod.analysis": False, "multiprocessing": False, "pathspec": False}
     (tmp_path / ".gitignore").write_text("build/\n")
-    assert _modules_loaded(["run", "--no-validate", "--dry-run", "."], tmp_path)["pathspec"] is True
+    assert _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "."], tmp_path)["pathspec"] is True
     # A file with a rewrite is analysed again on every run (its text never comes from the cache).
     (tmp_path / "model.py").write_text(MODEL)
-    _modules_loaded(["run", "--no-validate", "--dry-run", "--jobs", "2", "."], tmp_path)
-    pending = _modules_loaded(["run", "--no-validate", "--dry-run", "--jobs", "2", "."], tmp_path)
+    _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--jobs", "2", "."], tmp_path)
+    pending = _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--jobs", "2", "."], tmp_path)
     assert pending["codemod.analysis"] and pending["libcst"] and not pending["multiprocessing"]

@@ -386,7 +386,7 @@ def test_bad_formatter_settings_are_usage_errors(tmp_path, text, message):
     with pytest.raises(ConfigError, match=re.escape(message)):
         load_style(tmp_path)
     (tmp_path / "m.py").write_text("x = 1\n")
-    result = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", str(tmp_path)])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", str(tmp_path)])
     assert result.exit_code == 2 and message in result.output
 
 
@@ -394,7 +394,7 @@ def test_cli_wraps_to_the_projects_line_length(tmp_path):
     body = "self.causal = torch.tril(torch.ones(config.max_len, config.max_len))\n"
     (tmp_path / "m.py").write_text(_module(body))
     (tmp_path / "pyproject.toml").write_text("[tool.black]\nline-length = 120\n")
-    result = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", str(tmp_path)])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert 'self.register_buffer("causal", torch.tril(torch.ones(config.max_len, config.max_len)), persistent=False)\n' in (
         tmp_path / "m.py"
@@ -416,7 +416,7 @@ def _project(tmp_path: Path, config: str = "") -> Path:
 @pytest.mark.parametrize("formatter", ["black", "ruff"])
 def test_formatter_formats_the_changed_files_only(tmp_path, formatter):
     _project(tmp_path)
-    result = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "--formatter", formatter, str(tmp_path)])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", "--formatter", formatter, str(tmp_path)])
     assert result.exit_code == 0, result.output
     text = (tmp_path / "m.py").read_text()
     assert 'x = {"a": 1}' in text  # the formatter ran over the whole changed file
@@ -428,12 +428,12 @@ def test_formatter_formats_the_changed_files_only(tmp_path, formatter):
 
 def test_formatter_from_config_and_the_dry_run_diff_shows_formatted_output(tmp_path):
     _project(tmp_path, '[tool.codemod]\nformatter = "ruff"\n')
-    result = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "--dry-run", str(tmp_path)])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", "--dry-run", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "+x = {\"a\": 1}\n" in result.output
     assert (tmp_path / "m.py").read_text() == _UNFORMATTED  # a dry run writes nothing
     # --formatter none on the command line wins over the config.
-    result = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "--dry-run", "--formatter", "none", str(tmp_path)])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", "--dry-run", "--formatter", "none", str(tmp_path)])
     assert "+x = {" not in result.output and "+        self.register_buffer(" in result.output
 
 
@@ -445,7 +445,7 @@ def test_missing_formatter_is_a_usage_error(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     real_get_path = sysconfig.get_path
     monkeypatch.setattr(sysconfig, "get_path", lambda name, *a, **k: str(tmp_path / "empty") if name == "scripts" else real_get_path(name, *a, **k))
-    result = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "--formatter", "black", str(tmp_path)])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", "--formatter", "black", str(tmp_path)])
     assert result.exit_code == 2
     assert "formatter 'black' is not installed (pip install black), or use --formatter none" in result.output
     assert (tmp_path / "m.py").read_text() == _UNFORMATTED  # nothing done
@@ -457,7 +457,7 @@ def test_formatter_failure_keeps_the_rewrite_and_reports(tmp_path, monkeypatch):
     _project(tmp_path)
     failing = [sys.executable, "-c", "import sys; sys.stderr.write('error: cannot format -: boom\\n'); sys.exit(123)"]
     monkeypatch.setattr(codemod.formatter, "formatter_command", lambda name: failing)
-    result = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "--formatter", "black", str(tmp_path)])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", "--formatter", "black", str(tmp_path)])
     assert result.exit_code == 2
     assert "black failed: error: cannot format -: boom; the rewrite is kept as codemod wrote it" in result.stderr
     text = (tmp_path / "m.py").read_text()
@@ -467,14 +467,14 @@ def test_formatter_failure_keeps_the_rewrite_and_reports(tmp_path, monkeypatch):
 
 def test_formatter_option_is_a_known_config_key(tmp_path):
     _project(tmp_path, '[tool.codemod]\nformatter = "yapf"\n')
-    result = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", str(tmp_path)])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", str(tmp_path)])
     assert result.exit_code == 2 and 'formatter must be one of black, ruff, none' in result.output
 
 
 def test_formatter_reads_and_writes_the_files_encoding(tmp_path):
     text = "# -*- coding: latin-1 -*-\nimport torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def __init__(self, n):\n        super().__init__()\n        self.\xe9chelle = torch.zeros(n)  # \xe9\n"
     (tmp_path / "m.py").write_bytes(text.encode("latin-1"))
-    result = CliRunner().invoke(main, ["run", "--no-validate", "--no-cache", "--formatter", "black", str(tmp_path)])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", "--formatter", "black", str(tmp_path)])
     assert result.exit_code == 0, result.output
     source = read_source(tmp_path / "m.py")
     assert source.encoding == "iso-8859-1"
@@ -485,7 +485,7 @@ def test_formatter_on_standard_input(tmp_path, monkeypatch):
     _project(tmp_path)
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(
-        main, ["run", "--no-validate", "--no-cache", "--formatter", "black", "--stdin-filename", "m.py", "-"], input=_UNFORMATTED
+        main, ["run", "--no-validate", "--unsafe-fixes", "--no-cache", "--formatter", "black", "--stdin-filename", "m.py", "-"], input=_UNFORMATTED
     )
     assert result.exit_code == 0, result.output
     assert 'x = {"a": 1}\n' in result.stdout

@@ -618,11 +618,14 @@ def test_json_has_a_verdict_and_checks_per_rewrite(cli_runs):
     document = json.loads(completed.stdout)
     rewrites = {f["class"]: f for f in document["findings"] if f["action"] != "skip"}
     good = rewrites["Good"]
-    assert good["verdict"] == "passed" and good["written"] is True and good["held_back"] is None
+    # a dry run writes nothing: it says what it would write
+    assert not any("written" in f for f in document["findings"])
+    assert good["verdict"] == "passed" and good["would_be_written"] is True and good["held_back"] is None
     assert {"attributes", "round_trip", "casts", "training", "meta_init", "coverage"} <= set(good["checks"])
-    assert rewrites["Raises"]["verdict"] == "error" and rewrites["Raises"]["written"] is False
-    assert rewrites["NeedsDim"]["written"] is True
-    assert rewrites["NeedsDimTrained"]["written"] is False and rewrites["NeedsDimFloat"]["written"] is False
+    assert rewrites["Raises"]["verdict"] == "error" and rewrites["Raises"]["would_be_written"] is False
+    assert rewrites["NeedsDim"]["would_be_written"] is True
+    assert rewrites["NeedsDimTrained"]["would_be_written"] is False and rewrites["NeedsDimFloat"]["would_be_written"] is False
+    assert document["summary"]["held_back"] == 3
     assert rewrites["NeedsDim"]["statically_safe"] is True and rewrites["NeedsDimFloat"]["statically_safe"] is False
     assert (document["summary"]["rewrites_proven"], document["summary"]["rewrites_validated"]) == (1, 5)
 
@@ -636,6 +639,9 @@ def test_report_file_is_a_markdown_summary(cli_runs):
     assert "## Failures" in report and "this model refuses to be built" in report
     assert "## Not validated" in report and "NeedsDimTrained.scale" in report
     assert "example('pkg.policy.NeedsDim', encoder=..." in report
+    # the run was a dry run: the report says what would be written, never "written"
+    assert "| Would be written |" in report and "| Written |" not in report
+    assert " would change, " in report.splitlines()[2] and " changed, " not in report.splitlines()[2]
 
 
 def test_text_output_is_one_line_per_passing_class(cli_runs):

@@ -11,6 +11,7 @@ import pytest
 
 from codemod.ftypes import Action, ClassRewrite, Finding, Verdict
 from codemod.validate import ValidationOptions, record, validate_rewrites
+from codemod.validate.record import default_records_dir
 
 CONFIG = """
 from dataclasses import dataclass
@@ -118,7 +119,12 @@ def recorded(tmp_path_factory):
 def test_record_runs_the_command_and_reports_classes(recorded):
     root, result = recorded
     assert result.exit_code == 0
-    assert result.records_dir == root / ".codemod" / "records"
+    # in the user cache directory (the tests' own: CODEMOD_CACHE_DIR), never in the repository
+    from codemod.cache import cache_base
+
+    assert result.records_dir == default_records_dir(root)
+    assert result.records_dir.parent == cache_base() / "records"
+    assert not (root / ".codemod").exists()
     by_name = {r.name: r for r in result.recorded}
     assert set(by_name) == {"pkg.model.Tagger", "pkg.model.Gate", "pkg.model.Unpicklable", "pkg.model.BigInput",
                             "pkg.model.Subclassed"}

@@ -3,8 +3,8 @@
 #
 #   benchmarks/real_repos/run.sh CHECKOUTS VENVS OUT [NAME...]
 #
-# CHECKOUTS/NAME is a checkout of each repository of repos.tsv at its commit (a copy: `record` writes
-# .codemod/records/ into it). VENVS/NAME is a virtual environment with the CPU build of torch 2.13.0
+# CHECKOUTS/NAME is a checkout of each repository of repos.tsv at its commit (`record` keeps its records
+# in the user cache directory; `codemod clean` removes those of an earlier run first). VENVS/NAME is a virtual environment with the CPU build of torch 2.13.0
 # and the repository's dependencies (make_venv below does it). OUT gets, per repository, the JSON and
 # Markdown reports of both runs and the output of the record command. Only dry runs: nothing is rewritten.
 set -uo pipefail
@@ -31,7 +31,7 @@ grep -v '^#' "$here/repos.tsv" | while IFS=$'\t' read -r name repository field s
     [ $# -gt 0 ] && [[ " $* " != *" $name "* ]] && continue
     repo="$checkouts/$name"; python_="$venvs/$name/bin/python"
     [ -x "$python_" ] || eval make_venv "$name" $(printf "'%s' " $specs)
-    rm -rf "$repo/.codemod"
+    "${codemod[@]}" clean "$repo" > /dev/null  # no records of an earlier run
     "${codemod[@]}" run --dry-run --no-cache --python "$python_" --format json --report "$out/$name.nosetup.md" "$repo" > "$out/$name.nosetup.json"
     record="${command/#python /$python_ }"
     (cd "$repo" && eval "${codemod[*]} record -- ${record//DRIVERS/$here/drivers}") > "$out/$name.record.out" 2>&1

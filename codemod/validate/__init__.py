@@ -61,7 +61,7 @@ class ValidationOptions:
     jobs: int = 1  # parallel worker pairs
     timeout: float = 60.0  # seconds per class and side
     examples: Path | None = None  # examples file; default <root>/codemod_examples.py if it exists
-    records_dir: Path | None = None  # default <root>/.codemod/records
+    records_dir: Path | None = None  # default: records/<project> in the cache directory (record.default_records_dir)
     # called as each class finishes, from a worker thread
     progress: Callable[[ClassRewrite, Validation], None] | None = None
     python: str | None = None  # the project's interpreter; default: see imports.project_python
@@ -123,7 +123,7 @@ def validate_rewrites(
         python = imports.project_python(root, options.python)
     except imports.InterpreterError as exc:
         return {key: Validation(Verdict.NOT_VALIDATED, message=str(exc)) for key in unique}
-    records_dir = Path(options.records_dir) if options.records_dir else default_records_dir(root)
+    records_dir = Path(options.records_dir) if options.records_dir else default_records_dir(root, options.cache_dir)
     roots = imports.import_roots(root, [r.path for r in unique.values()])
     results: dict[tuple[Path, str], Validation] = {}
     lock = threading.Lock()

@@ -12,6 +12,10 @@ import importlib.util
 import subprocess
 import sys
 
+# Said once by a run that falls back to the static scan (the static-only install).
+NO_TORCH_NOTE = ("validation needs torch, which is not installed here (the `validate` extra: "
+                 "pip install 'torch-buffer-codemod[validate]'); running statically: only statically safe "
+                 "rewrites are written (--unsafe-fixes writes the others)")
 INSTALL_HINT = "pip install 'torch-buffer-codemod[validate]' (see the README for the CPU build of torch), or pass --no-validate"
 
 
@@ -19,7 +23,7 @@ def validation_problem(device: str, python: str = sys.executable) -> str | None:
     """A one-line reason validation cannot run with `device` under the workers' interpreter
     `python`, or None.  Another interpreter's torch is its own affair: a worker that cannot
     import it says so in its verdict (imports.explain_start_failure)."""
-    if python == sys.executable and importlib.util.find_spec("torch") is None:
+    if torch_missing(python):
         return f"validation needs torch, which is not installed for {sys.executable}: {INSTALL_HINT}"
     if not device.startswith("cuda"):
         return None
@@ -37,3 +41,9 @@ def validation_problem(device: str, python: str = sys.executable) -> str | None:
     if index >= count:
         return f"--device {device}: only {count} CUDA device(s) are visible"
     return None
+
+
+def torch_missing(python: str) -> bool:
+    """Whether validation would need torch where it is not installed: the tool's own
+    interpreter without torch (the static-only install)."""
+    return python == sys.executable and importlib.util.find_spec("torch") is None

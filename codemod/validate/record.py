@@ -5,8 +5,11 @@ directory prepended to ``PYTHONPATH``) that loads :mod:`codemod.validate.recorde
 into every Python process the command starts.  For each ``nn.Module``
 subclass defined under the repository root, the first instance that reaches
 ``forward`` leaves its constructor arguments and those forward inputs.  The
-records land in ``<root>/.codemod/records/`` and ``codemod run`` uses them
-to build and call classes that the examples file does not cover.
+records land in the user cache directory, like the other caches (``records/`` under
+cache.py's base: ``--cache-dir``, ``$CODEMOD_CACHE_DIR`` or the platform's user cache
+directory), one folder per project named like its analysis cache, never inside the
+repository; ``codemod run`` finds them there to build and call classes that the examples
+file does not cover, and ``codemod clean`` removes them (:func:`clean`).
 
 The CLI should call ``record(root, command, cwd=Path.cwd())``, print
 ``result.summary_lines()`` to stderr (one line per recorded class, saying
@@ -126,8 +129,42 @@ class RecordResult:
         return lines
 
 
-def default_records_dir(root: Path) -> Path:
-    return root / ".codemod" / "records"
+RECORDS_FOLDER = "records"
+_RECORD_FILE = re.compile(r"[A-Za-z0-9._-]+-[0-9a-f]{8}\.(?:pkl|tmp)\Z")
+_INDEX = "index.json"
+
+
+def default_records_dir(root: Path, cache_dir: Path | str | None = None) -> Path:
+    """Where the records of project ``root`` live: ``records/<project>`` in the cache directory
+    (``cache_dir``, else ``$CODEMOD_CACHE_DIR``, else the user's), outside the repository."""
+    from codemod.cache import cache_base, project_directory
+
+    return project_directory(cache_base(cache_dir) / RECORDS_FOLDER, Path(root))
+
+
+def clean(cache_dir: Path | str | None, root: Path | None) -> list[Path]:
+    """Remove the records of project ``root`` (of every project when None); return the folders
+    removed.  Only files named as this module names them, only from folders it tagged."""
+    from codemod.cache import cache_base, remove_own_files
+
+    base = cache_base(cache_dir) / RECORDS_FOLDER
+    if root is not None:
+        folders = [default_records_dir(root, cache_dir)]
+    else:
+        try:
+            folders = [base / name for name in sorted(os.listdir(base))]
+        except OSError:
+            return []
+    removed = [folder for folder in folders if remove_own_files(folder, _owned)]
+    try:
+        base.rmdir()  # only when nothing else is left
+    except OSError:
+        pass
+    return removed
+
+
+def _owned(name: str) -> bool:
+    return name == _INDEX or bool(_RECORD_FILE.match(name))
 
 
 def record_file(records_dir: Path, root: Path, path: Path, qualname: str) -> Path | None:
@@ -147,6 +184,7 @@ def record(
     *,
     cwd: Path | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    cache_dir: Path | str | None = None,
 ) -> RecordResult:
     """Run ``command`` (in ``cwd``, default ``root``) and record the modules it builds.
 
@@ -158,7 +196,7 @@ def record(
     stored; the record says so.
     """
     root = Path(root).resolve()
-    records_dir = Path(records_dir) if records_dir is not None else default_records_dir(root)
+    records_dir = Path(records_dir) if records_dir is not None else default_records_dir(root, cache_dir)
     with tempfile.TemporaryDirectory(prefix="codemod-record-") as temporary:
         hook_dir = Path(temporary) / "hook"
         staging = Path(temporary) / "staging"
@@ -252,8 +290,10 @@ def _merge(staging: Path, records_dir: Path, command: list[str]) -> list[Recorde
         staged.setdefault(data["key"], []).append(data)
     if not staged:
         return []
-    records_dir.mkdir(parents=True, exist_ok=True)
-    index_path = records_dir / "index.json"
+    from codemod.cache import ensure_own_directory
+
+    ensure_own_directory(records_dir)  # tagged as this tool's: `codemod clean` may remove it
+    index_path = records_dir / _INDEX
     try:
         index = json.loads(index_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):

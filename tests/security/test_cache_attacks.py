@@ -43,20 +43,20 @@ def test_a_committed_pickle_cache_is_never_read(repo: Path, tmp_path: Path):
     legacy.mkdir(parents=True)
     for name in ("0" * 24 + "-" + "1" * 16 + ".pickle", "cache.pickle"):
         (legacy / name).write_bytes(pickle.dumps({str(repo / "pkg" / "model.py"): _Payload(marker)}))
-    result = invoke("run", "--dry-run", "--no-validate", ".")
+    result = invoke("run", "--dry-run", "--no-validate", "--unsafe-fixes", ".")
     assert result.exit_code == 0, result.output
     assert not marker.exists()
     # ... and a pickle planted in the user's cache directory is not read either.
     real = cache_file(repo)
     (real.parent / "analysis-0123456789abcdef01234567.json").write_bytes(pickle.dumps(_Payload(marker)))
     real.write_bytes(pickle.dumps(_Payload(marker)))
-    assert invoke("run", "--dry-run", "--no-validate", ".").exit_code == 0
+    assert invoke("run", "--dry-run", "--no-validate", "--unsafe-fixes", ".").exit_code == 0
     assert not marker.exists()
 
 
 def test_the_repository_holds_no_cache_after_any_run(repo: Path):
     for args in (["--dry-run"], ["--check"], []):
-        invoke("run", "--no-validate", *args, ".")
+        invoke("run", "--no-validate", "--unsafe-fixes", *args, ".")
         assert not (repo / ".codemod").exists()
     assert sorted(p.name for p in repo.rglob("*") if p.is_file()) == ["__init__.py", "model.py", "pyproject.toml"]
 
@@ -67,7 +67,7 @@ def test_committed_symlinks_under_dot_codemod_are_left_alone(repo: Path, outside
     (repo / ".codemod" / "cache").symlink_to(outside, target_is_directory=True)
     (repo / ".codemod" / ".gitignore").symlink_to(outside / "created-through-a-dangling-link")
     for args in (["--dry-run"], []):
-        assert invoke("run", "--no-validate", *args, ".").exit_code == 0
+        assert invoke("run", "--no-validate", "--unsafe-fixes", *args, ".").exit_code == 0
     assert snapshot(outside) == before
     assert invoke("clean").exit_code == 0
     assert snapshot(outside) == before
@@ -80,7 +80,7 @@ def test_a_symlinked_project_cache_directory_is_neither_followed_nor_cleaned(rep
     project.symlink_to(outside, target_is_directory=True)
     (outside / TAG_NAME).write_text(TAG_TEXT)  # even with our tag in it
     before = snapshot(outside)
-    assert invoke("run", "--no-validate", ".").exit_code == 0
+    assert invoke("run", "--no-validate", "--unsafe-fixes", ".").exit_code == 0
     assert REWRITTEN_LINE in (repo / "pkg" / "model.py").read_text()
     assert invoke("clean").exit_code == 0
     assert invoke("clean", "--all").exit_code == 0
@@ -89,19 +89,19 @@ def test_a_symlinked_project_cache_directory_is_neither_followed_nor_cleaned(rep
 
 
 def test_symlinks_inside_the_cache_directory_are_not_followed(repo: Path, outside: Path):
-    assert invoke("run", "--dry-run", "--no-validate", ".").exit_code == 0
+    assert invoke("run", "--dry-run", "--no-validate", "--unsafe-fixes", ".").exit_code == 0
     real = cache_file(repo)
     real.unlink()
     real.symlink_to(outside / "analysis-0123456789abcdef01234567.json")
     (real.parent / ".analysis-0123456789abcdef01234567.json.codemod-tmp-999999999").symlink_to(outside / "victim.py")
     before = snapshot(outside)
-    assert invoke("run", "--dry-run", "--no-validate", ".").exit_code == 0
+    assert invoke("run", "--dry-run", "--no-validate", "--unsafe-fixes", ".").exit_code == 0
     assert invoke("clean").exit_code == 0
     assert snapshot(outside) == before
 
 
 def test_clean_removes_only_what_the_tool_created(repo: Path):
-    assert invoke("run", "--dry-run", "--no-validate", ".").exit_code == 0
+    assert invoke("run", "--dry-run", "--no-validate", "--unsafe-fixes", ".").exit_code == 0
     project = cache_file(repo).parent
     (project / "notes.txt").write_text("the user's own file")
     result = invoke("clean")
@@ -152,7 +152,7 @@ def test_tampered_cache_entries_are_ignored_and_never_written_anywhere(repo: Pat
     and only to the files of this run."""
     model, other = repo / "pkg" / "model.py", repo / "pkg" / "other.py"
     other.write_text(SKIPPED)
-    assert invoke("run", "--dry-run", "--no-validate", ".").exit_code == 0
+    assert invoke("run", "--dry-run", "--no-validate", "--unsafe-fixes", ".").exit_code == 0
     path, data = _entries(repo)
     assert str(model) not in data["entries"], "a file with a rewrite is never cached"
     key = str(other)
@@ -177,7 +177,7 @@ def test_tampered_cache_entries_are_ignored_and_never_written_anywhere(repo: Pat
         text = text.replace('"PLACEHOLDER"', "[" * 100_000 + "]" * 100_000)
     path.write_text(text)
     before = snapshot(outside)
-    report = run([repo], RunOptions(write=True, validate=False, root=repo, jobs=1))
+    report = run([repo], RunOptions(write=True, validate=False, unsafe_fixes=True, root=repo, jobs=1))
     assert not report.has_errors
     assert model.read_text() == MODEL.replace("self.mask = torch.ones(3)", REWRITTEN_LINE)
     assert other.read_text() == SKIPPED
@@ -202,7 +202,7 @@ def test_a_poisoned_cache_entry_adds_no_code_to_the_diff_the_file_or_what_valida
     marker = tmp_path / "code-ran"
     model = repo / "pkg" / "model.py"
     (repo / "pkg" / "other.py").write_text(SKIPPED)
-    assert run_codemod(["run", "--dry-run", "--no-validate", "."], repo).returncode == 0
+    assert run_codemod(["run", "--dry-run", "--no-validate", "--unsafe-fixes", "."], repo).returncode == 0
     expected = MODEL.replace("self.mask = torch.ones(3)", REWRITTEN_LINE)
     injected = expected.replace(REWRITTEN_LINE, REWRITTEN_LINE + f"\n        open({str(marker)!r}, 'w').close()")
     # The entry a writing run once stored for a file with a rewrite: its findings, plan and
@@ -216,7 +216,7 @@ def test_a_poisoned_cache_entry_adds_no_code_to_the_diff_the_file_or_what_valida
     poisoned = {"module": "pkg.model", "findings": [finding], "original": MODEL, "rewritten": injected, "error": None,
                 "classes": [{"module": "pkg.model", "class_name": "Model", "findings": [0]}], "plan": plan}
     _plant(repo, model, poisoned)
-    dry = run_codemod(["run", "--dry-run", "--no-validate", "."], repo)
+    dry = run_codemod(["run", "--dry-run", "--no-validate", "--unsafe-fixes", "."], repo)
     assert dry.returncode == 0, dry.stderr
     assert "+        " + REWRITTEN_LINE in dry.stdout and "code-ran" not in dry.stdout
     _plant(repo, model, poisoned)
@@ -229,7 +229,7 @@ def test_a_poisoned_cache_entry_adds_no_code_to_the_diff_the_file_or_what_valida
     # the rewrite (a miss), it never adds one.
     model.write_text(MODEL)
     _plant(repo, model, {"module": "pkg.model", "findings": [], "error": None})
-    hidden = run_codemod(["run", "--no-validate", "."], repo)
+    hidden = run_codemod(["run", "--no-validate", "--unsafe-fixes", "."], repo)
     assert hidden.returncode == 0, hidden.stderr
     assert model.read_text() == MODEL and not marker.exists()
 

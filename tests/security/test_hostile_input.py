@@ -21,7 +21,7 @@ from .conftest import MODEL, REWRITTEN_LINE, codemod_process, run_codemod
 
 
 def analyse(root: Path, *paths: Path, prefilter: bool = True):
-    return run(list(paths) or [root], RunOptions(write=False, validate=False, root=root, jobs=1, use_cache=False, prefilter=prefilter))
+    return run(list(paths) or [root], RunOptions(write=False, validate=False, unsafe_fixes=True, root=root, jobs=1, use_cache=False, prefilter=prefilter))
 
 
 def test_a_300000_element_literal_is_reported_not_rewritten(repo: Path):
@@ -104,7 +104,7 @@ def _measured(args: list[str], cwd: Path, bound_s: float) -> tuple[int, str, flo
 
 
 @pytest.mark.skipif(not hasattr(os, "wait4"), reason="os.wait4")
-@pytest.mark.parametrize("args", [["--no-validate"], ["--no-validate", "--parse-all", "--dry-run"]])
+@pytest.mark.parametrize("args", [["--no-validate", "--unsafe-fixes"], ["--no-validate", "--unsafe-fixes", "--parse-all", "--dry-run"]])
 def test_a_10_mb_literal_is_refused_before_parsing_within_the_caps(repo: Path, args: list[str]):
     """The issue's probe: a 9.8 MB file holding a 4.9-million-element list and a class to
     rewrite took 80 s and 6.7 GB.  Its statement is refused before it is parsed, and the run
@@ -152,7 +152,7 @@ def test_a_file_over_the_cpu_or_memory_cap_is_reported_and_the_run_goes_on(repo:
     for name in ("spin.py", "hog.py"):
         (repo / "pkg" / name).write_text(MODEL)
     started = time.monotonic()
-    report = run([repo], RunOptions(write=False, validate=False, root=repo, jobs=jobs, use_cache=True))
+    report = run([repo], RunOptions(write=False, validate=False, unsafe_fixes=True, root=repo, jobs=jobs, use_cache=True))
     assert time.monotonic() - started < 60
     errors = {r.display_path: r.error for r in report.files if r.error}
     assert errors == {
@@ -180,7 +180,7 @@ def test_a_file_name_with_control_characters_cannot_forge_output_lines(repo: Pat
     (repo / "pkg" / name).write_text(MODEL)
     report = repo.parent / "report.md"
     for args in (["--dry-run"], ["--check"], ["--show-files"], ["--report", str(report)]):
-        result = run_codemod(["run", "--no-validate", *args, "."], repo)
+        result = run_codemod(["run", "--no-validate", "--unsafe-fixes", *args, "."], repo)
         assert result.returncode in (0, 1), result.stderr
         for line in (result.stdout + result.stderr).splitlines():
             assert not line.startswith("evil.py"), line
@@ -194,7 +194,7 @@ def test_a_file_name_with_control_characters_cannot_forge_output_lines(repo: Pat
 def _written(repo: Path, source: str) -> str:
     path = repo / "pkg" / "model.py"
     path.write_bytes(source.encode("utf-8"))
-    result = run_codemod(["run", "--no-validate", "--no-cache", "."], repo)
+    result = run_codemod(["run", "--no-validate", "--unsafe-fixes", "--no-cache", "."], repo)
     assert result.returncode == 0, result.stderr
     return path.read_bytes().decode("utf-8")
 
@@ -233,7 +233,7 @@ def test_the_largest_statement_accepted_is_analysed_and_rewritten_within_the_cap
     text = ("import torch\nfrom torch import nn\n\nDATA = [" + ",".join("1" for _ in range(elements)) + "]\n\n\n"
             + MODEL.split("\n\n\n", 1)[1].replace("Model", "Big"))
     big.write_text(text)
-    status, stderr, wall, peak = _measured(["run", "--no-validate", "--no-cache", "."], repo, bound_s=limits.FILE_CPU_S)
+    status, stderr, wall, peak = _measured(["run", "--no-validate", "--unsafe-fixes", "--no-cache", "."], repo, bound_s=limits.FILE_CPU_S)
     assert status == 0, stderr
     assert wall < limits.FILE_CPU_S and peak < limits.MEMORY_BYTES, (wall, peak)
     assert big.read_text() == text.replace("self.mask = torch.ones(3)", REWRITTEN_LINE)

@@ -29,7 +29,7 @@ def test_running_from_a_repository_root_with_modules_named_like_dependencies(tmp
     for name in names:
         (root / f"{name}.py").write_text(SHADOW.format(marker=str(tmp_path / f"imported-{name}"), name=name))
     (root / ".gitignore").write_text("ignored/\n")  # pathspec is needed
-    for args in (["run", "--no-validate", "--dry-run", "--jobs", "2", "."], ["run", "--no-validate", "."], ["clean"]):
+    for args in (["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--jobs", "2", "."], ["run", "--no-validate", "--unsafe-fixes", "."], ["clean"]):
         result = run_codemod(args, root)
         assert result.returncode == 0, result.stderr
     assert not list(tmp_path.glob("imported-*"))
@@ -55,13 +55,13 @@ def test_the_command_and_python_P_run_the_tool_even_where_the_repository_has_a_c
     assert script, "the codemod command is installed next to this interpreter"
     for command in ([script], [sys.executable, "-P", "-m", "codemod"]):
         env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
-        result = subprocess.run([*command, "run", "--no-validate", "--dry-run", "."], cwd=root, env=env,
+        result = subprocess.run([*command, "run", "--no-validate", "--unsafe-fixes", "--dry-run", "."], cwd=root, env=env,
                                 capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stderr
         assert "1 would change" in result.stdout
     assert not list(tmp_path.glob("imported-*"))
     # What the README warns about: a plain `python -m codemod` there runs the repository's module.
-    result = run_codemod(["run", "--no-validate", "--dry-run", "."], root)
+    result = run_codemod(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "."], root)
     assert f"the repository module {shadow} was imported" in result.stderr
     assert (tmp_path / "imported-codemod").exists()
     assert (root / "model.py").read_text() == MODEL
@@ -87,7 +87,7 @@ def test_a_formatter_shadowed_by_a_repository_module_is_never_run(tmp_path: Path
     (root / name).chmod(0o755)
     real = sysconfig.get_path
     monkeypatch.setattr(sysconfig, "get_path", lambda key, *a, **k: str(empty) if key == "scripts" else real(key, *a, **k))
-    for args in (["--dry-run", "--no-validate"], ["--no-validate"]):
+    for args in (["--dry-run", "--no-validate", "--unsafe-fixes"], ["--no-validate", "--unsafe-fixes"]):
         result = CliRunner().invoke(main, ["run", *args, "."])
         assert result.exit_code == 2
         assert f"formatter {name!r} is not installed" in result.output
@@ -95,7 +95,7 @@ def test_a_formatter_shadowed_by_a_repository_module_is_never_run(tmp_path: Path
     assert (root / "model.py").read_text() == MODEL
     # Installed in the tool's environment, the real formatter runs, from outside the repository.
     monkeypatch.setattr(sysconfig, "get_path", real)
-    result = CliRunner().invoke(main, ["run", "--no-validate", "."])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "."])
     assert result.exit_code == 0, result.output
     assert not list(tmp_path.glob("imported-*")) and not list(tmp_path.glob("ran-*"))
     assert REWRITTEN_LINE in (root / "model.py").read_text()
@@ -112,7 +112,7 @@ def test_the_formatter_starts_outside_the_repository_without_its_python_path(tmp
     monkeypatch.chdir(root)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("PYTHONPATH", f"{root}{os.pathsep}.")
-    result = CliRunner().invoke(main, ["run", "--no-validate", "."])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "."])
     assert result.exit_code == 0, result.output
     cwd, python_path = json.loads(seen.read_text())
     assert not Path(cwd).resolve().is_relative_to(root.resolve()) and python_path is None
@@ -129,7 +129,7 @@ def test_a_formatter_whose_output_is_other_code_is_not_used(tmp_path: Path, monk
     (bin_dir / "black").chmod(0o755)
     monkeypatch.chdir(root)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    result = CliRunner().invoke(main, ["run", "--no-validate", "."])
+    result = CliRunner().invoke(main, ["run", "--no-validate", "--unsafe-fixes", "."])
     assert result.exit_code == 2
     assert "black's output was not used: it parses to different code than it was given; " \
            "the rewrite is kept as codemod wrote it" in result.stderr

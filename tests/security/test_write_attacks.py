@@ -46,7 +46,7 @@ def test_a_file_swapped_for_a_symlink_mid_run_is_not_written_through(repo: Path,
 
     _swap_before_writing(monkeypatch, swap)
     before = snapshot(outside)
-    report = run([repo], RunOptions(write=True, validate=False, root=repo, jobs=1, use_cache=False))
+    report = run([repo], RunOptions(write=True, validate=False, unsafe_fixes=True, root=repo, jobs=1, use_cache=False))
     assert snapshot(outside) == before
     assert model.is_symlink()
     (error,) = [r.error for r in report.files if r.error]
@@ -65,7 +65,7 @@ def test_a_directory_swapped_for_a_symlink_mid_run_is_not_written_through(repo: 
         (repo / "pkg").symlink_to(copy, target_is_directory=True)
 
     _swap_before_writing(monkeypatch, swap)
-    report = run([repo], RunOptions(write=True, validate=False, root=repo, jobs=1, use_cache=False))
+    report = run([repo], RunOptions(write=True, validate=False, unsafe_fixes=True, root=repo, jobs=1, use_cache=False))
     assert (copy / "model.py").read_text() == MODEL
     assert any(r.error and r.error.startswith("not written:") for r in report.files)
 
@@ -78,7 +78,7 @@ def test_a_file_replaced_by_another_file_mid_run_is_not_written(repo: Path, monk
         model.write_text(MODEL)
 
     _swap_before_writing(monkeypatch, swap)
-    report = run([repo], RunOptions(write=True, validate=False, root=repo, jobs=1, use_cache=False))
+    report = run([repo], RunOptions(write=True, validate=False, unsafe_fixes=True, root=repo, jobs=1, use_cache=False))
     assert model.read_text() == MODEL
     assert any(r.error and "replaced" in r.error for r in report.files)
 
@@ -88,7 +88,7 @@ def test_a_symlink_in_the_tree_is_never_followed(repo: Path, outside: Path):
     (repo / "pkg" / "linked.py").symlink_to(outside / "victim.py")
     (repo / "linked_dir").symlink_to(outside, target_is_directory=True)
     before = snapshot(outside)
-    assert invoke("run", "--no-validate", ".").exit_code == 0
+    assert invoke("run", "--no-validate", "--unsafe-fixes", ".").exit_code == 0
     assert snapshot(outside) == before
     assert REWRITTEN_LINE in (repo / "pkg" / "model.py").read_text()
 
@@ -97,7 +97,7 @@ def test_read_only_files_are_left_alone_and_reported(repo: Path):
     model = repo / "pkg" / "model.py"
     model.chmod(0o444)
     try:
-        result = invoke("run", "--no-validate", "--format", "json", ".")
+        result = invoke("run", "--no-validate", "--unsafe-fixes", "--format", "json", ".")
         assert model.read_text() == MODEL
         assert stat.S_IMODE(model.stat().st_mode) == 0o444
         document = json.loads(result.stdout)
@@ -107,7 +107,7 @@ def test_read_only_files_are_left_alone_and_reported(repo: Path):
         summary = document["summary"]
         assert (summary["files_proposed"], summary["files_written"], summary["files_changed"]) == (1, 0, 0)
         # A run that writes nothing proposes the rewrite as usual.
-        dry = json.loads(invoke("run", "--no-validate", "--dry-run", "--format", "json", ".").stdout)["summary"]
+        dry = json.loads(invoke("run", "--no-validate", "--unsafe-fixes", "--dry-run", "--format", "json", ".").stdout)["summary"]
         assert (dry["files_proposed"], dry["files_written"], dry["files_changed"]) == (1, 0, 1)
     finally:
         model.chmod(0o644)
@@ -156,10 +156,10 @@ def test_only_temporary_files_proven_the_tools_own_are_removed(repo: Path):
     empty.write_bytes(b"")
     other = _leftover(repo, "__init__.py", b"", pid)  # next to a file this run does not write
     snapshot_before = snapshot(repo)
-    result = run_codemod(["run", "--no-validate", "--dry-run", "."], repo, timeout=120)
+    result = run_codemod(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "."], repo, timeout=120)
     assert result.returncode == 0, result.stderr
     assert snapshot(repo) == snapshot_before, "a dry run writes (and removes) nothing"
-    result = run_codemod(["run", "--no-validate", "."], repo, timeout=120)
+    result = run_codemod(["run", "--no-validate", "--unsafe-fixes", "."], repo, timeout=120)
     assert result.returncode == 0, result.stderr
     assert model.read_text() == MODEL.replace("self.mask = torch.ones(3)", REWRITTEN_LINE)
     assert not full.exists() and not empty.exists()
@@ -176,7 +176,7 @@ def test_writes_stay_inside_the_paths_given(repo: Path, tmp_path: Path):
     other.mkdir()
     (other / "model.py").write_text(MODEL)
     # Only pkg/ is given: files found elsewhere are never written, whatever the root says.
-    report = run([repo / "pkg"], RunOptions(write=True, validate=False, root=tmp_path, jobs=1))
+    report = run([repo / "pkg"], RunOptions(write=True, validate=False, unsafe_fixes=True, root=tmp_path, jobs=1))
     assert not report.has_errors
     assert (other / "model.py").read_text() == MODEL
     from codemod.fileio import SourceError, read_source, write_source_atomic
@@ -199,17 +199,17 @@ def test_a_symlinked_path_argument_is_refused_unless_asked(repo: Path, outside: 
     (repo / "linked_project").symlink_to(project, target_is_directory=True)
     before = snapshot(outside)
     for argument in ("pkg/linked.py", "linked_dir", "linked_dir/victim.py", "linked_project", str(repo / "linked_project")):
-        result = run_codemod(["run", "--no-validate", argument], repo, timeout=120)
+        result = run_codemod(["run", "--no-validate", "--unsafe-fixes", argument], repo, timeout=120)
         assert result.returncode == 2, (argument, result.stdout, result.stderr)
         assert "not followed (--follow-symlinks takes it)" in result.stderr
         assert "0 changed" in result.stdout
         assert snapshot(outside) == before
     assert (repo / "pkg" / "model.py").read_text() == MODEL
-    result = run_codemod(["run", "--no-validate", "."], repo, timeout=120)  # the walk skips the links
+    result = run_codemod(["run", "--no-validate", "--unsafe-fixes", "."], repo, timeout=120)  # the walk skips the links
     assert result.returncode == 0, result.stderr
     assert snapshot(outside) == before
     assert REWRITTEN_LINE in (repo / "pkg" / "model.py").read_text()
     # Asked for, a named link is taken: its target is rewritten.
-    result = run_codemod(["run", "--no-validate", "--follow-symlinks", "pkg/linked.py"], repo, timeout=120)
+    result = run_codemod(["run", "--no-validate", "--unsafe-fixes", "--follow-symlinks", "pkg/linked.py"], repo, timeout=120)
     assert result.returncode == 0, result.stderr
     assert REWRITTEN_LINE in (outside / "victim.py").read_text()
