@@ -36,7 +36,8 @@ BUFFER_REQUIRES_GRAD = Rule(
 MOVED_PARAMETER = Rule(
     "BUF105",
     "moved-parameter",
-    "nn.Parameter(t).to(device), a non-leaf copy that is not a parameter -> nn.Parameter(t)",
+    'nn.Parameter(t).to(device), a non-leaf copy that is not a parameter -> nn.Parameter(t) (under persistent = "state"; '
+    "else reported as BUF216)",
     fact='nn.Parameter(t).to(device) on another device returns a non-leaf copy that is not a Parameter; the device move goes inside (nn.Parameter(t.to(device))) unless the model is provably moved as a whole.',
     before='def __init__(self, n, device):\n    super().__init__()\n    self.bias = nn.Parameter(torch.zeros(n)).to(device)',
     after='def __init__(self, n, device):\n    super().__init__()\n    self.bias = nn.Parameter(torch.zeros(n).to(device))',

@@ -19,6 +19,7 @@ from codemod.rules import (
     lazy,
     local_first,
     mixins,
+    moved_parameter,
     not_a_tensor,
     off_device,
     parameter_limits,
@@ -49,6 +50,7 @@ ORDER = (
     captured_reference,  # BUF214
     super_order,  # BUF209
     registered_later,  # BUF108: assigned, then registered under the same name
+    moved_parameter,  # BUF216: nn.Parameter(t).to(device), reported unless persistence is asked for
     parameters,  # BUF103-105: nn.Parameter for trained tensors
     lazy,  # BUF107: None in __init__, a tensor later
     persistence,  # BUF101/102: register_buffer
