@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 # A method that binds an attribute of self (`self.x = ...`, `self.x: T = ...`, setattr(self, ...)).
+# `f(self, ...)`: a plain function called with the instance (not a method: no dot before it).
+_SELF_FIRST_CALL = re.compile(r"(?<![\w.])(\w+)\(\s*self\s*[,)]")
 _ASSIGNS_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b", re.MULTILINE)
 
 
@@ -207,6 +209,50 @@ class ClassFacts:
                     return symbols, stmt
         return None
 
+    @cached_property
+    def registered_through_helpers(self) -> set[str]:
+        """Names __init__ registers through a method of the class or a repository base that
+        hands its argument to register_buffer / register_parameter (`self.register_state(
+        "running_keys", torch.zeros(0, d))`, whose body calls `self.register_buffer(name,
+        default)`): later assignments land in that buffer."""
+        found: set[str] = set()
+        init, self_name = self.init, self.self_name
+        if init is None or self_name is None or "register_" not in self.class_text and not self.bases:
+            return found
+        for node in ast.walk(init):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == self_name
+                and node.func.attr not in ("register_buffer", "register_parameter", "__init__")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                continue
+            located = self.method(node.func.attr)
+            if located is None:
+                continue
+            method = located[1]
+            positional = [*method.args.posonlyargs, *method.args.args]
+            if len(positional) < 2:
+                continue
+            own, name = positional[0].arg, positional[1].arg
+            for call in ast.walk(method):
+                if (
+                    isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Attribute)
+                    and call.func.attr in ("register_buffer", "register_parameter")
+                    and isinstance(call.func.value, ast.Name)
+                    and call.func.value.id == own
+                    and call.args
+                    and isinstance(call.args[0], ast.Name)
+                    and call.args[0].id == name
+                ):
+                    found.add(node.args[0].value)
+        return found
+
     def own_method(self, name: str) -> FunctionNode | None:
         found = self.method(name)
         return found[1] if found is not None else None
@@ -279,6 +325,7 @@ class ClassFacts:
         """
         result: dict[str, list[tuple[str, AttrEvent]]] = {}
         self._collect_method_events(self.symbols, self.cls, self.init, result, "own", candidates)
+        self._collect_function_events(result)
         if candidates:
             for symbols, cls in self.bases:
                 self._collect_method_events(symbols, cls, None, result, "base", candidates)
@@ -316,6 +363,39 @@ class ClassFacts:
             for event in walker.events:
                 if relation == "own" or event.attr in candidates:
                     result.setdefault(event.attr, []).append((label, event))
+
+    def _collect_function_events(self, result) -> None:
+        """`create_grids(self, n)` in a method other than __init__: a function of the module that
+        binds attributes of the module handed to it, as a method would (reported, never
+        rewritten: none of it is constructor code).  A function __init__ also hands self to is
+        constructor code this analysis does not follow; it is left out."""
+        lines = self.symbols.source_lines
+        callers: dict[str, set[str]] = {}
+        for stmt in self.cls.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                text = "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
+                for name in _SELF_FIRST_CALL.findall(text):
+                    callers.setdefault(name, set()).add(stmt.name)
+        for name, methods in sorted(callers.items()):
+            if "__init__" in methods or name not in self.symbols.functions:
+                continue
+            function = self.symbols.functions[name]
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            positional = [*function.args.posonlyargs, *function.args.args]
+            if not positional:
+                continue
+            text = "\n".join(lines[function.lineno - 1 : function.end_lineno])
+            if not re.search(rf"^[ \t]*{positional[0].arg}\.\w+[ \t]*(?::[^=\n]*)?=(?!=)", text, re.MULTILINE):
+                continue  # binds no attribute of the instance it is handed
+            evaluator = Evaluator(self.index, self.symbols, function, self.method, self_attrs=dict(self.final_attrs))
+            if evaluator.self_name is None:
+                continue
+            walker = BodyWalker(evaluator)
+            walker.walk(function.body)
+            label = f"{self.cls.name}.{sorted(methods)[0]} through {name}()"
+            for event in walker.events:
+                result.setdefault(event.attr, []).append((label, event))
 
     def _called_elsewhere(self, cls: ast.ClassDef, name: str, init) -> bool:
         """Whether a method other than __init__ and its helpers mentions self.<name>."""
@@ -376,7 +456,10 @@ class AttributeFacts:
     @cached_property
     def registered_by_base(self) -> bool:
         """A repository base class registers it (`register_buffer` in its constructor or a method
-        it calls): assigning a tensor to it keeps it that buffer."""
+        it calls), or __init__ does through a helper method (ClassFacts.registered_through_helpers):
+        assigning a tensor to it keeps it that buffer."""
+        if self.attr in self.cls.registered_through_helpers:
+            return True
         return any(label.startswith("base ") and e.kind in ("register_buffer", "registered") for label, e in self.outside)
 
     @cached_property

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
+from codemod.torch_names import TENSOR_ONLY_METHODS as RESULT_IS_TENSOR_METHODS
 from codemod.torch_names import CallKind, classify_call, may_make_tensor
 
 # The scans below run over every file, so their patterns begin with a literal (which the
@@ -162,6 +163,13 @@ class Hints:
     modules: frozenset[str] = frozenset()
 
 
+# `f(self, ...)`: self handed to a plain function (builtins that never bind attributes aside).
+_HANDS_SELF = re.compile(
+    r"(?<![\w.])(?<!def )(?!(?:isinstance|getattr|setattr|hasattr|delattr|super|type|id|print|len|str|repr|vars|dir|callable"
+    r"|hash|iter|next)\()\w+\(\s*self\s*[,)]"
+)
+
+
 def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     """Could a class (or any class inside this statement) produce a finding?
 
@@ -170,6 +178,8 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     attributes cannot, and is what this check lets the analysis skip.
     """
     text = segment.text
+    if "self" in text and _HANDS_SELF.search(text):
+        return True  # `create_grids(self, n)`: a function of the module may bind attributes of self
     quotes = _triple_quotes(text)
     constructors: list[tuple[int, int]] = []  # (start, end) of each __init__ block
     position = text.find("def __init__")
@@ -317,7 +327,12 @@ _IMPORT_WORD = re.compile(r"\bimport\b")
 # A call of a method of self: a helper that may build a tensor (`self.mask = ~self._causal(n)`).
 _SELF_HELPER = re.compile(r"self\.\w+\s*\(")
 _WORD_CHAR = re.compile(r"\w")
-_BINDS_SELF = re.compile(r"self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b")
+# `self.x = ...`, `setattr(self, ...)`, and a container of self filled: `self.d[k] = ...`,
+# `self.items.append(...)` (a list or dict of tensors is reported wherever it is filled).
+_BINDS_SELF = re.compile(
+    r"self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b"
+    r"|self\.\w+(?:\[[^\]\n]*\])+[ \t]*=(?!=)|self\.\w+\.(?:append|extend|insert|update|setdefault)\("
+)
 
 
 _REGISTRATION = re.compile(r"\b(?:Parameter|register_buffer)\(")
@@ -404,6 +419,10 @@ def _closing_paren(text: str, start: int) -> int | None:
     return None
 
 
+# Calls of methods only a tensor has (torch_names.TENSOR_ONLY_METHODS): their result is a tensor.
+_TENSOR_METHOD_CALL = re.compile(r"\.(?:" + "|".join(sorted(RESULT_IS_TENSOR_METHODS)) + r")\(")
+
+
 def mentions(text: str, hints: Hints) -> bool:
     if "import" in text and _IMPORT_WORD.search(text):
         return True  # names bound inside the method, which the hints do not know
@@ -412,6 +431,8 @@ def mentions(text: str, hints: Hints) -> bool:
             continue  # `myself.x(`
         if _indent(text, match.start()) is None:
             return True  # a value built by a method of self, not a bare `self.post_init()`
+    if _TENSOR_METHOD_CALL.search(text):
+        return True  # `val.detach()`: whatever `val` is, the result is a tensor
     # A substring test first (fast, in C); the finer checks only for the names found.
     for name in hints.names:
         if name in text and next(_mentions_of(text, name, after_dot=True), None) is not None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from codemod import torch_names as tn
 from codemod.tensors import (
     NON_TENSOR,
+    NONE,
     UNKNOWN,
     Evaluator,
     Kind,
@@ -223,6 +224,8 @@ class BodyWalker:
         for i, element in enumerate(elements):
             part = parts[i] if parts is not None else UNKNOWN
             node = nodes[i] if nodes is not None else None
+            if part.kind is Kind.UNKNOWN and isinstance(node, ast.Constant) and node.value is None:
+                part = NONE  # `self.a, self.b = None, None`: each item is None
             if isinstance(element, ast.Starred):
                 element, node = element.value, None
                 # a starred target takes a list of the remaining items

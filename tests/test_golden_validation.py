@@ -85,6 +85,8 @@ WITHOUT_FORWARD: dict[tuple[str, str], set[str]] = {
 HOLDS_NONE: dict[tuple[str, str], set[str]] = {
     ("lazy_none_then_tensor_in_forward", "RotaryCache"): {"cos_cached"},
     ("lazy_none_then_tensor_in_setup_method", "Sampler"): {"schedule"},
+    ("lazy_none_in_a_tuple_assignment", "LoopCache"): {"loop_index", "loop_type"},
+    ("lazy_none_in_a_tuple_assignment_set_up_later", "Grid"): {"xx", "yy"},
 }
 
 # Golden classes whose forward (with the example inputs) mixes a raw tensor

@@ -115,8 +115,8 @@ def test_parameter_assigned_over_a_registered_buffer_becomes_the_parameter():
 
 
 def test_parameter_moved_to_device_fixed_beside_none_parameter():
-    result = rewrite(
-        """
+    # under the state policy (the user asked for new keys for state); by default it is reported (BUF216)
+    source = """
         import torch
         import torch.nn as nn
 
@@ -128,7 +128,8 @@ def test_parameter_moved_to_device_fixed_beside_none_parameter():
                 else:
                     self.register_parameter("bias", None)
         """
-    )
+    assert by_attr(rewrite(source))["bias"].code == "BUF216"
+    result = transform_source(textwrap.dedent(source), path="model.py", persistent="state")
     assert by_attr(result)["bias"].action is Action.PARAMETER
     # nothing shows that the model is moved as a whole: the parameter is made on the device it was moved to
     assert "self.bias = nn.Parameter(torch.zeros(3).to(device))\n" in result.code

@@ -44,7 +44,7 @@ def is_lazy(facts: AttributeFacts) -> bool:
     if facts.registered_by_base:
         return False
     bindings = [e for e in facts.events if e.kind in ("assign", "setattr", "unpack", "register_buffer", "registered", "fill")]
-    if not bindings or any(e.kind != "assign" or e.value is None or e.value.kind is not Kind.NONE for e in bindings):
+    if not bindings or any(e.kind not in ("assign", "unpack") or e.value is None or e.value.kind is not Kind.NONE for e in bindings):
         return False
     own = f"{facts.cls.cls.name}."
     return any(

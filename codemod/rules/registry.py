@@ -77,6 +77,8 @@ REGISTRY = dict(sorted(REGISTRY.items()))
 def considers(facts) -> bool:
     """Whether any rule has something to say about the attribute: a raw tensor binding
     (AttributeFacts.considered), or a pattern a rule module claims with `wants(facts)`."""
+    if facts.registered_by_base:
+        return False  # a buffer already (registered by a base class or a helper): assignments land in it
     return facts.considered or any(getattr(module, "wants", None) and module.wants(facts) for module in ORDER)
 
 

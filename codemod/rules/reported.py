@@ -83,8 +83,9 @@ def outside_suggestion(attr: str, class_text: str, overrides_base_method: bool) 
 
 
 def wants(facts: AttributeFacts) -> bool:
-    """A list or dict built empty in __init__ and filled with tensors by another method."""
-    return bool(facts.events) and _filled_outside(facts) is not None
+    """A list or dict filled with tensors by a method other than __init__ (built empty in
+    __init__, or in that method itself)."""
+    return _filled_outside(facts) is not None
 
 
 def _filled_outside(facts: AttributeFacts) -> str | None:
@@ -130,8 +131,8 @@ def _outside_only(facts: AttributeFacts) -> Decision | None:
     own = [
         (label, e)
         for label, e in facts.outside
-        if label.startswith(f"{cls.cls.name}.") and e.kind == "assign" and e.value is not None
-        and e.value.kind in (Kind.TENSOR, Kind.SEQUENCE)
+        if label.startswith(f"{cls.cls.name}.") and e.kind in ("assign", "fill") and e.value is not None
+        and (e.value.kind is Kind.TENSOR or e.value.kind is Kind.SEQUENCE)
     ]
     if not own or any(label.startswith("base ") for label, _ in facts.outside):
         return None
