@@ -62,6 +62,13 @@ def skip_reason(attr: str, events) -> str | None:
                 return f"{REASON_PREFIX} (line {event.stmt.lineno}), where self.{other.attr} is meant to be trained; build each nn.Parameter in its own assignment"
         if any(e.kind == "requires_grad" and e.attr in names for e in events):
             return f"{REASON_PREFIX} (line {event.stmt.lineno}) and then made trainable; build the nn.Parameter in its own assignment"
+        trained = next((e for e in events if e is not event and e.value is not None
+                        and (e.value.requires_grad or e.value.kind.name == "PARAMETER")), None)
+        if trained is not None:
+            # whatever becomes of the later binding, the attribute ends a parameter: splitting
+            # this statement would register a buffer under the parameter's name
+            return (f"{REASON_PREFIX} (line {event.stmt.lineno}), then bound to a trained tensor (line "
+                    f"{trained.stmt.lineno}); build the nn.Parameter in its own assignment")
     return None
 
 
