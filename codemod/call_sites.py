@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from codemod.segments import TENSOR_ARGUMENT_FUNCTIONS, TENSOR_ONLY_METHODS
+from codemod.segments import TENSOR_ONLY_METHODS, torch_slot_takes_tensor
 from codemod.tensors import ARGUMENT_STATE, UNKNOWN, Evaluator, Kind, Value, merge_branches
 
 if TYPE_CHECKING:
@@ -19,7 +19,76 @@ if TYPE_CHECKING:
     from codemod.symbols import ModuleSymbols
 
 _TENSOR_METHODS = frozenset(TENSOR_ONLY_METHODS)
-_TENSOR_FUNCTIONS = frozenset(TENSOR_ARGUMENT_FUNCTIONS)
+# Where a torch function is called from: `torch.f`, `torch.linalg.f`, `F.f`, `nn.functional.f`.
+_TORCH_NAMESPACES = frozenset(
+    {("torch",), ("torch", "sparse"), ("torch", "linalg"), ("torch", "fft"), ("torch", "special"),
+     ("torch", "nn", "functional"), ("nn", "functional"), ("F",), ("functional",)}
+)
+
+
+def _torch_function(func: ast.expr) -> str | None:
+    """The name of the torch function a call's `func` spells (`F.cross_entropy`: cross_entropy)."""
+    if not isinstance(func, ast.Attribute):
+        return None
+    parts: list[str] = []
+    head = func.value
+    while isinstance(head, ast.Attribute):
+        parts.append(head.attr)
+        head = head.value
+    if not isinstance(head, ast.Name) or (head.id, *reversed(parts)) not in _TORCH_NAMESPACES:
+        return None
+    return func.attr
+
+
+def _tensor_arguments(call: ast.Call) -> list[ast.expr]:
+    """The arguments a torch function call takes in tensor slots (segments.torch_slot_takes_tensor),
+    with the items of a list or tuple literal there (`torch.cat([x, self.pe], 1)`)."""
+    name = _torch_function(call.func)
+    if name is None:
+        return []
+    found: list[ast.expr] = []
+    for position, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            break
+        if torch_slot_takes_tensor(name, position, None):
+            found.append(arg)
+    found += [k.value for k in call.keywords if k.arg is not None and torch_slot_takes_tensor(name, None, k.arg)]
+    return [item for arg in found for item in (arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg])]
+
+
+def _conditions(function: ast.AST) -> set[int]:
+    """ids of the comparisons that are conditions (`if self.k > 0:`, `while not a < b and c:`)."""
+    found: set[int] = set()
+    for node in ast.walk(function):
+        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            pending = [node.test]
+        elif isinstance(node, ast.comprehension):
+            pending = list(node.ifs)
+        else:
+            continue
+        while pending:
+            test = pending.pop()
+            found.add(id(test))
+            if isinstance(test, ast.BoolOp):
+                pending.extend(test.values)
+            elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                pending.append(test.operand)
+    return found
+
+
+def _is_number(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+
+
+def _compared_value(node: ast.Compare, conditions: set[int]) -> list[ast.expr]:
+    """The operands compared with a number written out, where the comparison makes a value
+    (`mask = self.adj > 0`; a tensor's comparison is elementwise), not a condition."""
+    if id(node) in conditions or len(node.ops) != 1 or isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
+        return []
+    left, right = node.left, node.comparators[0]
+    return [left] if _is_number(right) else [right] if _is_number(left) else []
 
 
 def _root_name(node: ast.expr) -> tuple[ast.Name, str] | None:
@@ -178,6 +247,7 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[s
             if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Attribute)
             and isinstance(n.iter.value, ast.Name) and n.iter.value.id == self_name and n.iter.attr in children
         }
+        conditions = _conditions(method)
         for node in ast.walk(method):
             if isinstance(node, ast.Call) and is_child(node.func, loop_children):
                 # handed to a child module's forward (`self.block(x, self.mask)`): the child
@@ -185,17 +255,16 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[s
                 found.update(a for a in map(attr_of, [*node.args, *(k.value for k in node.keywords)]) if a)
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
                 found.update(a for a in (attr_of(node.left), attr_of(node.right)) if a)
+            elif isinstance(node, ast.Compare):
+                found.update(a for a in map(attr_of, _compared_value(node, conditions)) if a)
             elif isinstance(node, ast.Call):
                 func = node.func
                 if isinstance(func, ast.Attribute):
                     receiver = attr_of(func.value) if isinstance(func.value, ast.Attribute) else None
                     if receiver and func.attr in _TENSOR_METHODS:
                         found.add(receiver)
-                    head = func
-                    while isinstance(head, ast.Attribute):
-                        head = head.value
-                    if isinstance(head, ast.Name) and head.id in ("torch", "F", "functional") and func.attr in _TENSOR_FUNCTIONS:
-                        found.update(a for a in map(attr_of, node.args) if a)
+                    # handed to a torch function where it takes a tensor: `F.cross_entropy(x, y, self.w)`
+                    found.update(a for a in map(attr_of, _tensor_arguments(node)) if a)
             elif isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Attribute):
                 attr = attr_of(node.iter)
                 if attr and _name_used_as_tensor(node.body, node.target.id):
@@ -221,23 +290,111 @@ def _name_used_as_tensor(nodes: list[ast.AST], name: str) -> bool:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 if is_name(node.func.value) and node.func.attr in _TENSOR_METHODS:
                     return True
-                if node.func.attr in _TENSOR_FUNCTIONS and any(is_name(a) for a in node.args):
+                if any(is_name(a) for a in _tensor_arguments(node)):
                     return True
     return False
 
 
+# How many constructors an argument is followed through (a parent's call, a subclass's
+# `super().__init__(...)`), one inside another.
+_MAX_DEPTH = 8
+
+
 def argument_values(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, wanted: set[str]) -> dict[str, Value]:
     """argument -> its value when every repository call of `cls` passes a tensor (or every
-    one a list of tensors) for it; arguments left out fall back on their default."""
+    one a list of tensors) for it; arguments left out fall back on their default.  The calls
+    of subclasses that inherit the constructor count, and so does a subclass's constructor
+    handing its own arguments on (`super().__init__(adj)`), typed from that subclass's calls."""
     paths = tuple(sorted(w for w in wanted if "." in w))  # `args.gso`: an attribute of what is passed
     key = ("call_sites", symbols.path, cls.name, cls.lineno, paths)
     # The answer depends on every file of the run (any of them may call the class).
     index.scanned_repository = True
     memo = index.memo.get(key)
     if memo is None:
+        depth = index.memo.get("call_sites_depth", 0)
+        if depth >= _MAX_DEPTH:
+            return {}  # too deep to follow: nothing typed
         index.memo[key] = {}  # a class handing its argument on to itself: nothing typed
-        memo = index.memo[key] = _observe(index, symbols, cls, init, paths)
+        index.memo["call_sites_depth"] = depth + 1
+        try:
+            memo = index.memo[key] = _observe(index, symbols, cls, init, paths)
+        finally:
+            index.memo["call_sites_depth"] = depth
     return {name: memo[name] for name in wanted if name in memo}
+
+
+def _own_init(cls: ast.ClassDef):
+    return next((s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
+
+
+def _constructor_heirs(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef):
+    """The repository subclasses whose construction runs this class's __init__: those that
+    define none (their calls are calls of it), and those whose own __init__ may call it
+    ({id of that __init__: (symbols, subclass, whether `super()` there means this class)})."""
+    inheriting: list[tuple[ModuleSymbols, ast.ClassDef]] = []
+    extending: dict[int, tuple[ModuleSymbols, ast.ClassDef, bool]] = {}
+    pending = [(symbols, cls)]
+    while pending:
+        base_symbols, base = pending.pop()
+        target = (base_symbols.path, base.name, base.lineno)
+        for sub_symbols, sub in index.subclasses_of(base_symbols, base):
+            # subclasses_of lists every descendant: keep the direct ones of `base`
+            direct = [
+                i
+                for i, b in enumerate(sub.bases)
+                if (r := index.resolve_expr(sub_symbols, b.value if isinstance(b, ast.Subscript) else b)) is not None
+                and r.kind == "class" and r.path is not None and (r.path, r.name, r.header.lineno) == target
+            ]
+            if not direct:
+                continue
+            first = direct[0] == 0  # `super()` (and an inherited __init__) reach the first base
+            sub_init = _own_init(sub)
+            if sub_init is None:
+                if first:
+                    inheriting.append((sub_symbols, sub))
+                    pending.append((sub_symbols, sub))
+            elif id(sub_init) not in extending:
+                extending[id(sub_init)] = (sub_symbols, sub, first)
+    return inheriting, extending
+
+
+def _base_constructor_arguments(index: RepoIndex, call: ast.Call, evaluator: Evaluator, target, extending):
+    """(positional, keywords) when `call` runs the constructor of the class `target` from a
+    subclass's __init__: `super().__init__(a)`, `super(Sub, self).__init__(a)`,
+    `super(self.__class__, self).__init__(a)`, `Base.__init__(self, a)`; else None."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "__init__"):
+        return None
+    owner = getattr(evaluator, "constructor_of", None)
+    heir = extending.get(id(owner[2])) if owner is not None else None
+    self_name = evaluator.self_name
+    if heir is None or self_name is None:
+        return None
+    _, sub, first = heir
+    receiver = func.value
+    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
+        if not first:
+            return None  # the next class of the MRO is another base
+        if receiver.args:
+            if len(receiver.args) != 2 or not (isinstance(receiver.args[1], ast.Name) and receiver.args[1].id == self_name):
+                return None
+            kind = receiver.args[0]
+            named = isinstance(kind, ast.Name) and kind.id == sub.name
+            own_class = (
+                isinstance(kind, ast.Attribute) and kind.attr == "__class__"
+                and isinstance(kind.value, ast.Name) and kind.value.id == self_name
+            ) or (
+                isinstance(kind, ast.Call) and isinstance(kind.func, ast.Name) and kind.func.id == "type"
+                and len(kind.args) == 1 and isinstance(kind.args[0], ast.Name) and kind.args[0].id == self_name
+            )
+            if not (named or own_class):
+                return None
+        return call.args, call.keywords
+    if call.args and isinstance(call.args[0], ast.Name) and call.args[0].id == self_name:
+        resolved = index.resolve_expr(evaluator.symbols, receiver)
+        if resolved is not None and resolved.kind == "class" and (resolved.path, resolved.name) == target:
+            return call.args[1:], call.keywords
+    return None
 
 
 def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, paths: tuple[str, ...] = ()) -> dict[str, Value]:
@@ -250,39 +407,48 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
     seen: dict[str, list[Value]] = {name: [] for name in [*keyword_names, *paths]}
     calls = 0
     target = (symbols.path, cls.name)
+    inheriting, extending = _constructor_heirs(index, symbols, cls)
+    targets = {target, *((s.path, c.name) for s, c in inheriting)}
+    names = {cls.name, *(c.name for _, c in inheriting)}
     # A call added in any file changes this class's result: the cache must know.
     index.scanned_repository = True
 
-    observed: set[int] = set()
+    observed: set[tuple] = set()  # where each call is: a module's trees may be parsed twice
 
     def on_call(outer: ast.Call, evaluator: Evaluator) -> None:
         # The evaluator does not read the arguments of calls it types without them
         # (`nn.ModuleList([Child(adj)])`): look inside each call it meets.
         for call in ast.walk(outer):
-            if isinstance(call, ast.Call) and id(call) not in observed:
-                observed.add(id(call))
-                observe(call, evaluator)
+            if isinstance(call, ast.Call):
+                where = (evaluator.symbols.path, call.lineno, call.col_offset, call.end_lineno, call.end_col_offset)
+                if where not in observed:
+                    observed.add(where)
+                    observe(call, evaluator)
 
     def observe(call: ast.Call, evaluator: Evaluator) -> None:
         nonlocal calls
-        func = call.func
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-        if name != cls.name:
-            return
-        resolved = index.resolve_expr(evaluator.symbols, func)
-        if resolved is None or resolved.kind != "class" or (resolved.path, resolved.name) != target:
-            return
+        arguments = _base_constructor_arguments(index, call, evaluator, target, extending) if extending else None
+        if arguments is None:
+            func = call.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name not in names:
+                return
+            resolved = index.resolve_expr(evaluator.symbols, func)
+            if resolved is None or resolved.kind != "class" or (resolved.path, resolved.name) not in targets:
+                return
+            arguments = call.args, call.keywords
+        passed, keywords = arguments
         calls += 1
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        if any(isinstance(a, ast.Starred) for a in passed) or any(k.arg is None for k in keywords):
             for values in seen.values():
                 values.append(UNKNOWN)
             return
         given: dict[str, Value] = {}
         nodes: dict[str, ast.expr] = {}
-        for position, arg in enumerate(call.args):
+        for position, arg in enumerate(passed):
             if position < len(positional):
                 nodes[positional[position]] = arg
-        for kw in call.keywords:
+        for kw in keywords:
             if kw.arg in keyword_names:
                 nodes[kw.arg] = kw.value
         for name, node in nodes.items():
@@ -298,15 +464,21 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
         for name, values in seen.items():
             values.append(given[name] if name in given else default_values.get(name, UNKNOWN))
 
+    needles = tuple(sorted(name + "(" for name in names))
     for path in list(index.files):
         text = index.text(path)
-        if not text or cls.name + "(" not in text:
+        if not text or not any(needle in text for needle in needles):
             continue
         other = index.symbols_for_path(path)
         if other is None:
             continue
         index.note((path,))
-        _walk_calls(index, other, cls.name + "(", on_call)
+        _walk_calls(index, other, needles, on_call)
+    # The constructors of subclasses that may hand their arguments on to this one.
+    for sub_symbols, sub, _ in extending.values():
+        sub_init = _own_init(sub)
+        if sub_init is not None and sub_init.args.args:
+            _walk_function(index, sub_symbols, sub_init, on_call, (sub_symbols, sub, sub_init), methods=lambda _name: None)
     if not calls:
         return {}
     plural = "call" if calls == 1 else f"{calls} calls"
@@ -342,40 +514,46 @@ def _combine(values: list[Value], state: str) -> Value:
     return Value(result.kind, state, None, result.integer, integer_guessed=result.integer_guessed)
 
 
-def _walk_calls(index: RepoIndex, symbols: ModuleSymbols, needle: str, on_call) -> None:
-    """Walk every function, method and module-level block of a module that mentions `needle`,
-    calling `on_call` on each call with the evaluator of its scope."""
+def _walk_function(index: RepoIndex, symbols: ModuleSymbols, function, on_call, constructor_of=None, body=None, methods=None) -> None:
+    """Walk a function's body (or `body`), calling `on_call` on each call with its evaluator;
+    `constructor_of` (symbols, class, __init__) when the function is a class's constructor."""
     from codemod.walker import BodyWalker  # walker builds on tensors, as this module does
 
-    def walk(function, body, methods, constructor_of=None) -> None:
-        evaluator = Evaluator(index, symbols, function, methods)
-        evaluator.on_call = on_call
-        evaluator.constructor_of = constructor_of  # type: ignore[attr-defined]  (see _passed_value)
-        BodyWalker(evaluator).walk(body)
+    evaluator = Evaluator(index, symbols, function, methods)
+    evaluator.on_call = on_call
+    evaluator.constructor_of = constructor_of  # type: ignore[attr-defined]  (see _passed_value)
+    BodyWalker(evaluator).walk(function.body if body is None else body)
 
+
+def _walk_calls(index: RepoIndex, symbols: ModuleSymbols, needles: tuple[str, ...], on_call) -> None:
+    """Walk every function, method and module-level block of a module that mentions one of
+    `needles`, calling `on_call` on each call with the evaluator of its scope."""
     lines = symbols.source_lines
 
+    def named(text: str) -> bool:
+        return any(needle in text for needle in needles)
+
     def mentions(stmt: ast.stmt) -> bool:
-        return needle in "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
+        return named("\n".join(lines[stmt.lineno - 1 : stmt.end_lineno]))
 
     # The module-level statements up to the last that mentions the class: the ones before
     # may set what its call passes (`args.adj = torch.tensor(adj)`, then `Model(args)`).
     mentioning = [i for i, s in enumerate(symbols.header) if mentions(s)]
     if mentioning:
-        walk(None, symbols.header[: mentioning[-1] + 1], None)
+        _walk_function(index, symbols, None, on_call, body=symbols.header[: mentioning[-1] + 1])
     for name in list(symbols.functions):
         segment = symbols.functions.segment(name)
-        if segment is not None and needle not in segment.text:
+        if segment is not None and not named(segment.text):
             continue
         node = symbols.functions[name]
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            walk(node, node.body, None)
+            _walk_function(index, symbols, node, on_call)
     for name in list(symbols.classes):
         segment = symbols.classes.segment(name)
-        if segment is not None and needle not in segment.text:
+        if segment is not None and not named(segment.text):
             continue
         owner = symbols.classes[name]
         for stmt in owner.body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if mentions(stmt):
-                    walk(stmt, stmt.body, lambda _name: None, (symbols, owner, stmt) if stmt.name == "__init__" else None)
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and mentions(stmt):
+                constructor_of = (symbols, owner, stmt) if stmt.name == "__init__" else None
+                _walk_function(index, symbols, stmt, on_call, constructor_of, methods=lambda _name: None)

@@ -250,20 +250,158 @@ _KEEPS_NAME = re.compile(
     r"(?:\.\w+(?:\([^()\n]*\))?|\[[^\]\n]*\]|[ \t]*[-+*/][ \t]*\(?[A-Za-z_0-9.]+\)?)*[ \t]*(?:#[^\n]*)?$",
     re.MULTILINE,
 )
-# torch functions whose every positional argument is a tensor (a scalar there, as in
-# `torch.topk(x, self.k)`, would not show that self.k is one).
-TENSOR_ARGUMENT_FUNCTIONS = ("mm", "matmul", "bmm", "spmm", "mv", "einsum", "kron", "linear", "bilinear", "chain_matmul")
-# Methods only a tensor has; call_sites.used_as_tensor reads the same uses from the tree.
+# Methods only a tensor has; call_sites.used_as_tensor reads the same uses from the tree.  A
+# module has `.to(` / `.cuda(` too and a numpy array `.clone(`: a use only lets the calls of
+# the class decide (call_sites), which type the value itself.
 TENSOR_ONLY_METHODS = (
     "t", "mm", "matmul", "bmm", "spmm", "unsqueeze", "squeeze", "expand", "expand_as", "view", "permute",
     "transpose", "masked_fill", "index_select", "gather", "numel", "dim", "to_dense", "to_sparse", "nonzero",
     "repeat", "reshape", "flatten", "sum", "mean", "float", "long", "bool", "half", "unbind", "chunk", "split",
+    "gt", "lt", "ge", "le", "eq", "ne", "to", "cuda", "cpu", "type_as", "detach", "clone", "contiguous", "size",
+    "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor",
 )
+
+# -- an attribute handed to a torch function ------------------------------------------------
+# `F.cross_entropy(x, y, self.weight)`, `torch.index_select(x, 0, self.index)`,
+# `torch.ones_like(self.adj)`: the attribute is the whole argument, in a slot where torch
+# takes a tensor.  Slots that take numbers or options (`torch.topk(x, self.k)`,
+# `F.dropout(x, self.p)`, `dim=self.dim`) do not count, so that a class whose attribute is a
+# number never gets its calls searched; where one still counts, the calls of the class decide.
+
+# torch functions none of whose arguments shows a tensor (sizes, data to copy, paths, seeds).
+NON_TENSOR_ARGUMENT_FUNCTIONS = frozenset(
+    {"zeros", "ones", "empty", "full", "rand", "randn", "randint", "randperm", "arange", "range", "linspace",
+     "logspace", "eye", "tensor", "as_tensor", "asarray", "from_numpy", "device", "load", "save", "manual_seed",
+     "seed", "set_grad_enabled", "no_grad", "enable_grad", "inference_mode", "is_tensor", "is_storage",
+     "get_default_dtype", "set_default_dtype", "set_num_threads", "set_printoptions", "finfo", "iinfo", "compile",
+     "tril_indices", "triu_indices", "hann_window", "hamming_window", "blackman_window", "bartlett_window",
+     "kaiser_window", "empty_strided"}
+)
+# torch functions that take tensors only in their first positions (the count), options after.
+TENSOR_POSITIONS = {
+    **dict.fromkeys(
+        ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout", "softmax",
+         "log_softmax", "softmin", "gumbel_softmax", "normalize", "pad", "interpolate", "upsample", "leaky_relu",
+         "elu", "celu", "gelu", "hardtanh", "threshold", "softplus", "topk", "kthvalue", "split", "chunk", "narrow",
+         "cat", "stack", "concat", "concatenate", "unsqueeze", "squeeze", "transpose", "permute", "flatten",
+         "reshape", "roll", "sum", "mean", "prod", "std", "var", "norm", "cumsum", "cumprod", "argmax", "argmin",
+         "logsumexp", "one_hot", "avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool1d", "max_pool2d", "max_pool3d",
+         "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
+         "adaptive_max_pool2d", "adaptive_max_pool3d", "unfold", "fold", "repeat_interleave", "tile", "clamp",
+         "clip", "pow", "round", "diag", "tril", "triu", "full_like", "multinomial", "pixel_shuffle",
+         "pixel_unshuffle", "layer_norm", "group_norm", "affine_grid", "diagonal", "movedim", "flip", "max", "min",
+         "sort", "argsort", "unique", "nan_to_num", "quantile", "nanquantile", "logit", "glu", "stft", "istft",
+         "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn",
+         "rfftn", "irfftn", "fftshift", "ifftshift"),
+        1,
+    ),
+    **dict.fromkeys(("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div", "grid_sample", "masked_fill",
+                     "embedding", "soft_margin_loss", "cosine_similarity",
+                     "pairwise_distance", "cdist"), 2),
+    **dict.fromkeys(("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+                     "linear", "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+                     "where", "lerp", "addmm", "baddbmm", "addcmul", "addcdiv"), 3),
+    **dict.fromkeys(("batch_norm", "instance_norm"), 5),
+}
+# Positions that take a tensor after a number (`torch.index_select(x, 0, self.index)`).
+TENSOR_LATE_POSITIONS = {"index_select": (2,), "gather": (2,), "scatter": (2, 3), "scatter_add": (2, 3),
+                         "scatter_reduce": (2, 3), "index_add": (2, 3), "index_copy": (2, 3), "index_fill": (2,),
+                         "take_along_dim": (1,)}
+# Keyword arguments that take numbers or options, never a tensor worth a search.
+SCALAR_KEYWORDS = frozenset(
+    {"dim", "p", "eps", "training", "inplace", "dtype", "device", "size", "kernel_size", "stride", "padding",
+     "dilation", "groups", "num_classes", "k", "scale_factor", "mode", "align_corners", "reduction",
+     "ignore_index", "label_smoothing", "keepdim", "momentum", "negative_slope", "min", "max", "value",
+     "diagonal", "requires_grad", "layout", "pin_memory", "memory_format", "tau", "hard", "approximate",
+     "lambd", "beta", "alpha", "num_samples", "replacement", "generator", "sorted", "largest", "descending",
+     "return_counts", "return_inverse", "bins", "dims", "shifts", "chunks", "split_size_or_sections",
+     "start_dim", "end_dim", "output_size", "ceil_mode", "count_include_pad", "return_indices", "out_dtype",
+     "equation", "pad", "antialias", "recompute_scale_factor", "padding_mode", "num_groups",
+     "normalized_shape", "threshold", "margin", "log_target", "delta", "full", "decimals", "q", "interpolation",
+     "dim0", "dim1", "repeats", "n", "s", "norm", "n_fft", "hop_length", "win_length", "as_tuple"}
+)
+
+
+def torch_slot_takes_tensor(name: str, position: int | None, keyword: str | None) -> bool:
+    """Whether argument `position` (or `keyword`) of the torch function `name` (`torch.<name>`,
+    `F.<name>`) is a tensor slot worth searching the calls of a class for."""
+    if not name[:1].islower() or name in NON_TENSOR_ARGUMENT_FUNCTIONS:
+        return False
+    if keyword is not None:
+        return keyword not in SCALAR_KEYWORDS
+    if position is None:
+        return False
+    late = TENSOR_LATE_POSITIONS.get(name)
+    if late is not None:
+        return position == 0 or position in late
+    count = TENSOR_POSITIONS.get(name)
+    return count is None or position < count
+
+
 # What follows or precedes `self.<attr>` where only a tensor (or a list of them) fits.
 _TENSOR_USE_AFTER = re.compile(r"(?:\[[^\]\n]*\])?[ \t]*@(?!=)|\.(?:" + "|".join(TENSOR_ONLY_METHODS) + r")\(")
-_TENSOR_USE_BEFORE = re.compile(
-    r"(?:@[ \t]*|\bin[ \t]+|\b(?:torch|F|functional)\.(?:sparse\.)?(?:" + "|".join(TENSOR_ARGUMENT_FUNCTIONS) + r")\([^)\n]*)$"
+_TENSOR_USE_BEFORE = re.compile(r"(?:@[ \t]*|\bin[ \t]+)$")
+# `torch.ones_like(`, `F.cross_entropy(x, y, `, `nn.functional.nll_loss(x, y, weight=` up to the
+# attribute, on one line, with the parentheses in between balanced (name, arguments so far).
+_TORCH_CALL_BEFORE = re.compile(
+    r"\b(?:torch\.(?:(?:sparse|linalg|fft|special|nn\.functional)\.)?|F\.|functional\.)([a-z_]\w*)\("
+    r"((?:[^()\n]|\([^()\n]*\))*)$"
 )
+# The attribute is the whole argument: what follows closes it.
+_ARGUMENT_END = re.compile(r"(?:\[[^\]\n]*\])?[ \t]*(?:[,)\]#\n]|$)")
+# `self.adj > 0`, `0 < self.adj`, `self.mask == 1`: compared with a number written out (a tensor
+# compared with a name may be the number, as in `input_ids == self.pad_token_id`).
+_COMPARED_AFTER = re.compile(r"(?:\[[^\]\n]*\])?[ \t]*(?:[<>](?![<>])=?|[=!]=)[ \t]*-?[ \t]*\.?\d")
+_COMPARED_BEFORE = re.compile(r"(?<![\w.])\d[\w.]*[ \t]*(?:[<>]=?|[=!]=)[ \t]*$")
+# A comparison in a condition is a number's (`if self.k > 0:`); only one that makes a value counts.
+_CONDITION = re.compile(r"\b(?:if|elif|while|assert|and|or|not)\b")
+_KEYWORD = re.compile(r"(\w+)[ \t]*=(?!=)[ \t]*(.*)$", re.DOTALL)
+
+
+def _argument_slot(arguments: str) -> tuple[int, str | None] | None:
+    """(position, keyword) of the argument of a call that begins where `arguments` (the text
+    after the call's parenthesis) ends; None when the text there is part of a larger expression.
+    Inside a list or tuple literal (`torch.cat([x, `), the literal's slot."""
+    depth, position, piece_start = 0, 0, 0
+    for i, char in enumerate(arguments):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            position, piece_start = position + 1, i + 1
+    piece = arguments[piece_start:].strip()
+    keyword = None
+    match = _KEYWORD.match(piece)
+    if match is not None:
+        keyword, piece = match.group(1), match.group(2).strip()
+    if depth == 0:
+        return (position, keyword) if not piece else None
+    if depth == 1 and piece[:1] in "[(" and piece[-1:] in "[(,":
+        return position, keyword
+    return None
+
+
+def _handed_to_torch(before: str, text: str, end: int) -> bool:
+    """`F.cross_entropy(x, y, self.w)`, `torch.ones_like(self.adj)`: the mention that ends at
+    `end` is a whole argument in a tensor slot of a torch function."""
+    if "(" not in before:
+        return False
+    match = _TORCH_CALL_BEFORE.search(before)
+    if match is None or _ARGUMENT_END.match(text, end, end + 80) is None:
+        return False
+    slot = _argument_slot(match.group(2))
+    return slot is not None and torch_slot_takes_tensor(match.group(1), *slot)
+
+
+def _compared(before: str, text: str, end: int) -> bool:
+    """`(self.adj > 0)`, `mask = self.m == 1`: a comparison with a number that makes a value,
+    not a condition."""
+    if _COMPARED_AFTER.match(text, end, end + 80) is None and _COMPARED_BEFORE.search(before) is None:
+        return False
+    return _CONDITION.search(before[before.rfind("\n") + 1 :]) is None
+
+
 # `self.block = Block(...)`, `self.layers = nn.ModuleList(...)`: a child module, as far as the text tells.
 _CHILD = re.compile(r"self\.(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?[A-Z]\w*\(")
 # `self.inv = 1.0 / self.size`: inv is derived from size.
@@ -284,8 +422,12 @@ def tensor_used_attributes(class_text: str, attrs, _depth: int = 0) -> set[str]:
             end = start + len(needle)
             if end >= len(class_text) or not (class_text[end].isalnum() or class_text[end] == "_"):
                 before = class_text[max(0, start - 80) : start]
-                if _TENSOR_USE_AFTER.match(class_text, end, end + 80) or _TENSOR_USE_BEFORE.search(before) or (
-                    child_call is not None and child_call.search(before)
+                if (
+                    _TENSOR_USE_AFTER.match(class_text, end, end + 80)
+                    or _TENSOR_USE_BEFORE.search(before)
+                    or (child_call is not None and child_call.search(before))
+                    or _handed_to_torch(before, class_text, end)
+                    or _compared(before, class_text, end)
                 ):
                     found.add(attr)
                     break

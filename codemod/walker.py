@@ -300,6 +300,8 @@ class BodyWalker:
             if self.super_index is None:
                 self.super_index = self._top
                 self.super_nested = self._nested
+            if self.ev.on_call is not None:
+                self.ev.on_call(call, self.ev)  # call_sites: a subclass handing arguments to its base
             return
         if isinstance(func, ast.Attribute) and self.ev.is_self(func.value):
             name = _constant_string(call.args[0]) if call.args else None

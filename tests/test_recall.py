@@ -529,6 +529,202 @@ def test_argument_handed_on_is_left_alone_when_a_parents_call_passes_a_non_tenso
     assert "GraphConv.adj" not in run_project(tmp_path, True)
 
 
+# The uses that let the calls of a class decide (segments.tensor_used_attributes, the cheap text
+# gate, and call_sites.used_as_tensor, the tree check, must agree on each).
+TENSOR_USES = [
+    "F.cross_entropy(x, y, self.k)",
+    "F.nll_loss(x.view(-1, 2), y, weight=self.k)",
+    "nn.functional.binary_cross_entropy_with_logits(x, y, pos_weight=self.k)",
+    "mask = (self.k > 0)",
+    "x[self.k == 1]",
+    "edges = 0.5 < self.k",
+    "self.k.gt(0)",
+    "torch.ones_like(self.k)",
+    "self.k.to(x.device)",
+    "len(self.k.nonzero())",
+    "torch.index_select(x, 0, self.k)",
+    "torch.cat([x, self.k], 1)",
+    "torch.mm(F.relu(self.k), x)",
+    "torch.where(self.k, x, y)",
+    "torch.einsum('ij,jk->ik', self.k, x)",
+]
+SCALAR_USES = [
+    "torch.topk(x, self.k)",
+    "F.dropout(x, self.k, self.training)",
+    "F.dropout(x, p=self.k)",
+    "torch.softmax(x, dim=self.k)",
+    "torch.index_select(x, self.k, i)",
+    "torch.cat([x, y], self.k)",
+    "torch.zeros(self.k)",
+    "torch.device(self.k)",
+    "torch.sqrt(x + self.k)",
+    "torch.mm(x, y) + self.k",
+    "if self.k > 0: pass",
+    "return 1 if self.k > 0 else 2",
+    "assert self.k >= 1",
+    "mode = self.k == 'mean'",
+    "mask = x == self.k",  # a tensor compared with a name: the name may be the number
+    "torch.stft(x, self.k, 4)",
+    "torch.transpose(x, dim0=self.k, dim1=1)",
+    "x.to(self.k.device)",
+]
+
+
+@pytest.mark.parametrize("use,expected", [(u, True) for u in TENSOR_USES] + [(u, False) for u in SCALAR_USES])
+def test_uses_that_let_the_calls_decide(use, expected):
+    import ast
+
+    from codemod.call_sites import used_as_tensor
+    from codemod.segments import tensor_used_attributes
+
+    text = f"class A:\n    def forward(self, x, y, i):\n        {use}\n"
+    assert bool(tensor_used_attributes(text, {"k"})) is expected
+    assert bool(used_as_tensor(ast.parse(text).body[0], "self", {"k"})) is expected
+
+
+LOSS = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class WeightedLoss(nn.Module):
+    def __init__(self, thresholds, weight=None, LAMBDA=None):
+        super().__init__()
+        self._weight = weight
+
+    def forward(self, x, y):
+        return F.cross_entropy(x, y, self._weight)
+
+
+class TopK(nn.Module):
+    def __init__(self, k, threshold):
+        super().__init__()
+        self.k = k
+        self.threshold = threshold
+
+    def forward(self, x):
+        return torch.topk(x * (self.threshold > 0), self.k)
+"""
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+def test_argument_handed_to_a_torch_function_is_typed_from_the_calls(tmp_path, prefilter):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "loss.py").write_text(LOSS)
+    (tmp_path / "main.py").write_text(
+        "import numpy as np\nimport torch\nfrom pkg.loss import TopK, WeightedLoss\n\n"
+        "weights = torch.from_numpy(np.array([1.0, 2.0])).float()\n"
+        "criterion = WeightedLoss([0.5], weights)\nselect = TopK(3, 0.5)\n"
+    )
+    found = run_project(tmp_path, prefilter)
+    weight = found["WeightedLoss._weight"]
+    assert (weight.action, weight.persistent) == (Action.BUFFER, False)
+    assert "typed from its call in the repository" in weight.reason
+    # self.threshold > 0 lets the calls decide, and every call passes a number: left alone.
+    assert set(found) == {"WeightedLoss._weight"}
+
+
+@pytest.mark.parametrize("call", ["WeightedLoss([0.5])", "WeightedLoss([0.5], None)", "WeightedLoss([0.5], [1.0, 2.0])"])
+def test_argument_handed_to_a_torch_function_left_alone_when_a_call_passes_no_tensor(tmp_path, call):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "loss.py").write_text(LOSS)
+    (tmp_path / "main.py").write_text(f"import torch\nfrom pkg.loss import WeightedLoss\n\ncriterion = {call}\n")
+    assert run_project(tmp_path, True) == {}
+
+
+GRAPH_BASE = """
+import torch
+import torch.nn as nn
+
+
+class Base(nn.Module):
+    def __init__(self, params=None):
+        super().__init__()
+        self.params = params
+
+
+class GBase(Base):
+    def __init__(self, edge_index, edge_type, num_rel, params=None):
+        super(GBase, self).__init__(params)
+        self.edge_index = edge_index
+        self.edge_type = edge_type
+        self.num_rel = num_rel
+
+    def forward(self, x):
+        return torch.index_select(x, 0, self.edge_type) + self.edge_index.sum()
+
+
+class GSub(GBase):
+    def __init__(self, edge_index, edge_type, params=None):
+        super().__init__(edge_index, edge_type, 3, params)
+"""
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+@pytest.mark.parametrize(
+    "super_call",
+    [
+        "super().__init__(edge_index, edge_type, 3, params)",
+        "super(GSub, self).__init__(edge_index, edge_type, 3, params)",
+        "super(self.__class__, self).__init__(edge_index, edge_type, 3, params)",
+        "GBase.__init__(self, edge_index, edge_type, num_rel=3, params=params)",
+        "super().__init__(edge_type=edge_type, edge_index=edge_index, num_rel=3)",
+    ],
+)
+def test_base_argument_handed_on_by_a_subclass_is_typed_from_the_subclass_calls(tmp_path, prefilter, super_call):
+    (tmp_path / "model.py").write_text(GRAPH_BASE.replace("super().__init__(edge_index, edge_type, 3, params)", super_call))
+    (tmp_path / "run.py").write_text(
+        "import torch\nfrom model import GSub\n\n"
+        "m = GSub(torch.LongTensor([[0, 1]]).t(), torch.LongTensor([0, 1]), params=None)\n"
+    )
+    found = run_project(tmp_path, prefilter)
+    assert set(found) == {"GBase.edge_index", "GBase.edge_type"}
+    for finding in found.values():
+        assert (finding.action, finding.persistent) == (Action.BUFFER, False)
+        assert "a tensor handed to the constructor (typed from its call in the repository)" in finding.reason
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        "m = GSub([[0, 1]], [0, 1])",  # lists
+        "m = GSub(torch.LongTensor([[0, 1]]).t(), None)",  # None for edge_type
+        "m = GSub(*args)",  # cannot be read
+    ],
+)
+def test_base_argument_handed_on_left_alone_unless_every_subclass_call_passes_a_tensor(tmp_path, caller):
+    (tmp_path / "model.py").write_text(GRAPH_BASE)
+    (tmp_path / "run.py").write_text(f"import torch\nfrom model import GSub\n\nargs = ()\n{caller}\n")
+    found = run_project(tmp_path, True)
+    assert "GBase.edge_type" not in found
+
+
+def _chain(levels: int) -> tuple[str, str]:
+    """GRAPH_BASE with `levels` more subclasses, each handing its arguments on; (source, last class)."""
+    chain = [GRAPH_BASE]
+    previous = "GSub"
+    for level in range(levels):
+        chain.append(
+            f"\n\nclass Level{level}({previous}):\n    def __init__(self, edge_index, edge_type):\n"
+            "        super().__init__(edge_index, edge_type)\n"
+        )
+        previous = f"Level{level}"
+    return "".join(chain), previous
+
+
+@pytest.mark.parametrize("levels,typed", [(3, True), (12, False)])
+def test_base_constructor_followed_through_a_bounded_chain_of_subclasses(tmp_path, levels, typed):
+    source, last = _chain(levels)
+    (tmp_path / "model.py").write_text(source)
+    (tmp_path / "run.py").write_text(f"import torch\nfrom model import {last}\n\nm = {last}(torch.eye(2).long(), torch.arange(2))\n")
+    # deeper than call_sites follows: nothing typed, nothing wrong
+    expected = {"GBase.edge_index", "GBase.edge_type"} if typed else set()
+    assert set(run_project(tmp_path, True)) == expected
+
+
 # -- tuple unpacking (codemod/unpacking.py) ------------------------------------------------------
 
 UNPACKED = """
