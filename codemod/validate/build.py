@@ -217,7 +217,25 @@ def resolve_source(
     if kind == "variant":
         return _variant(cls, target, examples, record_path, dict(spec or {}), context)
     missing = required_parameters(cls)
-    if kind in (None, "default") and not missing:
+    base = forwarded_base(cls) if not missing else None
+    if base is not None:
+        # `def __init__(self, *args, **kwargs)` handing everything to an nn layer: no argument
+        # is required by its own signature, but the layer's are. Calling it with none is the
+        # tool's guess, not the repository's default: when it raises, other sources are tried.
+        missing = required_parameters(base)
+        default = Source("default", "built with no constructor arguments", _default, None, notes,
+                         arguments=lambda: ((), {}))
+        if kind == "default":
+            return default
+        if kind is None:
+            try:
+                build(cls, default)
+            except Exception as exc:
+                notes = notes + [f"{cls.__qualname__}() forwards *args, **kwargs to {base.__module__}."
+                                 f"{base.__qualname__}, and with no arguments it raised {format_exception(exc)}"]
+            else:
+                return default
+    elif kind in (None, "default") and not missing:
         return Source("default", "built with no constructor arguments", _default, None, notes,
                       arguments=lambda: ((), {}))
     usages = context.usages if context is not None else []
@@ -613,6 +631,27 @@ def make_inputs(source: Source) -> Inputs | None:
         return None
     seed_all(1)
     return source.make_inputs()
+
+
+def forwarded_base(cls: type) -> type | None:
+    """The torch.nn layer a ``*args``-forwarding constructor hands its arguments to, or None.
+
+    ``class PartialConv2d(nn.Conv2d): def __init__(self, *args, **kwargs)`` requires nothing
+    by its own signature, while ``nn.Conv2d`` requires ``in_channels, out_channels,
+    kernel_size``: the first base from torch.nn whose constructor has required parameters.
+    """
+    try:
+        parameters = list(inspect.signature(cls).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    if not any(p.kind == p.VAR_POSITIONAL for p in parameters) or required_parameters(cls):
+        return None
+    for base in cls.__mro__[1:]:
+        if base is torch.nn.Module:
+            break
+        if (base.__module__ or "").startswith("torch.nn") and "__init__" in vars(base) and required_parameters(base):
+            return base
+    return None
 
 
 def required_parameters(cls: type) -> list[str]:

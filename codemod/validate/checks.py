@@ -112,8 +112,10 @@ def forward_leaves(model: torch.nn.Module, make: Callable[[], Inputs], dtype: to
 
 def round_trip(model: torch.nn.Module, build_fresh: Callable[[], torch.nn.Module],
                make: Callable[[], Inputs] | None) -> dict[str, Any]:
-    """``model``'s state_dict (taken after its forward) into a fresh build, strictly."""
+    """``model``'s state_dict into a fresh build, strictly; taken after its forward when ``make`` is
+    given (the forward ran), else after construction: ``saved`` says which, for the verdict's words."""
     state = model.state_dict()
+    after = "after a forward" if make is not None else "after construction (no forward ran)"
     try:
         fresh = build_fresh()
     except BaseException as exc:
@@ -122,8 +124,8 @@ def round_trip(model: torch.nn.Module, build_fresh: Callable[[], torch.nn.Module
         fresh.load_state_dict(state, strict=True)
     except Exception as exc:
         text = " ".join(line.strip() for line in str(exc).strip().splitlines() if line.strip())
-        return {"status": "failed", "error": text[:600] or type(exc).__name__}
-    result: dict[str, Any] = {"status": "ok", "error": None, "outputs": None, "forward_error": None}
+        return {"status": "failed", "error": text[:600] or type(exc).__name__, "saved": after}
+    result: dict[str, Any] = {"status": "ok", "error": None, "outputs": None, "forward_error": None, "saved": after}
     if make is not None:
         try:
             result["outputs"] = forward_leaves(fresh, make)

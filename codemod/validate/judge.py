@@ -550,7 +550,7 @@ def _forward(
 ) -> None:
     if not orig.get("has_inputs"):
         j.details.append(
-            "forward: not compared, no inputs known (give the example inputs=..., or run `codemod record`)"
+            "forward: not compared, no inputs known that run it (give the example inputs=..., or run `codemod record`)"
         )
         return
     if orig["forward_error"]:
@@ -619,6 +619,11 @@ def _named(text: str, findings: list[list[Any]]) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+def _saved(r: dict[str, Any]) -> str:
+    """When the round trip's state_dict was taken: after a forward only where one ran."""
+    return r.get("saved") or "after construction (no forward ran)"
+
+
 def _round_trip(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[Any]]) -> None:
     if not o or not r:
         return
@@ -631,11 +636,11 @@ def _round_trip(j: _Judgement, o: dict | None, r: dict | None, findings: list[li
             return
         j.compared.append("round_trip")
         error = r["error"]
-        j.fail("round_trip", "a state_dict saved after a forward does not load with strict=True into a freshly built "
+        j.fail("round_trip", f"a state_dict saved {_saved(r)} does not load with strict=True into a freshly built "
                f"model: {error}", _named(error.partition(":")[2] or error, findings))
         return
     j.compared.append("round_trip")
-    text = "round trip: a state_dict saved after a forward loads with strict=True into a freshly built model"
+    text = f"round trip: a state_dict saved {_saved(r)} loads with strict=True into a freshly built model"
     if o.get("outputs") is not None and r.get("outputs") is not None:
         problems, worst = compare_leaves(o["outputs"], r["outputs"], "cpu")
         j.diff(worst)
@@ -706,8 +711,27 @@ def _casts(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[An
         j.details.append("casts: " + ", ".join(f"model.{label}" for label in run)
                          + ", each with a forward of both models")
     elif j.casts:
-        j.details.append("casts: not run (no forward); after " + ", ".join(f"model.{label}" for label in j.casts)
-                         + " the rewritten tensors keep their values as the original keeps them")
+        # only what _casts compared without a forward: no value turned inf/nan, no imaginary part lost
+        j.details.append("casts: not run (no forward); after " + ", ".join(
+            f"model.{label}" for label in j.casts) + " only checked that no rewritten tensor becomes inf or nan, or "
+            "loses an imaginary part, where the original's does not; their dtypes and rounded values are not "
+            "compared with the original's" + _cast_dtypes(o, r, findings))
+
+
+def _cast_dtypes(o: dict, r: dict, findings: list[list[Any]]) -> str:
+    """``" (under model.half(): n_ becomes float16, the original keeps float32)"``: what a cast does
+    to a rewritten tensor that it does not do to the original's plain attribute."""
+    changes = []
+    for label, _dtype, _ in CASTS:
+        oe, re_ = o.get(label) or {}, r.get(label) or {}
+        moved = []
+        for attr, *_ in findings:
+            oa, ra = (oe.get("attrs") or {}).get(attr), (re_.get("attrs") or {}).get(attr)
+            if oa and ra and oa.get("dtype") != ra.get("dtype"):
+                moved.append(f"{attr} becomes {ra['dtype']}, the original keeps {oa['dtype']}")
+        if moved:
+            changes.append(f"under model.{label}: " + ", ".join(moved))
+    return f" ({'; '.join(changes)})" if changes else ""
 
 
 def _training(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[Any]], rewritten: dict[str, Any]) -> None:

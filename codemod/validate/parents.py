@@ -51,10 +51,11 @@ class Known:
 
 
 def needs_parent(cls: Any, target: str, examples: ExamplesFile, has_record: bool) -> bool:
-    from codemod.validate.build import required_parameters
+    from codemod.validate.build import forwarded_base, required_parameters
 
     examples.load()
-    return target not in examples.entries and not has_record and bool(required_parameters(cls))
+    # a `*args, **kwargs` subclass of a torch.nn layer requires the layer's arguments
+    return target not in examples.entries and not has_record and bool(required_parameters(cls) or forwarded_base(cls))
 
 
 class Parents:

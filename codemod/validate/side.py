@@ -28,6 +28,7 @@ from codemod.validate.build import (
     NotBuildable,
     Source,
     build,
+    forwarded_base,
     format_exception,
     make_inputs,
     resolve_source,
@@ -404,7 +405,8 @@ class WorkerState:
             used = stubs.stub_used(exc.exc)
             if used is not None:
                 return {"status": "not_validated", "message": f"building {target}: {used}"}
-            if source.kind in ("synth", "parent", "usage") and exc.stage == "build":
+            if exc.stage == "build" and (source.kind in ("synth", "parent", "usage")
+                                         or (source.kind == "default" and forwarded_base(cls) is not None)):
                 # made-up or borrowed arguments that do not build prove nothing either way
                 return {"status": "not_validated", "message": f"{source.detail}: the constructor raised {exc.text}",
                         "snippet": None}
@@ -644,6 +646,9 @@ class WorkerState:
                 evidence[name] = {"status": "unchecked", "error": f"validator error: {format_exception(exc)}"}
 
         guarded("round_trip", lambda: checks.round_trip(model, lambda: build(cls, source), make))
+        if data.get("has_inputs") and data["forward_error"] and isinstance(evidence.get("round_trip"), dict) \
+                and "saved" in evidence["round_trip"]:
+            evidence["round_trip"]["saved"] = "after a forward that raised"
         try:
             fresh: torch.nn.Module | None = build(cls, source)
         except BaseException as exc:

@@ -145,22 +145,90 @@ def missing_module(exc: BaseException, root: str) -> str | None:
     return top
 
 
+def own_directory(exc: BaseException, top: str, root: str) -> str | None:
+    """The repository directory that holds ``top`` as a module of its own, or None.
+
+    Script-style code imports its siblings by their bare names (``from layers import MLP``
+    in ``models.py``), as its author ran it from that directory. When the repository is
+    imported as a package instead (an ``__init__.py`` at its root makes the tool import
+    ``repo.models``), that directory is not on ``sys.path``: the missing module is the
+    repository's own, not a dependency to stand in for. Looked for next to every
+    repository file the import went through, then in the directories above it up to
+    ``root`` (which is on ``sys.path`` already).
+    """
+    base = os.path.realpath(root)
+    prefix = base.rstrip(os.sep) + os.sep
+    seen: list[str] = []
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        tb = tb.tb_next
+        if not os.path.isabs(filename):
+            continue
+        directory = os.path.dirname(os.path.realpath(filename))
+        while directory.startswith(prefix) and directory not in seen:
+            seen.append(directory)
+            directory = os.path.dirname(directory)
+    for directory in reversed(seen):  # the innermost file's directory first
+        if os.path.isfile(os.path.join(directory, top + ".py")) or os.path.isfile(
+                os.path.join(directory, top, "__init__.py")):
+            return directory
+    return None
+
+
+def _forgettable(name: str, module: Any, root: str) -> bool:
+    """Whether a module imported during a failed attempt may be dropped and run again.
+
+    Only the repository's own pure-Python modules: an installed package (numpy, scipy,
+    torch) holds compiled extension modules, which cannot be loaded twice in one process
+    (``ImportError: cannot load module more than once per process``), and it does not
+    depend on the stand-ins anyway.
+    """
+    if getattr(module, "__codemod_stub__", False):
+        return True
+    filename = getattr(module, "__file__", None)
+    if not isinstance(filename, str):
+        paths = list(getattr(module, "__path__", None) or [])
+        filename = paths[0] if paths and isinstance(paths[0], str) else None
+    if not filename or not (filename.endswith(".py") or os.path.isdir(filename)):
+        return False  # a built-in or an extension module
+    path = os.path.realpath(filename)
+    base = os.path.realpath(root).rstrip(os.sep) + os.sep
+    if not path.startswith(base) or any(part in ("site-packages", "dist-packages") for part in path.split(os.sep)):
+        return False
+    return True
+
+
 def import_with_stubs(module_name: str, root: str) -> Any:
-    """``importlib.import_module`` that stubs missing third-party modules and retries."""
+    """``importlib.import_module`` that stubs missing third-party modules and retries.
+
+    A missing module that is the repository's own (see :func:`own_directory`) is not
+    stubbed: its directory is put on ``sys.path`` (last, so that it shadows nothing that
+    imports today) and the import runs again.
+    """
     if _finder not in sys.meta_path:
         sys.meta_path.append(_finder)  # last: only what no real finder can import
+    added = 0
     while True:
         before = set(sys.modules)
         try:
             return importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            top = missing_module(exc, root)
-            if top is None or len(_finder.names) >= MAX_STUBS:
-                raise
-            _finder.names.append(top)
-            # forget the half-imported modules so that they run again with the stub in place
+            top = exc.name.split(".")[0] if exc.name else None
+            directory = own_directory(exc, top, root) if top and added < MAX_STUBS else None
+            if directory is not None and directory not in sys.path:
+                sys.path.append(directory)
+                added += 1
+            else:
+                top = missing_module(exc, root)
+                if top is None or len(_finder.names) >= MAX_STUBS:
+                    raise
+                _finder.names.append(top)
+            # forget the half-imported modules of the repository so that they run again with the
+            # stub (or the directory) in place; installed packages stay, loaded once
             for name in set(sys.modules) - before:
-                sys.modules.pop(name, None)
+                if _forgettable(name, sys.modules.get(name), root):
+                    sys.modules.pop(name, None)
             importlib.invalidate_caches()
 
 

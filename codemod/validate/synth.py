@@ -102,12 +102,22 @@ def required_parameters(cls: type) -> list[inspect.Parameter]:
 def argument_candidates(cls: type) -> list[Candidate]:
     """Up to MAX_CANDIDATES argument sets for ``cls``, most plausible first; [] when none."""
     parameters = required_parameters(cls)
+    positional = False
+    owner = cls
     if not parameters:
-        return []
-    hints = _hints(getattr(cls, "__init__", None))
+        from codemod.validate.build import forwarded_base
+
+        base = forwarded_base(cls)
+        if base is None:
+            return []
+        # `*args, **kwargs` handed to a torch.nn layer: made up for the layer's signature, passed
+        # by position as such layers are usually called (PartialConv2d(3, 64, 7))
+        owner, positional = base, True
+        parameters = required_parameters(base)
+    hints = _hints(getattr(owner, "__init__", None))
     options: list[list[tuple[Any, str]]] = []
     for parameter in parameters:
-        values = _options(cls, parameter, hints.get(parameter.name, parameter.annotation))
+        values = _options(owner, parameter, hints.get(parameter.name, parameter.annotation))
         if not values:
             return []
         options.append(values)
@@ -119,7 +129,7 @@ def argument_candidates(cls: type) -> list[Candidate]:
         parts = []
         for parameter, values in zip(parameters, options):
             value, shown = values[min(j, len(values) - 1)]
-            if parameter.kind == parameter.POSITIONAL_ONLY:
+            if positional or parameter.kind == parameter.POSITIONAL_ONLY:
                 args.append(value)
             else:
                 kwargs[parameter.name] = value
@@ -188,6 +198,9 @@ def _strip_optional(annotation: Any) -> Any:
         arms = [a for a in typing.get_args(annotation) if a is not type(None)]
         if len(arms) == 1:
             return arms[0]
+        if int in arms and all(a is int or typing.get_origin(a) in (tuple, list) or a in (tuple, list)
+                               for a in arms):
+            return int  # a size: `int | tuple[int, int]` (torch's _size_2_t) takes an int
     return annotation
 
 
@@ -538,6 +551,9 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
         return candidates
     hints = _hints(forward)
     first_layers = _first_layer_uses(model, type(model))
+    if not first_layers and not isinstance(model, (nn.Sequential, nn.ModuleList)) and layer_specs(model):
+        # the model is itself a torch.nn layer (a subclass of nn.Conv2d): its first input is the layer's
+        first_layers = {required[0].name: model}
     seen = _Model(model)
     per_param: list[list[dict[str, Any]]] = []
     for p in required:

@@ -1,0 +1,236 @@
+"""Zero-setup validation on layouts and constructors that fresh repositories showed.
+
+- a repository whose root is a package (``__init__.py`` at the top) whose modules import
+  their siblings script-style (``from layers import MLP``): those are the repository's own,
+  never stand-ins, and the retry never loads an extension module (numpy) twice;
+- a ``*args, **kwargs`` subclass of a torch.nn layer: not built with nothing and then blamed
+  on the repository, but built through a parent or with made-up arguments for the base;
+- detail lines that state only what was checked.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from codemod.ftypes import Verdict
+from codemod.validate import stubs
+
+from test_validate_coverage import _detail, _finding, _repo, _validate
+
+PACKAGE = Path(stubs.__file__).resolve().parent.parent
+
+LAYERS = """
+import numpy as np
+import torch
+from torch import nn
+
+
+class MLP(nn.Module):
+    def __init__(self, width=4):
+        super().__init__()
+        self.lin = nn.Linear(width, width)
+
+    def forward(self, x):
+        return self.lin(x) * float(np.float32(1.0))
+"""
+
+MODELS = """
+import numpy as np
+import torch
+from torch import nn
+from layers import MLP
+
+
+class Net(nn.Module):
+    def __init__(self, width=4):
+        super().__init__()
+        self.mlp = MLP(width)
+        self.offset = torch.from_numpy(np.ones(width, dtype=np.float32))
+
+    def forward(self, x):
+        return self.mlp(x) + self.offset
+"""
+
+
+def test_a_root_package_imports_its_own_sibling_modules_not_stand_ins(tmp_path):
+    repo = tmp_path / "some-repo"
+    _repo(repo, {"__init__.py": "", "layers.py": LAYERS, "models.py": MODELS})
+    # as the tool finds it: the repository root is a package, so the project root is above it
+    out = _validate(
+        tmp_path, "some-repo/models.py", "some-repo.models",
+        {"offset": ("        self.offset = torch.from_numpy(np.ones(width, dtype=np.float32))",
+                    '        self.register_buffer("offset", torch.from_numpy(np.ones(width, dtype=np.float32)), '
+                    'persistent=False)')},
+        [("Net", [_finding("Net", "offset")])],
+    )
+    net = out["Net"]
+    assert net.verdict is Verdict.PASSED, _detail(net)
+    assert "stand-in" not in _detail(net)
+
+
+def test_the_retry_never_loads_an_extension_module_twice(tmp_path):
+    """A stand-in retry forgets the repository's half-imported modules only: numpy, imported for
+    the first time during the failed attempt, stays loaded (loading it twice raises "cannot load
+    module more than once per process"). A fresh interpreter, where numpy is not loaded yet."""
+    pytest.importorskip("numpy")
+    repo = tmp_path / "r"
+    _repo(repo, {"__init__.py": "",
+                 "a.py": "import missing_dep_for_codemod_retry_test\n",
+                 "m.py": "import numpy\nfrom layers import thing\nimport a\nVALUE = thing + int(numpy.int64(1))\n",
+                 "layers.py": "thing = 41\n"})
+    script = textwrap.dedent(f"""
+        import sys, importlib.util
+        sys.path[:] = [{str(tmp_path)!r}] + [p for p in sys.path if p not in ("", ".")]
+        spec = importlib.util.spec_from_file_location("codemod", {str(PACKAGE)!r} + "/__init__.py",
+                                                      submodule_search_locations=[{str(PACKAGE)!r}])
+        sys.modules["codemod"] = importlib.util.module_from_spec(spec)
+        from codemod.validate import stubs
+        assert "numpy" not in sys.modules
+        module = stubs.import_with_stubs("r.m", {str(tmp_path)!r})
+        print(module.VALUE, stubs.stubbed(), {str(repo)!r} in sys.path)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    # the dependency stood in for; `layers` is the repository's own, found in its directory
+    assert done.stdout.split() == ["42", "['missing_dep_for_codemod_retry_test']", "True"], done.stdout
+
+
+def test_forgettable_keeps_installed_and_extension_modules(tmp_path):
+    import numpy
+
+    assert not stubs._forgettable("numpy", numpy, "/")
+    assert not stubs._forgettable("sys", sys, "/")
+    own = tmp_path / "own.py"
+    own.write_text("")
+    mod = type(sys)("own")
+    mod.__file__ = str(own)
+    assert stubs._forgettable("own", mod, str(tmp_path))
+    assert not stubs._forgettable("own", mod, str(tmp_path / "elsewhere"))
+
+
+# -- `*args, **kwargs` subclasses of a torch.nn layer ---------------------------------------------
+
+PCONV = """
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+
+class PartialConv2d(nn.Conv2d):
+    def __init__(self, *args, **kwargs):
+        self.return_mask = kwargs.pop("return_mask", False)
+        super().__init__(*args, **kwargs)
+        self.weight_maskUpdater = torch.ones(1, 1, self.kernel_size[0], self.kernel_size[1])
+
+    def forward(self, x):
+        mask = F.conv2d(torch.ones_like(x[:, :1]), self.weight_maskUpdater, padding=self.padding)
+        return super().forward(x) * mask
+"""
+
+PCONV_LINE = ("        self.weight_maskUpdater = torch.ones(1, 1, self.kernel_size[0], self.kernel_size[1])",
+              '        self.register_buffer("weight_maskUpdater", torch.ones(1, 1, self.kernel_size[0], '
+              'self.kernel_size[1]), persistent=False)')
+
+
+def test_an_args_kwargs_layer_is_built_with_made_up_arguments_for_its_torch_base(tmp_path):
+    _repo(tmp_path, {"pc/__init__.py": "", "pc/pconv.py": PCONV})
+    out = _validate(tmp_path, "pc/pconv.py", "pc.pconv", {"w": PCONV_LINE},
+                    [("PartialConv2d", [_finding("PartialConv2d", "weight_maskUpdater")])])
+    v = out["PartialConv2d"]
+    assert v.verdict is Verdict.PASSED, _detail(v)
+    detail = _detail(v)
+    assert "made-up arguments (in_channels=8, out_channels=8, kernel_size=3)" in detail, detail
+    assert "forwards *args, **kwargs to torch.nn.modules.conv.Conv2d" in detail, detail
+
+
+def test_an_args_kwargs_layer_is_built_through_a_parent_that_builds_with_defaults(tmp_path):
+    _repo(tmp_path, {"pc/__init__.py": "", "pc/pconv.py": PCONV + """
+
+class Generator(nn.Module):
+    def __init__(self, channels=3):
+        super().__init__()
+        self.conv = PartialConv2d(channels, 4, 5, padding=2)
+
+    def forward(self, x):
+        return self.conv(x)
+"""})
+    out = _validate(tmp_path, "pc/pconv.py", "pc.pconv", {"w": PCONV_LINE},
+                    [("PartialConv2d", [_finding("PartialConv2d", "weight_maskUpdater")])])
+    v = out["PartialConv2d"]
+    assert v.verdict is Verdict.PASSED, _detail(v)
+    assert "built with the arguments pc.pconv.Generator passes to it" in _detail(v), _detail(v)
+    assert "the inputs its forward passes" in _detail(v), _detail(v)
+
+
+def test_an_args_kwargs_layer_that_nothing_builds_is_not_validated_never_an_error(tmp_path):
+    _repo(tmp_path, {"pc/__init__.py": "", "pc/pconv.py": PCONV.replace(
+        'self.return_mask = kwargs.pop("return_mask", False)', 'self.mask_channels = kwargs.pop("mask_channels")')})
+    out = _validate(tmp_path, "pc/pconv.py", "pc.pconv", {"w": PCONV_LINE},
+                    [("PartialConv2d", [_finding("PartialConv2d", "weight_maskUpdater")])])
+    v = out["PartialConv2d"]
+    assert v.verdict is Verdict.NOT_VALIDATED, _detail(v)
+    assert "the original itself raised" not in _detail(v) and "in_channels, out_channels, kernel_size" in v.message, \
+        _detail(v)
+
+
+def test_forwarded_base_and_made_up_arguments_for_it():
+    from torch import nn
+
+    from codemod.validate import build, synth
+
+    class Forwarding(nn.Conv3d):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+
+    class Own(nn.Conv2d):
+        def __init__(self, channels, *args, **kwargs):
+            super().__init__(channels, *args, **kwargs)
+
+    assert build.forwarded_base(Forwarding) is nn.Conv3d
+    assert build.forwarded_base(Own) is None  # it names what it needs: made up by its own signature
+    assert build.forwarded_base(nn.Conv2d) is None
+    candidate = synth.argument_candidates(Forwarding)[0]
+    assert candidate.args == (8, 8, 3) and candidate.kwargs == {}
+    Forwarding(*candidate.args)
+
+
+# -- detail lines say only what was checked ---------------------------------------------------------
+
+NO_FORWARD = """
+import math
+import torch
+from torch import nn
+
+
+class Sinc(nn.Module):
+    def __init__(self, n=5):
+        super().__init__()
+        self.n_ = 2 * math.pi * torch.arange(n, dtype=torch.float32) / 16000
+
+    def forward(self, batch):
+        return batch["waveform"] * self.n_
+"""
+
+
+def test_without_a_forward_the_details_claim_no_forward_and_no_cast_values(tmp_path):
+    _repo(tmp_path, {"sinc/__init__.py": "", "sinc/m.py": NO_FORWARD})
+    out = _validate(tmp_path, "sinc/m.py", "sinc.m",
+                    {"n": ("        self.n_ = 2 * math.pi * torch.arange(n, dtype=torch.float32) / 16000",
+                           '        self.register_buffer("n_", 2 * math.pi * torch.arange(n, dtype=torch.float32) '
+                           '/ 16000, persistent=False)')},
+                    [("Sinc", [_finding("Sinc", "n_")])])
+    v = out["Sinc"]
+    assert v.verdict is Verdict.CHECKED_WITHOUT_FORWARD, _detail(v)
+    details = list(v.details)
+    assert "round trip: a state_dict saved after construction (no forward ran) loads with strict=True into a " \
+           "freshly built model" in details, details
+    assert not any("saved after a forward" in d for d in details), details
+    casts = [d for d in details if d.startswith("casts:")]
+    assert len(casts) == 1 and "keep their values" not in casts[0], casts
+    assert "only checked that no rewritten tensor becomes inf or nan" in casts[0], casts
+    assert "under model.half(): n_ becomes float16, the original keeps float32" in casts[0], casts
