@@ -234,3 +234,40 @@ def test_without_a_forward_the_details_claim_no_forward_and_no_cast_values(tmp_p
     assert len(casts) == 1 and "keep their values" not in casts[0], casts
     assert "only checked that no rewritten tensor becomes inf or nan" in casts[0], casts
     assert "under model.half(): n_ becomes float16, the original keeps float32" in casts[0], casts
+
+
+CAMERA = """
+import torch
+from torch import nn
+
+
+class Camera(nn.Module):
+    def __init__(self, ray_surface, scale):
+        super().__init__()
+        self.ray_surface = ray_surface
+        self.scale = scale
+
+    def forward(self, x):
+        return x * self.scale + self.ray_surface.sum()
+"""
+CAMERA_LINE = ("        self.ray_surface = ray_surface\n",
+               '        self.register_buffer("ray_surface", ray_surface, persistent=False)\n')
+
+
+def test_made_up_non_tensor_arguments_that_a_rewritten_buffer_refuses_prove_nothing(tmp_path):
+    # The static analysis typed ray_surface from the repository's calls (a tensor); made-up
+    # arguments hand it an int, which register_buffer refuses: not a failure of the rewrite.
+    _repo(tmp_path, {"cam/__init__.py": "", "cam/model.py": CAMERA})
+    out = _validate(tmp_path, "cam/model.py", "cam.model", {"ray_surface": CAMERA_LINE},
+                    [("Camera", [_finding("Camera", "ray_surface")])])["Camera"]
+    assert out.verdict is Verdict.NOT_VALIDATED, out
+    assert "made-up arguments" in out.message and "register_buffer refuses" in out.message, out.message
+
+
+def test_the_repositorys_own_non_tensor_default_that_a_rewritten_buffer_refuses_fails(tmp_path):
+    # The same refusal with the class's own default is what a user building it gets: failed.
+    source = CAMERA.replace("def __init__(self, ray_surface, scale):", "def __init__(self, ray_surface=3, scale=2.0):")
+    _repo(tmp_path, {"cam/__init__.py": "", "cam/model.py": source})
+    out = _validate(tmp_path, "cam/model.py", "cam.model", {"ray_surface": CAMERA_LINE},
+                    [("Camera", [_finding("Camera", "ray_surface")])])["Camera"]
+    assert out.verdict is Verdict.FAILED, out

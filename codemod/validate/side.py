@@ -48,6 +48,12 @@ MAX_VARIANTS_TRIED = 10
 # A class whose first build takes more than this share of --timeout in CPU time is built once:
 # every kept build costs as much again, on both sides.
 MORE_BUILDS_SHARE = 0.15
+# Build sources whose arguments the repository never passes itself: made up from names and
+# annotations.  (Defaults, a parent's arguments, the repository's calls, examples and records
+# are the repository's own: a rewrite that refuses them fails.)
+_MADE_UP = ("synth",)
+# What Module.__setattr__ says when a registered buffer is given anything but a tensor or None.
+_NOT_A_TENSOR_FOR_BUFFER = "(torch Tensor or None required)"
 
 
 class Evidence:
@@ -544,6 +550,14 @@ class WorkerState:
                                                   request["findings"]))
                 continue
             except StageError as exc:
+                if exc.stage == "build" and chosen["kind"] in _MADE_UP and _NOT_A_TENSOR_FOR_BUFFER in exc.text:
+                    # Made-up (or borrowed) arguments handed the attribute a non-tensor: the
+                    # rewritten class rightly refuses it, and nothing is learnt about a tensor.
+                    message = (f"the arguments of build {number + 1} ({source.detail}) hand a rewritten buffer a "
+                               f"non-tensor, which register_buffer refuses ({exc.text}); not proven with them")
+                    if number == 0:
+                        return {"status": "not_validated", "message": message, "snippet": None}
+                    continue
                 where = "constructor" if exc.stage == "build" else "example inputs"
                 message = f"the rewritten {where} raised {exc.text} (the original did not)"
                 if number == 0:
