@@ -465,10 +465,7 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
             values.append(given[name] if name in given else default_values.get(name, UNKNOWN))
 
     needles = tuple(sorted(name + "(" for name in names))
-    for path in list(index.files):
-        text = index.text(path)
-        if not text or not any(needle in text for needle in needles):
-            continue
+    for path in index.files_calling(names):
         other = index.symbols_for_path(path)
         if other is None:
             continue

@@ -19,6 +19,9 @@ from codemod.fileio import SourceError, read_source
 from codemod.segments import line_start_matches
 from codemod.symbols import ModuleSymbols, build_symbols, resolve_relative
 
+# `Block(`, `nn.Linear(`: a capitalised name called (a class, by convention).
+_CAPITAL_CALL = re.compile(r"([A-Z]\w*)\(")
+
 # `class Name(bases):` headers; the bases may span lines.
 # Both are matched at line starts only (see segments.line_start_matches).
 _CLASS_HEADER = re.compile(r"class[ \t]+(\w+)[ \t]*\(([^)]*)\)")
@@ -95,6 +98,9 @@ class RepoIndex:
         self._resolve_memo: dict[tuple[str, Path | None], tuple] = {}
         self._star_memo: dict[Path, list[str]] = {}
         self._headers: dict[str, list[Path]] | None = None
+        # files_calling's index: capitalised name -> numbers (in `files`) of the files calling it
+        self._callers: dict[str, list[int]] | None = None
+        self._callers_built = 0
         self.memo: dict = {}  # results other modules compute once per run (call_sites)
         self.files: list[Path] = []
         # Files an analysis depended on (for the result cache): one set per open `tracking()`.
@@ -108,6 +114,7 @@ class RepoIndex:
     def add_file(self, path: Path, *, root: Path | None = None, text: str | None = None, name: str | None = None) -> str:
         if text is not None:
             self._texts[path] = text
+            self._callers = None  # a text given later: read again
         if name is None:
             name = module_name_for(path)[1] if path.suffix == ".py" else path.stem
         self.files.append(path)
@@ -174,6 +181,25 @@ class RepoIndex:
             return read_source(path).text
         except SourceError:
             return None
+
+    def files_calling(self, names: Iterable[str]) -> list[Path]:
+        """The files whose text has `Name(` for one of `names` (a call of the class, as a
+        whole word), in the order of `files`.  Capitalised names are looked up in an index
+        of who calls which, built once per run from every file (a few names per file); other
+        names are looked for in the texts themselves."""
+        wanted = frozenset(names)
+        if not all(name[:1].isupper() for name in wanted):
+            needles = tuple(name + "(" for name in wanted)
+            return [p for p in list(self.files) if (t := self.text(p)) and any(n in t for n in needles)]
+        if self._callers is None or self._callers_built != len(self.files):
+            self._callers = {}
+            for number, path in enumerate(self.files):
+                text = self.text(path)
+                for name in set(_CAPITAL_CALL.findall(text)) if text else ():
+                    self._callers.setdefault(name, []).append(number)
+            self._callers_built = len(self.files)
+        numbers = sorted({n for name in wanted for n in self._callers.get(name, ())})
+        return [self.files[n] for n in numbers]
 
     def load(self, path: Path, text: str | None = None, segments: list | None = None) -> ModuleSymbols:
         """The symbols of one file; raises SyntaxError (or ValueError) when it does not parse."""
