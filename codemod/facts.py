@@ -18,7 +18,7 @@ from codemod.call_sites import argument_values, kept_arguments, used_as_tensor
 from codemod.ftypes import PersistentPolicy
 from codemod.repo_index import RepoIndex
 from codemod.rules import branches, constructor_helpers
-from codemod.segments import tensor_used_attributes
+from codemod.segments import HANDS_SELF, tensor_used_attributes
 from codemod.symbols import ModuleSymbols
 from codemod.tensors import Evaluator, Kind, Value
 from codemod.walker import AttrEvent, BodyWalker
@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 # A method that binds an attribute of self (`self.x = ...`, `self.x: T = ...`, setattr(self, ...)).
-# `f(self, ...)`: a plain function called with the instance (not a method: no dot before it).
-_SELF_FIRST_CALL = re.compile(r"(?<![\w.])(\w+)\(\s*self\s*[,)]")
 _ASSIGNS_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b", re.MULTILINE)
 
 
@@ -146,24 +144,28 @@ class ClassFacts:
         self.constructor_helpers = {method.name for _, method in found}
         return result
 
+    def _self_calls_in_init(self) -> Iterator[ast.Call]:
+        """The calls `self.<name>(...)` in __init__ (nested ones included)."""
+        init, self_name = self.init, self.self_name
+        if init is None or self_name is None:
+            return
+        for node in ast.walk(init):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == self_name
+            ):
+                yield node
+
     @cached_property
     def base_helper_bindings(self) -> dict[str, tuple[str, AttrEvent, int]]:
         """Tensors bound by methods of repository base classes that __init__ calls
         (`self.setup()` defined in a mixin): {attr: (where, event, line of the call)}."""
         found: dict[str, tuple[str, AttrEvent, int]] = {}
-        init, self_name = self.init, self.self_name
-        if init is None or self_name is None:
-            return found
         own = {s.name for s in self.cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        for node in ast.walk(init):
-            if not (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == self_name
-                and node.func.attr not in own
-                and node.func.attr != "__init__"
-            ):
+        for node in self._self_calls_in_init():
+            if node.func.attr in own or node.func.attr == "__init__":
                 continue
             located = self.method(node.func.attr)
             if located is None:
@@ -216,16 +218,11 @@ class ClassFacts:
         "running_keys", torch.zeros(0, d))`, whose body calls `self.register_buffer(name,
         default)`): later assignments land in that buffer."""
         found: set[str] = set()
-        init, self_name = self.init, self.self_name
-        if init is None or self_name is None or "register_" not in self.class_text and not self.bases:
-            return found
-        for node in ast.walk(init):
+        if "register_" not in self.class_text and not self.bases:
+            return found  # no register_* call in the class, and no base that could hold the helper
+        for node in self._self_calls_in_init():
             if not (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == self_name
-                and node.func.attr not in ("register_buffer", "register_parameter", "__init__")
+                node.func.attr not in ("register_buffer", "register_parameter", "__init__")
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)
@@ -369,12 +366,14 @@ class ClassFacts:
         binds attributes of the module handed to it, as a method would (reported, never
         rewritten: none of it is constructor code).  A function __init__ also hands self to is
         constructor code this analysis does not follow; it is left out."""
+        if not HANDS_SELF.search(self.class_text):
+            return  # most classes: nothing hands self to a function
         lines = self.symbols.source_lines
         callers: dict[str, set[str]] = {}
         for stmt in self.cls.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 text = "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
-                for name in _SELF_FIRST_CALL.findall(text):
+                for name in HANDS_SELF.findall(text):
                     callers.setdefault(name, set()).add(stmt.name)
         for name, methods in sorted(callers.items()):
             if "__init__" in methods or name not in self.symbols.functions:

@@ -100,7 +100,6 @@ class RepoIndex:
         self._headers: dict[str, list[Path]] | None = None
         # files_calling's index: capitalised name -> numbers (in `files`) of the files calling it
         self._callers: dict[str, list[int]] | None = None
-        self._callers_built = 0
         self.memo: dict = {}  # results other modules compute once per run (call_sites)
         self.files: list[Path] = []
         # Files an analysis depended on (for the result cache): one set per open `tracking()`.
@@ -114,7 +113,7 @@ class RepoIndex:
     def add_file(self, path: Path, *, root: Path | None = None, text: str | None = None, name: str | None = None) -> str:
         if text is not None:
             self._texts[path] = text
-            self._callers = None  # a text given later: read again
+        self._callers = None  # built again with this file
         if name is None:
             name = module_name_for(path)[1] if path.suffix == ".py" else path.stem
         self.files.append(path)
@@ -191,13 +190,12 @@ class RepoIndex:
         if not all(name[:1].isupper() for name in wanted):
             needles = tuple(name + "(" for name in wanted)
             return [p for p in list(self.files) if (t := self.text(p)) and any(n in t for n in needles)]
-        if self._callers is None or self._callers_built != len(self.files):
+        if self._callers is None:
             self._callers = {}
             for number, path in enumerate(self.files):
                 text = self.text(path)
                 for name in set(_CAPITAL_CALL.findall(text)) if text else ():
                     self._callers.setdefault(name, []).append(number)
-            self._callers_built = len(self.files)
         numbers = sorted({n for name in wanted for n in self._callers.get(name, ())})
         return [self.files[n] for n in numbers]
 

@@ -163,10 +163,11 @@ class Hints:
     modules: frozenset[str] = frozenset()
 
 
-# `f(self, ...)`: self handed to a plain function (builtins that never bind attributes aside).
-_HANDS_SELF = re.compile(
+# `f(self, ...)`: self handed to a plain function, named in group 1 (builtins that never bind
+# attributes aside; facts.py reads the functions this finds).
+HANDS_SELF = re.compile(
     r"(?<![\w.])(?<!def )(?!(?:isinstance|getattr|setattr|hasattr|delattr|super|type|id|print|len|str|repr|vars|dir|callable"
-    r"|hash|iter|next)\()\w+\(\s*self\s*[,)]"
+    r"|hash|iter|next)\()(\w+)\(\s*self\s*[,)]"
 )
 
 
@@ -178,7 +179,7 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     attributes cannot, and is what this check lets the analysis skip.
     """
     text = segment.text
-    if "self" in text and _HANDS_SELF.search(text):
+    if "self" in text and HANDS_SELF.search(text):
         return True  # `create_grids(self, n)`: a function of the module may bind attributes of self
     quotes = _triple_quotes(text)
     constructors: list[tuple[int, int]] = []  # (start, end) of each __init__ block

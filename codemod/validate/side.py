@@ -551,7 +551,7 @@ class WorkerState:
                 continue
             except StageError as exc:
                 if exc.stage == "build" and chosen["kind"] in _MADE_UP and _NOT_A_TENSOR_FOR_BUFFER in exc.text:
-                    # Made-up (or borrowed) arguments handed the attribute a non-tensor: the
+                    # Made-up arguments handed the attribute a non-tensor: the
                     # rewritten class rightly refuses it, and nothing is learnt about a tensor.
                     message = (f"the arguments of build {number + 1} ({source.detail}) hand a rewritten buffer a "
                                f"non-tensor, which register_buffer refuses ({exc.text}); not proven with them")

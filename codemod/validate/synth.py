@@ -643,6 +643,11 @@ def _param_specs(p: inspect.Parameter, annotation: Any, layer: nn.Module | None,
         specs.append({"op": "randint", "high": seen.embedding.num_embeddings, "shape": [BATCH, SEQ]})
     if seen.width:  # the first layer may not be where this input goes: the usual shapes last
         specs += [{"op": "randn", "shape": list(shape)} for shape in _GENERIC_SHAPES]
+    return _distinct(specs)
+
+
+def _distinct(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The specs in order, each once (dicts: not hashable, compared whole)."""
     out: list[dict[str, Any]] = []
     for spec in specs:
         if spec not in out:
@@ -658,11 +663,7 @@ def _generic_floats(seen: _Model) -> list[dict[str, Any]]:
         return list(seen.width)
     specs = [{"op": "randn", "shape": shape} for shape in held_shapes(seen.model)]
     specs += [{"op": "randn", "shape": list(shape)} for shape in _GENERIC_SHAPES]
-    out: list[dict[str, Any]] = []
-    for spec in specs:
-        if spec not in out:
-            out.append(spec)
-    return out
+    return _distinct(specs)
 
 
 def held_shapes(model: nn.Module, limit: int = 3) -> list[list[int]]:
