@@ -469,6 +469,9 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
 _IMPORT_WORD = re.compile(r"\bimport\b")
 # A call of a method of self: a helper that may build a tensor (`self.mask = ~self._causal(n)`).
 _SELF_HELPER = re.compile(r"self\.\w+\s*\(")
+# `self.enc, self.n = self.converter.encode(text)`: a method of an object self holds, whose
+# return the analysis types from the object's class (tensors.Evaluator._instance_method).
+_FROM_HELD_OBJECT = re.compile(r"^[ \t]*self\.\w+(?:[ \t]*,[ \t]*self\.\w+)*[ \t]*=[ \t]*self\.\w+\.\w+[ \t]*\(", re.MULTILINE)
 _WORD_CHAR = re.compile(r"\w")
 # `self.x = ...`, `setattr(self, ...)`, and a container of self filled: `self.d[k] = ...`,
 # `self.items.append(...)` (a list or dict of tensors is reported wherever it is filled).
@@ -576,6 +579,8 @@ def mentions(text: str, hints: Hints) -> bool:
             return True  # a value built by a method of self, not a bare `self.post_init()`
     if _TENSOR_METHOD_CALL.search(text):
         return True  # `val.detach()`: whatever `val` is, the result is a tensor
+    if "=" in text and _FROM_HELD_OBJECT.search(text):
+        return True
     # A substring test first (fast, in C); the finer checks only for the names found.
     for name in hints.names:
         if name in text and next(_mentions_of(text, name, after_dot=True), None) is not None:

@@ -12,7 +12,7 @@ import enum
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from codemod import torch_names as tn
 from codemod.rules import inplace_init, not_a_tensor
@@ -52,6 +52,9 @@ class Value:
     integer_items: tuple[int, ...] = ()
     maybe_parameter: bool = False  # an argument annotated Union[Parameter, Tensor]: a Parameter passed in stays one
     module: str | None = None  # a torch.nn module instance (NON_TENSOR): its class, to type what calling it returns
+    # An instance of a repository class (NON_TENSOR, a Resolved class): what its methods
+    # return, and what calling it returns (its forward), are typed from their bodies.
+    instance: Any = None
 
     @property
     def is_tensor(self) -> bool:
@@ -449,6 +452,11 @@ class Evaluator:
             if qualname is not None and self._is_imported_head(func):
                 return self._qualified_call(qualname, node)
             receiver = self.eval(func.value)
+            if receiver.instance is not None:
+                # self.net = Generator().to(device); self.converter.encode(text)
+                if func.attr in tn.DEVICE_METHODS or func.attr in _MODULE_SELF_METHODS:
+                    return receiver
+                return self._instance_method(receiver.instance, func.attr)
             if receiver.kind is Kind.UNKNOWN and func.attr in tn.TENSOR_ONLY_METHODS:
                 # x.detach(), x.unsqueeze(0): methods nothing but a tensor has
                 receiver = Value(Kind.TENSOR, "data passed in")
@@ -463,7 +471,8 @@ class Evaluator:
             return UNKNOWN
         if isinstance(func, ast.Name):
             if func.id in self.env:
-                return UNKNOWN
+                held = self.env[func.id]
+                return self._instance_method(held.instance, "__call__") if held.instance is not None else UNKNOWN
             qualname = self.qualify(func)
             if qualname is None:
                 return UNKNOWN
@@ -556,7 +565,7 @@ class Evaluator:
             if resolved.kind == "class":
                 # An instance of a repository class: a module, a config, ... never a raw
                 # tensor worth registering (a torch.Tensor subclass is left alone too).
-                return NON_TENSOR
+                return Value(Kind.NON_TENSOR, instance=resolved)
         if kind is tn.CallKind.UNKNOWN and self.index is None and qualname in self.symbols.functions:
             return function_value(None, self.symbols, self.symbols.functions[qualname], None, self.depth + 1)
         local = qualname.rpartition(".")
@@ -670,6 +679,8 @@ class Evaluator:
             held = self.self_attrs.get(name)
             if held is not None and held.module is not None and tn.module_returns_tensor(held.module):
                 return Value(Kind.TENSOR, f"data passed in (computed by {held.module.rpartition('.')[2]})")
+            if held is not None and held.instance is not None:
+                return self._instance_method(held.instance, "__call__")  # self.netG(x): a repository module's forward
             return UNKNOWN
         symbols, method = found
         first = method.args.args[0].arg if method.args.args and not _is_static(method) else None
@@ -683,6 +694,38 @@ class Evaluator:
             return function_value(self.index, symbols, method, self.class_methods, self.depth + 1, dict(self.self_attrs))
         return function_value(self.index, symbols, method, self.class_methods, self.depth + 1)
 
+
+    def _instance_method(self, resolved, name: str) -> Value:
+        """What a method of a repository class's instance returns; name "__call__" is calling
+        the instance (its forward, for an nn.Module).  Typed from the method's body, with the
+        methods of the instance's own class (not the caller's) for its self calls."""
+        module = resolved.module
+        if self.index is None or module is None or self.depth >= _MAX_DEPTH:
+            return UNKNOWN
+        lineage = [(module, resolved.node), *self.index.base_classes(module, resolved.node)]
+        wanted = [name]
+        if name == "__call__" and self.index.is_resolved_module_class(resolved):
+            wanted = ["forward", "__call__"]
+
+        def methods(method_name: str):
+            for symbols, cls in lineage:
+                for stmt in cls.body:
+                    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == method_name:
+                        return symbols, stmt
+            return None
+
+        for method_name in wanted:
+            found = methods(method_name)
+            if found is not None:
+                symbols, method = found
+                if any(isinstance(d, ast.Name) and d.id in ("classmethod", "property") for d in method.decorator_list):
+                    return UNKNOWN
+                return function_value(self.index, symbols, method, methods, self.depth + 1)
+        return UNKNOWN
+
+
+# Module methods that return the module itself (`net.eval()`, `net.half()`).
+_MODULE_SELF_METHODS = frozenset({"train", "eval", "float", "half", "double", "bfloat16", "requires_grad_", "share_memory"})
 
 _SHAPE_FUNCTIONS = frozenset(
     {"cat", "concat", "concatenate", "stack", "tril", "triu", "flip", "roll", "reshape", "transpose", "permute",

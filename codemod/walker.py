@@ -238,6 +238,11 @@ class BodyWalker:
                 if nested:
                     flat = False
                 group.append(self._event(attr, "unpack" if multi else "assign", stmt, part, node))
+                # `self.H, self.C = [], []`: each is a list display, filled like `self.H = []`
+                if node is not None and _is_container_display(node):
+                    self._containers.add(attr)
+                else:
+                    self._containers.discard(attr)
             elif isinstance(element, ast.Name):
                 self.ev.env[element.id] = part
             elif isinstance(element, (ast.Tuple, ast.List)):

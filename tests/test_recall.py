@@ -803,3 +803,99 @@ def test_parameter_or_tensor_argument_is_reported_not_registered():
     # what a rewrite would have broken: a Parameter registered as a buffer leaves parameters()
     module = build(result.code, "M")(nn_parameter := torch.nn.Parameter(torch.ones(2)))
     assert any(p is nn_parameter for p in module.parameters())
+
+
+# -- values returned by objects the module holds -------------------------------------------------
+
+HELPERS = """
+import torch
+import torch.nn as nn
+
+
+class Converter:
+    def encode(self, words):
+        return torch.IntTensor([len(w) for w in words]), torch.IntTensor([len(words)])
+
+    def vocabulary(self):
+        return {"a": 1}
+
+    @classmethod
+    def build(cls):
+        return cls()
+
+
+class Generator(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(4, 4)
+
+    def forward(self, z):
+        return torch.tanh(self.body(z))
+"""
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+def test_values_from_a_held_object_of_another_file_are_typed_from_its_class(tmp_path, prefilter):
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    (tmp_path / "model.py").write_text(
+        textwrap.dedent(
+            """
+            import torch.nn as nn
+            from helpers import Converter, Generator
+
+            class Net(nn.Module):
+                def __init__(self, words):
+                    super().__init__()
+                    self.converter = Converter()
+                    self.netG = Generator()
+                    self.codes, self.lengths = self.converter.encode(words)
+                    self.vocab = self.converter.vocabulary()
+                    self.other = Converter.build()
+
+                def forward(self, z):
+                    self.fake = self.netG(z)
+                    self.again = self.other.encode(["a"])
+                    return self.fake
+            """
+        )
+    )
+    found = run_project(tmp_path, prefilter)
+    for name in ("codes", "lengths"):
+        assert (found[f"Net.{name}"].action, found[f"Net.{name}"].persistent) == (Action.BUFFER, False), name
+    assert found["Net.fake"].code == "BUF303"  # a repository module's forward returns a tensor
+    # a dict, an instance built by a classmethod (not typed), and modules are no findings
+    for name in ("vocab", "other", "again", "converter", "netG"):
+        assert f"Net.{name}" not in found, name
+
+
+def test_number_placeholder_then_tensor_is_reported_and_a_buffer_could_not_hold_the_number():
+    result = rewrite(
+        """
+        import torch
+        import torch.nn as nn
+
+        class Trainer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.loss = 0
+                self.count = 0
+
+            def step(self, x):
+                self.loss = torch.mean(x)
+                self.count += 1
+                return self.loss
+        """
+    )
+    found = by_attr(result)
+    assert found["loss"].code == "BUF307" and found["loss"].action is Action.SKIP
+    assert "count" not in found  # stays a number
+    assert result.changed is False
+    # The fact the rule rests on: a buffer slot refuses the number the class resets it to,
+    # and a tensor in the plain attribute is not moved by .to().
+    module = torch.nn.Module()
+    module.register_buffer("loss", None, persistent=False)
+    with pytest.raises(TypeError, match="cannot assign 'int' as buffer"):
+        module.loss = 0
+    module = torch.nn.Module()
+    module.loss = torch.zeros(1)
+    assert module.to("meta").loss.device.type == "cpu"

@@ -26,6 +26,7 @@ from codemod.rules import (
     parameters,
     persistence,
     placed_where_read,
+    placeholder,
     rebinding,
     registered_later,
     reported,
@@ -38,6 +39,7 @@ from codemod.rules.base import Decision, Rule
 ORDER = (
     reported,  # BUF301-304: shapes no rewrite fits, reported
     mixins,  # BUF306: set by a method of a plain base class
+    placeholder,  # BUF307: a number in __init__, a tensor later
     rebinding,  # BUF211-213: deleted, registered elsewhere, rebound to a non-tensor
     not_a_tensor,  # BUF204: a binding not proven a tensor (in any branch)
     collisions,  # BUF207: a name register_buffer cannot take

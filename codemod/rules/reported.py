@@ -76,7 +76,10 @@ def outside_suggestion(attr: str, class_text: str, overrides_base_method: bool) 
         return "; built lazily behind a hasattr/getattr check", "build it in __init__ and drop the lazy check, or leave it as it is"
     if overrides_base_method:
         return "; set by an override of a base-class method (or a method it calls), which the base constructor may run first", None
-    return "", f'declare it in __init__ with self.register_buffer("{attr}", None, persistent=False)'
+    return "", (
+        "a per-call value (an output, a loss, a batch kept for logging) needs no change; a tensor the model keeps between "
+        f'calls: declare it in __init__ with self.register_buffer("{attr}", None, persistent=False)'
+    )
 
 
 # -- the decision ---------------------------------------------------------------------------

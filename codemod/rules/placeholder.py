@@ -1,0 +1,68 @@
+"""A number set in the constructor and a tensor set by another method is reported.
+
+Torch facts (torch 2.13): a tensor assigned to a plain attribute is neither moved by
+`.to()` nor saved.  The placeholder cannot become an empty buffer slot as a `None` one can
+(rules/lazy.py): once a name is a buffer, `Module.__setattr__` refuses a number for it
+(`TypeError: cannot assign 'int' as buffer 'loss' (torch.Tensor or None expected)`), so
+`self.loss = 0` would raise wherever the class resets it.  Most such attributes are
+per-step values (losses, outputs kept for logging), which need no change at all.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from codemod.rules.base import Decision, Rule
+from codemod.tensors import Kind
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts
+
+RULE = Rule(
+    "BUF307",
+    "number-then-tensor",
+    "set to a number in __init__ and to a tensor by another method; the tensor is neither moved by .to() nor saved",
+    fact="A registered buffer accepts only a tensor or None (`self.loss = 0` on a buffer raises TypeError), and a "
+    "tensor in a plain attribute is not moved by .to() nor saved.",
+    before="def __init__(self):\n    super().__init__()\n    self.loss = 0\n\ndef step(self, x, y):\n"
+    "    self.loss = torch.mean((self.net(x) - y) ** 2)\n    return self.loss",
+)
+RULES = (RULE,)
+
+
+def _is_number(node: ast.expr | None) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool)
+
+
+def _later_tensor(facts: AttributeFacts) -> tuple[str, int] | None:
+    """Where an own method (not a base's or a subclass's) assigns a tensor to the attribute."""
+    own = f"{facts.cls.cls.name}."
+    for label, event in facts.outside:
+        if label.startswith(own) and event.kind in ("assign", "unpack") and event.value is not None and event.value.kind is Kind.TENSOR:
+            return label, event.stmt.lineno
+    return None
+
+
+def wants(facts: AttributeFacts) -> bool:
+    """Bound only to numbers in the constructor, and to a tensor by a method of the class."""
+    if facts.registered_by_base or not facts.events:
+        return False
+    if not all(e.kind == "assign" and _is_number(e.value_node) for e in facts.events):
+        return False
+    return _later_tensor(facts) is not None
+
+
+def decide(facts: AttributeFacts) -> Decision | None:
+    if not wants(facts):
+        return None
+    label, line = _later_tensor(facts)  # type: ignore[misc]
+    number = ast.unparse(facts.events[0].value_node)  # type: ignore[arg-type]
+    return RULE.skip(
+        f"set to {number} in __init__ and to a tensor in {label} (line {line}); that tensor is not moved by .to() nor saved, "
+        "and a buffer cannot hold the number",
+        "a per-step value (a loss, an output kept for logging) needs no change; a tensor the model keeps between calls: "
+        f'start it as a tensor and register it, self.register_buffer("{facts.attr}", torch.tensor({number}), persistent=False)',
+    )
