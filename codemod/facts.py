@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+# In the label of an event bound by a function defined inside a method (a hook, a callback).
+INNER_FUNCTION = "'s inner function "
 
 # A method that binds an attribute of self (`self.x = ...`, `self.x: T = ...`, setattr(self, ...)).
 _ASSIGNS_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b", re.MULTILINE)
@@ -323,6 +325,7 @@ class ClassFacts:
         result: dict[str, list[tuple[str, AttrEvent]]] = {}
         self._collect_method_events(self.symbols, self.cls, self.init, result, "own", candidates)
         self._collect_function_events(result)
+        self._collect_closure_events(result)
         if candidates:
             for symbols, cls in self.bases:
                 self._collect_method_events(symbols, cls, None, result, "base", candidates)
@@ -395,6 +398,40 @@ class ClassFacts:
             label = f"{self.cls.name}.{sorted(methods)[0]} through {name}()"
             for event in walker.events:
                 result.setdefault(event.attr, []).append((label, event))
+
+    def _collect_closure_events(self, result) -> None:
+        """`def save_output(module, inputs, output): self.features = output` inside a method (a
+        forward hook, a callback): a function defined in a method that binds attributes of the
+        method's self.  Reported, never rewritten: it runs whenever its caller decides.  The
+        output argument of a function handed to register_forward_hook is the module's output."""
+        lines = self.symbols.source_lines
+        for method in self.cls.body:
+            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
+                continue
+            outer_self = method.args.args[0].arg
+            text = "\n".join(lines[method.lineno - 1 : method.end_lineno])
+            if text.count("def ") < 2 or f"{outer_self}." not in text:
+                continue
+            binds = re.compile(rf"^[ \t]*{re.escape(outer_self)}\.\w+[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
+            hooks = set(re.findall(r"register_forward_hook\(\s*(\w+)", text))
+            for nested in ast.walk(method):
+                if nested is method or not isinstance(nested, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                arguments = [a.arg for a in (*nested.args.posonlyargs, *nested.args.args, *nested.args.kwonlyargs)]
+                if outer_self in arguments:
+                    continue  # its own `self`: a method of a nested class, not a closure
+                if not binds.search("\n".join(lines[nested.lineno - 1 : nested.end_lineno])):
+                    continue
+                evaluator = Evaluator(self.index, self.symbols, nested, None, self_attrs=dict(self.final_attrs))
+                evaluator.self_name = outer_self
+                positional = [*nested.args.posonlyargs, *nested.args.args]
+                if nested.name in hooks and len(positional) == 3 and positional[2].annotation is None:
+                    evaluator.env[positional[2].arg] = Value(Kind.TENSOR, "data passed in (the output a forward hook receives)")
+                walker = BodyWalker(evaluator)
+                walker.walk(nested.body)
+                label = f"{self.cls.name}.{method.name}{INNER_FUNCTION}{nested.name}()"
+                for event in walker.events:
+                    result.setdefault(event.attr, []).append((label, event))
 
     def _called_elsewhere(self, cls: ast.ClassDef, name: str, init) -> bool:
         """Whether a method other than __init__ and its helpers mentions self.<name>."""

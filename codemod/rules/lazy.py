@@ -46,15 +46,22 @@ def is_lazy(facts: AttributeFacts) -> bool:
     bindings = [e for e in facts.events if e.kind in ("assign", "setattr", "unpack", "register_buffer", "registered", "fill")]
     if not bindings or any(e.kind not in ("assign", "unpack") or e.value is None or e.value.kind is not Kind.NONE for e in bindings):
         return False
+    from codemod.facts import INNER_FUNCTION
+
     own = f"{facts.cls.cls.name}."
+    # Not through a hook or callback: what it is handed (a module's output) may be a tuple,
+    # which an empty buffer slot would refuse.
     return any(
-        label.startswith(own) and e.kind == "assign" and e.value is not None and e.value.kind is Kind.TENSOR
+        label.startswith(own) and INNER_FUNCTION not in label and e.kind == "assign" and e.value is not None
+        and e.value.kind is Kind.TENSOR
         for label, e in facts.outside
     )
 
 
 def decide(facts: AttributeFacts) -> Decision | None:
     from codemod.edits import statement_edit
+    from codemod.facts import INNER_FUNCTION
+    from codemod.tensors import Kind
     from codemod.rules.super_order import placement
 
     if not is_lazy(facts):
@@ -62,7 +69,8 @@ def decide(facts: AttributeFacts) -> Decision | None:
     cls = facts.cls
     own = f"{cls.cls.name}."
     label, event = next(
-        (label, e) for label, e in facts.outside if label.startswith(own) and e.kind == "assign" and e.value is not None and e.value.is_tensor
+        (label, e) for label, e in facts.outside
+        if label.startswith(own) and INNER_FUNCTION not in label and e.kind == "assign" and e.value is not None and e.value.kind is Kind.TENSOR
     )
     decision = Decision(
         Action.BUFFER,

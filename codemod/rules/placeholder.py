@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 RULE = Rule(
     "BUF307",
     "number-then-tensor",
-    "set to a number in __init__ and to a tensor by another method; the tensor is neither moved by .to() nor saved",
+    "set to a number (or None, for a hook's value) in __init__ and to a tensor by another method; the tensor is neither "
+    "moved by .to() nor saved",
     fact="A registered buffer accepts only a tensor or None (`self.loss = 0` on a buffer raises TypeError), and a "
     "tensor in a plain attribute is not moved by .to() nor saved.",
     before="def __init__(self):\n    super().__init__()\n    self.loss = 0\n\ndef step(self, x, y):\n"
@@ -46,13 +47,22 @@ def _later_tensor(facts: AttributeFacts) -> tuple[str, int] | None:
     return None
 
 
+def _is_none(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
 def wants(facts: AttributeFacts) -> bool:
-    """Bound only to numbers in the constructor, and to a tensor by a method of the class."""
-    if facts.registered_by_base or not facts.events:
+    """Bound only to numbers in the constructor (or to None, where the tensor comes from a hook
+    or callback that rules/lazy.py leaves alone), and to a tensor by a method of the class."""
+    from codemod.rules import lazy
+
+    if facts.registered_by_base or not facts.events or not all(e.kind == "assign" for e in facts.events):
         return False
-    if not all(e.kind == "assign" and _is_number(e.value_node) for e in facts.events):
-        return False
-    return _later_tensor(facts) is not None
+    if all(_is_number(e.value_node) for e in facts.events):
+        return _later_tensor(facts) is not None
+    if all(_is_number(e.value_node) or _is_none(e.value_node) for e in facts.events) and not lazy.is_lazy(facts):
+        return _later_tensor(facts) is not None
+    return False
 
 
 def decide(facts: AttributeFacts) -> Decision | None:
@@ -60,6 +70,12 @@ def decide(facts: AttributeFacts) -> Decision | None:
         return None
     label, line = _later_tensor(facts)  # type: ignore[misc]
     number = ast.unparse(facts.events[0].value_node)  # type: ignore[arg-type]
+    if number == "None":
+        return RULE.skip(
+            f"set to None in __init__ and to a tensor in {label} (line {line}); that tensor is not moved by .to() nor saved",
+            "a per-call value (a module output kept by a hook) needs no change; an empty buffer slot, "
+            f'self.register_buffer("{facts.attr}", None, persistent=False), holds it only if it is always a tensor',
+        )
     return RULE.skip(
         f"set to {number} in __init__ and to a tensor in {label} (line {line}); that tensor is not moved by .to() nor saved, "
         "and a buffer cannot hold the number",
