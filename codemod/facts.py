@@ -518,7 +518,25 @@ class AttributeFacts:
                 return False
         if first.kind == "register_buffer" and not (first.value and first.value.is_tensor and first.value.requires_grad):
             return False
+        if self.replaced_by_parameter:
+            return False
         return True
+
+    @cached_property
+    def replaced_by_parameter(self) -> bool:
+        """Every raw binding is followed by an nn.Parameter assignment that always runs (a
+        statement of __init__'s own body, not inside an if/for/try): the raw tensor is a step
+        of the construction, and the attribute ends as a parameter (`self.xy = torch.cat(...)`
+        then `self.xy = nn.Parameter(self.xy, requires_grad=False)`)."""
+        init = self.cls.init
+        if init is None or not self.raw:
+            return False
+        top_level = {id(s) for s in init.body}
+        last_raw = max(self.events.index(e) for e in self.raw)
+        return any(
+            e.kind == "assign" and e.value is not None and e.value.kind is Kind.PARAMETER and id(e.stmt) in top_level
+            for e in self.events[last_raw + 1 :]
+        )
 
     @cached_property
     def raw_beside_parameters(self) -> bool:

@@ -88,7 +88,8 @@ def _index(case: Path):
 
     index = RepoIndex()
     for path, name in _repo_files(case):
-        index.add_file(path, text=read_source(path).text, name=name)
+        # shown as the tool shows a project's files: relative to the root, where input.py is
+        index.add_file(path.relative_to(case), text=read_source(path).text, name=name)
     return index
 
 

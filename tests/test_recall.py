@@ -899,3 +899,56 @@ def test_number_placeholder_then_tensor_is_reported_and_a_buffer_could_not_hold_
     module = torch.nn.Module()
     module.loss = torch.zeros(1)
     assert module.to("meta").loss.device.type == "cpu"
+
+
+def test_tensor_handed_to_its_own_optimizer_is_reported_because_a_parameter_would_be_trained_twice():
+    result = rewrite(
+        """
+        import torch
+        import torch.nn as nn
+
+        class Search(nn.Module):
+            def __init__(self, k):
+                super().__init__()
+                self.alphas = torch.zeros(k, requires_grad=True)
+                self.arch = [self.alphas]
+                self.scale = torch.ones(k, requires_grad=True)
+
+            def forward(self, x):
+                return torch.cat([x, self.scale]) * self.alphas.sum()
+        """
+    )
+    found = by_attr(result)
+    assert found["alphas"].code == "BUF217" and found["alphas"].action is Action.SKIP
+    # torch.cat([x, self.scale]) is a computation, not a list handed to an optimizer
+    assert found["scale"].action is Action.PARAMETER
+    # The fact: a Parameter is in parameters(), so the model's optimizer updates it as well
+    # as the optimizer of its own (here: listed twice in one group, it is stepped twice).
+    module = torch.nn.Module()
+    module.alphas = torch.nn.Parameter(torch.zeros(1))
+    assert any(p is module.alphas for p in module.parameters())
+    with pytest.warns(UserWarning, match="duplicate parameters"):
+        opt = torch.optim.SGD([*module.parameters(), module.alphas], lr=1.0)
+    module.alphas.grad = torch.ones(1)
+    opt.step()
+    assert module.alphas.item() == -2.0
+
+
+def test_raw_tensor_replaced_by_a_parameter_on_every_path_is_no_finding():
+    source = """
+        import torch
+        import torch.nn as nn
+
+        class Backproject(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.ones = nn.Parameter(torch.ones(1, 1, n), requires_grad=False)
+                self.xy = torch.zeros(1, 2, n)
+                self.xy = torch.cat([self.xy, self.ones], 1)
+                self.xy = nn.Parameter(self.xy, requires_grad=False)
+        """
+    result = rewrite(source)
+    assert "xy" not in by_attr(result) and result.changed is False
+    # The fact: the attribute ends as a parameter whatever came before it.
+    model = build(textwrap.dedent(source), "Backproject")(3)
+    assert [name for name, _ in model.named_parameters()] == ["ones", "xy"] and not list(model.buffers())

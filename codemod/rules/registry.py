@@ -32,6 +32,7 @@ from codemod.rules import (
     reported,
     size_limits,
     super_order,
+    trained_tensors,
     transformers_models,
 )
 from codemod.rules.base import Decision, Rule
@@ -53,6 +54,7 @@ ORDER = (
     super_order,  # BUF209
     registered_later,  # BUF108: assigned, then registered under the same name
     moved_parameter,  # BUF216: nn.Parameter(t).to(device), reported unless persistence is asked for
+    trained_tensors,  # BUF217: requires grad and handed out in a list (an optimizer of its own): reported
     parameters,  # BUF103-105: nn.Parameter for trained tensors
     lazy,  # BUF107: None in __init__, a tensor later
     persistence,  # BUF101/102: register_buffer

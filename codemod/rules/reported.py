@@ -49,6 +49,11 @@ UNPACKED = Rule(
 )
 RULES = (CONTAINER, SETATTR, OUTSIDE_CONSTRUCTOR, UNPACKED)
 
+CONTAINER_SUGGESTION = (
+    "register each tensor as a buffer; for tensors trained with the model, nn.ParameterList / nn.ParameterDict (they "
+    "then join model.parameters(): not for tensors an optimizer of their own trains)"
+)
+
 
 def set_by_base(attr: str, base_texts) -> bool:
     """Whether a repository base class's source registers or binds self.<attr> (then the
@@ -105,7 +110,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
     if filled is not None and not any(e.value is not None and e.value.is_tensor for e in facts.events if e.kind == "assign"):
         return CONTAINER.skip(
             f"a list or dict of tensors, filled in {filled}; its tensors are not moved by .to() nor saved",
-            "register each tensor as a buffer, or use nn.ParameterList / nn.ParameterDict for trained tensors",
+            CONTAINER_SUGGESTION,
         )
     for event in facts.events:
         if event.kind == "setattr" and event.value is not None and event.value.is_tensor:
@@ -120,7 +125,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
     if sequence is not None and not any(e.value is not None and e.value.is_tensor for e in facts.events if e.kind == "assign"):
         return CONTAINER.skip(
             "a list, tuple or dict of tensors; its tensors are not moved by .to() nor saved",
-            "register each tensor as a buffer, or use nn.ParameterList / nn.ParameterDict for trained tensors",
+            CONTAINER_SUGGESTION,
         )
     unpacked = unpacking.skip_reason(facts.attr, facts.events)
     if unpacked is not None:
@@ -145,7 +150,7 @@ def _outside_only(facts: AttributeFacts) -> Decision | None:
         return CONTAINER.skip(
             f"a list, tuple or dict of tensors assigned only outside __init__ (in {label}); its tensors are not moved by "
             ".to() nor saved",
-            "register each tensor as a buffer, or use nn.ParameterList / nn.ParameterDict for trained tensors",
+            CONTAINER_SUGGESTION,
         )
     label, event = tensors[0]
     if set_by_base(facts.attr, [class_text(symbols, base) for symbols, base in cls.bases]):
