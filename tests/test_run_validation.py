@@ -607,3 +607,34 @@ def test_run_validates_on_the_gpu(tmp_path):
         assert validation.device.startswith("cuda")
         assert any(c.startswith("forward:cuda") for c in validation.compared)
         assert validation.original_failure
+
+
+LOSS = """
+import torch
+import torch.nn as nn
+
+
+class EdgeLoss(nn.Module):
+    def __init__(self):
+        super().__init__()
+        k = torch.tensor([[0.25, 0.5, 0.25]])
+        self.kernel = torch.matmul(k.t(), k).unsqueeze(0).unsqueeze(0) * SCALE
+
+    def forward(self, x, y):
+        return ((x - y) * self.kernel.sum()).abs().mean()
+"""
+
+
+def test_files_with_the_same_module_name_in_different_import_roots_are_each_validated(tmp_path):
+    # `Deblurring/losses.py` and `Denoising/losses.py`, script folders without __init__.py:
+    # both are the module `losses`, each imported from its own folder.
+    root = tmp_path / "repo"
+    for folder, scale in (("Deblurring", "1.0"), ("Denoising", "2.0")):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "losses.py").write_text(f"SCALE = {scale}\n" + LOSS)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    verdicts = {Path(f.path).parent.name: f.validation for f in report.findings}
+    assert set(verdicts) == {"Deblurring", "Denoising"}
+    for folder, validation in verdicts.items():
+        assert validation.verdict is Verdict.PASSED, (folder, validation)
+        assert validation.forward_compared and validation.branches == [1, 1], (folder, validation)

@@ -115,6 +115,15 @@ def validate_rewrites(
         unique.setdefault((rewrite.path, rewrite.class_name), rewrite)
     if not unique:
         return {}
+    groups = _without_name_clashes(list(unique.values()))
+    if len(groups) > 1:
+        # `Deblurring/losses.py` and `Denoising/losses.py` are both the module `losses`, each
+        # under its own import root: one worker pair cannot import both, so each group of
+        # files whose names are distinct gets workers of its own.
+        results: dict[tuple[Path, str], Validation] = {}
+        for group in groups:
+            results.update(validate_rewrites(root, group, overlay, options))
+        return results
     root = Path(root).resolve()
     examples = _examples_path(root, options)
     if isinstance(examples, Validation):
@@ -311,6 +320,21 @@ def _findings(rewrite: ClassRewrite) -> list[list]:
             lines = spans.get(finding.attribute) or [[finding.line, finding.line]]
             out.append([finding.attribute, action, finding.persistent, values_comparable, lines])
     return out
+
+
+def _without_name_clashes(rewrites: list[ClassRewrite]) -> list[list[ClassRewrite]]:
+    """The rewrites in groups where a module name stands for one file only (first fit, in order)."""
+    groups: list[tuple[dict[str, Path], list[ClassRewrite]]] = []
+    for rewrite in rewrites:
+        path = Path(rewrite.path).resolve()
+        for files, members in groups:
+            if files.get(rewrite.module, path) == path:
+                files[rewrite.module] = path
+                members.append(rewrite)
+                break
+        else:
+            groups.append(({rewrite.module: path}, [rewrite]))
+    return [members for _, members in groups]
 
 
 def _write_configs(
