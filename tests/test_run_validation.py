@@ -638,3 +638,31 @@ def test_files_with_the_same_module_name_in_different_import_roots_are_each_vali
     for folder, validation in verdicts.items():
         assert validation.verdict is Verdict.PASSED, (folder, validation)
         assert validation.forward_compared and validation.branches == [1, 1], (folder, validation)
+
+
+GRID = """
+import torch
+import torch.nn as nn
+
+
+class Warp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.grid = torch.linspace(-1, 1, 4).cuda().float()
+        self.scale = torch.cuda.FloatTensor([2.0])
+        self.proj = nn.Linear(4, 4).cuda()
+
+    def forward(self, x):
+        return self.proj(x + self.grid) * self.scale
+"""
+
+
+@pytest.mark.skipif(__import__("torch").cuda.is_available(), reason="the CPU stand-in for .cuda() is used only without a GPU")
+def test_constructor_cuda_calls_run_on_the_cpu_without_a_gpu_and_the_verdict_says_so(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "warp.py").write_text(GRID)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (validation,) = {f.validation.verdict: f.validation for f in report.findings}.values()
+    assert validation.verdict is Verdict.PASSED and validation.forward_compared, validation
+    assert any("ran on the CPU, the same on both sides" in d for d in validation.details), validation.details

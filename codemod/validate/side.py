@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import torch
 
-from codemod.validate import checks, compare, devices, reads, stubs, synth
+from codemod.validate import checks, compare, cuda_standin, devices, reads, stubs, synth
 from codemod.validate.build import (
     FORWARD_SEED,
     Context,
@@ -380,6 +380,7 @@ class WorkerState:
 
     def _original(self, request: dict[str, Any]) -> dict[str, Any]:
         target = f"{request['module']}.{request['class_name']}"
+        cuda_calls = cuda_standin.used()
         self.context.usages = list(request.get("usages") or [])
         phase("import")
         try:
@@ -430,6 +431,8 @@ class WorkerState:
                 builds[0]["notes"].append(f"no further builds: the first took {first_cpu:.0f} s of CPU time, more than "
                                           f"{MORE_BUILDS_SHARE:.0%} of the {self.timeout:g} s a class may take")
         phase("save")
+        if cuda_standin.used() > cuda_calls:
+            builds[0]["notes"].append(cuda_standin.NOTE)
         if stubs.stubbed():
             builds[0]["notes"].append("imported with stand-ins for modules that are not installed: "
                                       + ", ".join(stubs.stubbed()) + " (not used while building and running)")

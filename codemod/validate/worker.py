@@ -167,6 +167,10 @@ def main(config_path: str, watch_fd: int | None = None) -> None:
 
     if config.get("threads"):
         torch.set_num_threads(int(config["threads"]))
+    if not str(config.get("device", "auto")).startswith("cuda"):
+        from codemod.validate import cuda_standin
+
+        cuda_standin.install()  # no GPU: .cuda() in a constructor runs on the CPU on both sides
     from codemod.validate import side
 
     skip_dynamo_disable()  # done in the zygote already when forked from it

@@ -1,0 +1,98 @@
+"""On a machine without a GPU, `.cuda()` stands for the CPU in the validation workers.
+
+Research code often moves tensors and modules to the GPU in the constructor
+(`self.grid = torch.from_numpy(g).cuda()`, `torch.cuda.FloatTensor(...)`).  On a CPU
+build of torch that raises ("Torch not compiled with CUDA enabled"), so neither side can
+be built and nothing is learned.  Both workers install the same stand-in: `.cuda()` and
+`.to("cuda")` leave the tensor or module on the CPU, and the legacy `torch.cuda.*Tensor`
+types make CPU tensors.  The original and the rewrite then run the same code on the same
+device, so comparing them still tells whether the rewrite changed anything; where a
+tensor lives when it is read is still checked on the meta device, which the stand-in
+leaves alone.  The verdict says when the stand-in was used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+_LEGACY = ("Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool")
+_calls = 0
+
+
+def used() -> int:
+    """How many GPU moves or GPU tensor types ran on the CPU so far in this worker."""
+    return _calls
+
+
+def reset() -> None:
+    global _calls
+    _calls = 0
+
+
+def _is_cuda(device: Any) -> bool:
+    if isinstance(device, torch.device):
+        return device.type == "cuda"
+    if isinstance(device, str):
+        return device == "cuda" or device.startswith("cuda:")
+    return False
+
+
+def _count() -> None:
+    global _calls
+    _calls += 1
+
+
+def install() -> bool:
+    """Install the stand-in where torch has no usable CUDA; whether it was installed."""
+    if torch.cuda.is_available():
+        return False
+    tensor_to, module_to = torch.Tensor.to, torch.nn.Module.to
+
+    def tensor_cuda(self, device=None, non_blocking=False, memory_format=torch.preserve_format):  # noqa: ARG001
+        _count()
+        return self
+
+    def module_cuda(self, device=None):  # noqa: ARG001
+        _count()
+        return self
+
+    def _cpu_arguments(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        if args and _is_cuda(args[0]):
+            _count()
+            args = ("cpu", *args[1:])
+        if _is_cuda(kwargs.get("device")):
+            _count()
+            kwargs = dict(kwargs, device="cpu")
+        return args, kwargs
+
+    def tensor_to_cpu(self, *args, **kwargs):
+        args, kwargs = _cpu_arguments(args, kwargs)
+        return tensor_to(self, *args, **kwargs)
+
+    def module_to_cpu(self, *args, **kwargs):
+        args, kwargs = _cpu_arguments(args, kwargs)
+        return module_to(self, *args, **kwargs)
+
+    torch.Tensor.cuda = tensor_cuda  # type: ignore[method-assign]
+    torch.nn.Module.cuda = module_cuda  # type: ignore[method-assign]
+    torch.Tensor.to = tensor_to_cpu  # type: ignore[method-assign]
+    torch.nn.Module.to = module_to_cpu  # type: ignore[method-assign]
+    for name in _LEGACY:
+        cpu_type = getattr(torch, f"{name}Tensor", None)
+        if cpu_type is not None:
+            setattr(torch.cuda, f"{name}Tensor", _legacy(cpu_type))
+    return True
+
+
+def _legacy(cpu_type: Any) -> Any:
+    def make(*args: Any, **kwargs: Any) -> torch.Tensor:
+        _count()
+        return cpu_type(*args, **kwargs)
+
+    return make
+
+
+NOTE = ("no GPU here: the constructor's .cuda() / .to('cuda') calls and torch.cuda tensor types ran on the CPU, "
+        "the same on both sides")
