@@ -53,6 +53,12 @@ CONTAINER_SUGGESTION = (
     "register each tensor as a buffer; for tensors trained with the model, nn.ParameterList / nn.ParameterDict (they "
     "then join model.parameters(): not for tensors an optimizer of their own trains)"
 )
+# For a container filled outside __init__: most are per-call (outputs gathered in forward)
+# or caches filled as inputs arrive, which need no buffer.
+FILLED_LATER_SUGGESTION = (
+    "a per-call container (outputs gathered in forward) needs no change, nor does a cache if the model is not moved "
+    "after it fills; tensors the model keeps: register each as a buffer"
+)
 
 
 def set_by_base(attr: str, base_texts) -> bool:
@@ -110,7 +116,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
     if filled is not None and not any(e.value is not None and e.value.is_tensor for e in facts.events if e.kind == "assign"):
         return CONTAINER.skip(
             f"a list or dict of tensors, filled in {filled}; its tensors are not moved by .to() nor saved",
-            CONTAINER_SUGGESTION,
+            FILLED_LATER_SUGGESTION,
         )
     for event in facts.events:
         if event.kind == "setattr" and event.value is not None and event.value.is_tensor:
@@ -150,12 +156,18 @@ def _outside_only(facts: AttributeFacts) -> Decision | None:
         return CONTAINER.skip(
             f"a list, tuple or dict of tensors assigned only outside __init__ (in {label}); its tensors are not moved by "
             ".to() nor saved",
-            CONTAINER_SUGGESTION,
+            FILLED_LATER_SUGGESTION,
         )
     label, event = tensors[0]
-    if set_by_base(facts.attr, [class_text(symbols, base) for symbols, base in cls.bases]):
+    base_texts = [class_text(symbols, base) for symbols, base in cls.bases]
+    if set_by_base(facts.attr, base_texts):
         return None  # the base's buffer or attribute: assigning it keeps it one
-    overrides = label.partition(".")[2] in cls.overrides
+    method = label.partition(".")[2]
+    # torch's layers never call forward from their constructors; a repository base may
+    # (a dummy pass to size its layers), which its text shows
+    overrides = method in cls.overrides and (
+        method != "forward" or any("self.forward(" in text or "self(" in text for text in base_texts)
+    )
     extra, suggestion = outside_suggestion(facts.attr, cls.class_text, overrides)
     return OUTSIDE_CONSTRUCTOR.skip(
         f"tensor assigned only outside __init__ (in {label}); it is not moved by .to() nor saved{extra}", suggestion
