@@ -84,8 +84,14 @@ WITHOUT_FORWARD: dict[tuple[str, str], set[str]] = {
 # Lazy buffers (BUF107): the rewritten statement registers None, and the attribute holds None
 # after construction, so no tensor was compared at that point.
 HOLDS_NONE: dict[tuple[str, str], set[str]] = {
-    ("lazy_none_then_tensor_in_forward", "RotaryCache"): {"cos_cached"},
+    # filled by a setup method that neither construction nor forward calls: never a tensor
     ("lazy_none_then_tensor_in_setup_method", "Sampler"): {"schedule"},
+}
+
+# Lazy slots (None after construction) that forward fills: compared as the first forward
+# left them, and cast after it (passed).
+FILLED_BY_FORWARD: dict[tuple[str, str], set[str]] = {
+    ("lazy_none_then_tensor_in_forward", "RotaryCache"): {"cos_cached"},
     ("lazy_none_in_a_tuple_assignment", "LoopCache"): {"loop_index", "loop_type"},
     ("lazy_none_in_a_tuple_assignment_set_up_later", "Grid"): {"xx", "yy"},
 }
@@ -348,7 +354,7 @@ def test_lists_name_real_golden_classes():
 
     for (case, cls), reason in CANNOT_BUILD.items():
         assert reason and (GOLDEN / case / "input.py").is_file(), (case, cls)
-    for case, cls in [*BRANCH_NOT_TAKEN, *COVERED_BY_MORE_BUILDS, *WITHOUT_FORWARD, *HOLDS_NONE]:
+    for case, cls in [*BRANCH_NOT_TAKEN, *COVERED_BY_MORE_BUILDS, *WITHOUT_FORWARD, *HOLDS_NONE, *FILLED_BY_FORWARD]:
         assert re.search(rf"^class {cls}\b", read_source(GOLDEN / case / "input.py").text, re.M), (case, cls)
     for case, cls, attr in MIXES_DEVICES:
         text = read_source(GOLDEN / case / "input.py").text
@@ -378,8 +384,13 @@ def test_golden_case_validates(case: Path, golden_validation):
             continue
         unproven = BRANCH_NOT_TAKEN.get((case.name, cls), set())
         holds_none = HOLDS_NONE.get((case.name, cls), set())
+        filled_by_forward = FILLED_BY_FORWARD.get((case.name, cls), set())
         without_forward = WITHOUT_FORWARD.get((case.name, cls), set())
         planned = PLANNED_KEYS[(case.name, cls)]
+        for attr in filled_by_forward:
+            assert f"attributes: {attr} holds None after construction; compared as the first forward left it" \
+                in validation.details, _describe(validation)
+            assert any(d.startswith("casts after a first forward: ") for d in validation.details), _describe(validation)
         for attr, own in validation.rewrites.items():
             if attr in unproven:
                 expected = Verdict.NOT_VALIDATED
@@ -395,7 +406,7 @@ def test_golden_case_validates(case: Path, golden_validation):
             else:
                 expected = Verdict.PASSED
             assert validation.verdict_for(attr) is expected, f"{case.name}.{cls}.{attr}: {own}\n{_describe(validation)}"
-        assert set(validation.rewrites) >= unproven | holds_none | without_forward
+        assert set(validation.rewrites) >= unproven | holds_none | without_forward | filled_by_forward
         if (case.name, cls) in COVERED_BY_MORE_BUILDS:
             assert len(validation.builds) >= 2, validation.builds
             assert any(COVERED_BY_MORE_BUILDS[(case.name, cls)] in b for b in validation.builds[1:]), validation.builds
@@ -423,7 +434,7 @@ def test_forward_is_compared_wherever_the_examples_give_inputs(golden_validation
 def test_meta_device_shows_the_original_fails_and_the_rewrite_runs(case, cls, attr, golden_validation):
     validation = golden_validation.get((case, cls))
     assert validation is not None, f"{case}.{cls} was not validated"
-    # a lazy buffer holds None after construction: no tensor compared, so not proven, but the forward ran
+    # a lazy buffer that only a setup method fills holds no tensor: not proven, but the forward ran
     proven = Verdict.NOT_VALIDATED if (case, cls) in HOLDS_NONE else Verdict.PASSED
     assert validation.verdict in (proven, Verdict.CHANGES_CHECKPOINT), _describe(validation)
     assert validation.forward_compared, _describe(validation)

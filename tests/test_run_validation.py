@@ -666,3 +666,45 @@ def test_constructor_cuda_calls_run_on_the_cpu_without_a_gpu_and_the_verdict_say
     (validation,) = {f.validation.verdict: f.validation for f in report.findings}.values()
     assert validation.verdict is Verdict.PASSED and validation.forward_compared, validation
     assert any("ran on the CPU, the same on both sides" in d for d in validation.details), validation.details
+
+
+WHITENER = """
+import torch
+import torch.nn as nn
+
+
+class Whitener(nn.Module):
+    \"\"\"Builds its covariance on the first call; a cast after that casts the buffer the
+    rewrite makes of it, and torch.linalg.inv has no half kernel on the CPU.\"\"\"
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(3, 3)
+        self.cov = None
+
+    def forward(self, x):
+        if self.cov is None:
+            self.cov = torch.eye(x.shape[-1]) * 2.0
+        return self.proj(x).float() @ torch.linalg.inv(self.cov)
+"""
+
+
+def test_lazy_slot_is_compared_after_the_first_forward_and_a_cast_after_it_fails_the_rewrite(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "whiten.py").write_text(WHITENER)
+    (root / "codemod_examples.py").write_text(
+        "import torch\n\nfrom codemod.examples import example\n\n"
+        "example('whiten.Whitener', inputs=lambda: (torch.randn(2, 3),))\n"
+    )
+    report = run([root], RunOptions(write=False, validate=True, unsafe_fixes=True, jobs=1, timeout=60,
+                                    use_cache=False, root=root))
+    (finding,) = report.findings
+    assert finding.code == "BUF107"
+    validation = finding.validation
+    assert "attributes: cov holds None after construction; compared as the first forward left it" in validation.details
+    # model.half() on a fresh model is harmless (the slot is still empty); after a first
+    # forward it casts the filled buffer, and the rewritten forward raises where the original runs
+    assert validation.verdict is Verdict.FAILED, validation
+    assert any("after a first forward, after model.half() the rewritten forward raises" in f
+               for f in validation.failures), validation.failures

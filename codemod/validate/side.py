@@ -74,7 +74,8 @@ class Evidence:
                 lines = set(coverage.get(attr) or [])
                 known = self.unrun[attr]
                 self.unrun[attr] = lines if known is None else known & lines
-            holds = (data["attrs"].get(attr) or {}).get("tensor") is not None
+            holds = (data["attrs"].get(attr) or {}).get("tensor") is not None or (
+                (data.get("attrs_after_forward") or {}).get(attr) or {}).get("tensor") is not None
             self.tensor[attr] |= holds
             self.forward[attr] |= bool(holds and forward)
 
@@ -645,6 +646,12 @@ class WorkerState:
             except BaseException as exc:
                 data["forward_error"] = format_exception(exc)
             del args, kwargs
+            if not data["forward_error"]:
+                # A lazy slot (None after construction, a tensor once forward ran): compared as
+                # the first forward left it.
+                lazy = [f for f in findings if data["attrs"].get(f[0], {}).get("type") == "NoneType"]
+                if lazy:
+                    data["attrs_after_forward"] = {attr: attribute_state(model, attr) for attr, *_ in lazy}
         return model
 
     def _checks(
@@ -675,6 +682,15 @@ class WorkerState:
             evidence["training"] = {"status": "unchecked", "error": error}
         if fresh is not None:
             guarded("casts", lambda: checks.casts(fresh, attrs, make))
+            if data.get("attrs_after_forward") and make is not None:
+                # a lazy slot filled by a first forward, then the model cast: the rewritten
+                # buffer is cast with it, the original's plain tensor is not
+                def warmed_casts() -> dict[str, Any]:
+                    warmed = build(cls, source)
+                    checks.forward_leaves(warmed, make, None)
+                    return checks.casts(warmed, attrs, make)
+
+                guarded("casts_after_forward", warmed_casts)
             if self.side == "rewritten":
                 # a forward in train() mode may read what eval() mode does not (noise, dropout masks)
                 read: set[str] = set()
