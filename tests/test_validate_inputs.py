@@ -129,6 +129,53 @@ def test_a_layer_less_module_gets_the_shapes_of_the_tensors_it_holds():
     assert _first_that_runs(Masked())["args"][0]["shape"] == [2, 4, 4]
 
 
+def test_a_layer_less_graph_module_gets_node_features_from_a_per_channel_adjacency():
+    class ChannelGraph(nn.Module):  # one adjacency per output channel, x @ W without nn layers
+        def __init__(self):
+            super().__init__()
+            self.W = nn.Parameter(torch.ones(2, 3, 4))
+            self.adj = torch.eye(6).unsqueeze(0).repeat(4, 1, 1)
+
+        def forward(self, x):
+            h = torch.matmul(x, self.W[0]).unsqueeze(1).transpose(1, 3)  # B x C x N x 1
+            return torch.matmul(self.adj, h).squeeze(-1)
+
+    assert _first_that_runs(ChannelGraph())["args"][0]["shape"] == [2, 6, 3]
+
+
+def test_a_one_channel_signal_is_among_the_shapes_tried():
+    class Sinc(nn.Module):  # filters built from tensors it holds, applied with F.conv1d
+        def __init__(self):
+            super().__init__()
+            self.window = torch.hamming_window(5)
+            self.band = nn.Parameter(torch.ones(4, 1))
+
+        def forward(self, waveform):
+            filters = (self.band * self.window).unsqueeze(1)
+            return torch.nn.functional.conv1d(waveform, filters)
+
+    assert _first_that_runs(Sinc())["args"][0]["shape"] == [2, 1, 64]
+
+
+def test_made_up_constructor_arguments_for_tensors_adjacencies_and_anchors():
+    class Layer(nn.Module):
+        def __init__(self, weight: torch.Tensor, adj, anchors):
+            super().__init__()
+            self.weight = weight
+            self.adj = adj
+            self.anchors = torch.tensor(anchors, dtype=torch.float32)
+
+    first, *rest = synth.argument_candidates(Layer)
+    assert isinstance(first.kwargs["weight"], torch.Tensor) and first.kwargs["weight"].shape == (8,)
+    assert first.kwargs["adj"].shape == (8, 8)
+    assert first.kwargs["anchors"] == [(10, 13), (16, 30), (33, 23)]
+    Layer(**first.kwargs)  # they build it
+    # the same candidates on every call: both sides rebuild them from their index
+    again = synth.argument_candidates(Layer)
+    assert [c.description for c in again] == [first.description, *(c.description for c in rest)]
+    assert torch.equal(again[0].kwargs["adj"], first.kwargs["adj"])
+
+
 def test_a_timestep_gets_one_number_per_sample():
     class TimeEmbedding(nn.Module):
         def __init__(self):

@@ -170,7 +170,7 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         if made:
             return made
     if isinstance(annotation, type) and issubclass(annotation, torch.Tensor):
-        return []
+        return _tensor_values(name)
     origin = typing.get_origin(annotation)
     if origin in (list, tuple, typing.Sequence) or annotation in (list, tuple):
         item = _int_values(name)[0]
@@ -180,6 +180,11 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     # unannotated: the name decides
     if any(name == c or name.endswith("_" + c) or name.startswith(c + "_") for c in _CONFIG_PARAMS):
         return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name)
+    if name in _ADJACENCY_NAMES or name.startswith(("adj", "laplacian")) or name in ("a", "a_norm", "norm_adj"):
+        return _tensor_values(name) + _namespaces(cls, parameter.name) + [(v, str(v)) for v in _int_values(name)]
+    if "anchor" in name:
+        # detection heads: (width, height) pairs
+        return [(list(_ANCHORS), str(list(_ANCHORS)))] + [(v, str(v)) for v in _int_values(name)]
     if _looks_bool(name):
         return [(False, "False"), (True, "True")]
     if _looks_float(name):
@@ -191,6 +196,19 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     if accessed:  # used like an object: something with those attributes
         return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name)
     return [(v, str(v)) for v in _int_values(name)]
+
+
+_ANCHORS = ((10, 13), (16, 30), (33, 23))
+
+
+def _tensor_values(name: str) -> list[tuple[Any, str]]:
+    """Made-up tensors for a parameter annotated as one or named like an adjacency: the same
+    values on both sides (built from the index, never drawn at random)."""
+    n = SPATIAL
+    square = [(torch.full((n, n), 1.0 / n), f"full({n}x{n}, 1/{n})"), (torch.eye(n), f"eye({n})")]
+    if name in _ADJACENCY_NAMES or name.startswith(("adj", "laplacian")) or name in ("a", "a_norm", "norm_adj"):
+        return square
+    return [(torch.ones(n), f"ones({n})"), *square, (torch.ones(BATCH, n), f"ones({BATCH}x{n})")]
 
 
 def _strip_optional(annotation: Any) -> Any:
@@ -496,7 +514,7 @@ def describe_value(spec: dict[str, Any]) -> str:
 
 # -- forward inputs ----------------------------------------------------------------------------
 
-MAX_INPUT_CANDIDATES = 8
+MAX_INPUT_CANDIDATES = 12
 
 # A loss or a metric takes a prediction and a target of the same shape (forward(input, target),
 # forward(pred, gt), forward(x, y)): the target gets what the prediction gets.
@@ -511,8 +529,9 @@ _ADJACENCY_NAMES = ("adj", "adjacency", "a_hat", "adj_matrix", "graph", "support
                     "edge_weight", "adj_mx")
 _TIME_NAMES = ("t", "timestep", "timesteps", "time", "times", "sigma", "sigmas", "noise_level", "noise_levels",
                "step", "steps")
-# Shapes for an input nothing sizes (a loss, a metric, a layer-less module), most common first.
-_GENERIC_SHAPES = ([BATCH, 16], [BATCH, SEQ, 16], [BATCH, 3, 16, 16], [BATCH, 64], [BATCH])
+# Shapes for an input nothing sizes (a loss, a metric, a layer-less module), most common first;
+# last, a one-channel signal (a waveform for F.conv1d).
+_GENERIC_SHAPES = ([BATCH, 16], [BATCH, SEQ, 16], [BATCH, 3, 16, 16], [BATCH, 64], [BATCH], [BATCH, 1, 64])
 
 
 class _Model:
@@ -661,7 +680,12 @@ def _generic_floats(seen: _Model) -> list[dict[str, Any]]:
     usual shapes."""
     if seen.width:
         return list(seen.width)
-    specs = [{"op": "randn", "shape": shape} for shape in held_shapes(seen.model)]
+    held = held_shapes(seen.model)
+    specs = [{"op": "randn", "shape": shape} for shape in held]
+    # a graph layer without nn layers (x @ self.W over N nodes): node features, B x N x F, F
+    # one of the sizes of the tensors it holds
+    sizes = list(dict.fromkeys(size for shape in held for size in shape[1:]))
+    specs += [{"op": "randn", "shape": [BATCH, n, f]} for n in seen.nodes[:1] for f in sizes[:4]]
     specs += [{"op": "randn", "shape": list(shape)} for shape in _GENERIC_SHAPES]
     return _distinct(specs)
 
@@ -685,13 +709,15 @@ def held_shapes(model: nn.Module, limit: int = 3) -> list[list[int]]:
 
 
 def node_counts(model: nn.Module) -> list[int]:
-    """Sizes N of the N x N matrices the model holds (an adjacency, graph supports), most common first."""
+    """Sizes N of the N x N matrices the model holds (an adjacency, graph supports, one per channel),
+    most common first."""
     counts: dict[int, int] = {}
 
     def look(value: Any) -> None:
-        if isinstance(value, torch.Tensor) and value.dim() == 2 and value.shape[0] == value.shape[1] \
-                and value.shape[0] > 1 and value.device.type != "meta":
-            counts[int(value.shape[0])] = counts.get(int(value.shape[0]), 0) + 1
+        # N x N, or a stack of them (one adjacency per channel or head: C x N x N)
+        if isinstance(value, torch.Tensor) and value.dim() in (2, 3) and value.shape[-1] == value.shape[-2] \
+                and value.shape[-1] > 1 and value.device.type != "meta":
+            counts[int(value.shape[-1])] = counts.get(int(value.shape[-1]), 0) + 1
         elif isinstance(value, (list, tuple)):
             for item in value[:8]:
                 look(item)
