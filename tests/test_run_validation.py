@@ -650,10 +650,11 @@ class Warp(nn.Module):
         super().__init__()
         self.grid = torch.linspace(-1, 1, 4).cuda().float()
         self.scale = torch.cuda.FloatTensor([2.0])
+        self.offset = torch.zeros(4, device="cuda")
         self.proj = nn.Linear(4, 4).cuda()
 
     def forward(self, x):
-        return self.proj(x + self.grid) * self.scale
+        return self.proj(x + self.grid + self.offset) * self.scale
 """
 
 

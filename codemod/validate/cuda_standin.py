@@ -1,12 +1,13 @@
 """On a machine without a GPU, `.cuda()` stands for the CPU in the validation workers.
 
 Research code often moves tensors and modules to the GPU in the constructor
-(`self.grid = torch.from_numpy(g).cuda()`, `torch.cuda.FloatTensor(...)`).  On a CPU
-build of torch that raises ("Torch not compiled with CUDA enabled"), so neither side can
-be built and nothing is learned.  Both workers install the same stand-in: `.cuda()` and
-`.to("cuda")` leave the tensor or module on the CPU, and the legacy `torch.cuda.*Tensor`
-types make CPU tensors.  The original and the rewrite then run the same code on the same
-device, so comparing them still tells whether the rewrite changed anything; where a
+(`self.grid = torch.from_numpy(g).cuda()`, `torch.zeros(n, device="cuda")`,
+`torch.cuda.FloatTensor(...)`).  On a CPU build of torch that raises ("Torch not compiled
+with CUDA enabled"), so neither side can be built and nothing is learned.  Both workers
+install the same stand-in: `.cuda()` and `.to("cuda")` leave the tensor or module on the
+CPU, tensor factories given `device="cuda"` make CPU tensors, and so do the legacy
+`torch.cuda.*Tensor` types.  The original and the rewrite then run the same code on the
+same device, so comparing them still tells whether the rewrite changed anything; where a
 tensor lives when it is read is still checked on the meta device, which the stand-in
 leaves alone.  The verdict says when the stand-in was used.
 """
@@ -17,6 +18,10 @@ from typing import Any
 
 import torch
 
+# Tensor factories that take a device= keyword
+_FACTORIES = ("tensor", "as_tensor", "zeros", "ones", "full", "empty", "arange", "linspace", "logspace", "eye", "rand",
+              "randn", "randint", "randperm", "zeros_like", "ones_like", "full_like", "empty_like", "rand_like",
+              "randn_like", "randint_like", "tril_indices", "triu_indices", "sparse_coo_tensor", "complex", "polar")
 _LEGACY = ("Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool")
 _calls = 0
 
@@ -75,6 +80,10 @@ def install() -> bool:
         args, kwargs = _cpu_arguments(args, kwargs)
         return module_to(self, *args, **kwargs)
 
+    for name in _FACTORIES:
+        factory = getattr(torch, name, None)
+        if factory is not None:
+            setattr(torch, name, _on_cpu(factory))
     torch.Tensor.cuda = tensor_cuda  # type: ignore[method-assign]
     torch.nn.Module.cuda = module_cuda  # type: ignore[method-assign]
     torch.Tensor.to = tensor_to_cpu  # type: ignore[method-assign]
@@ -84,6 +93,19 @@ def install() -> bool:
         if cpu_type is not None:
             setattr(torch.cuda, f"{name}Tensor", _legacy(cpu_type))
     return True
+
+
+def _on_cpu(factory: Any) -> Any:
+    """`torch.zeros(n, device="cuda")`: the factory with the device made the CPU."""
+    def make(*args: Any, **kwargs: Any) -> Any:
+        if _is_cuda(kwargs.get("device")):
+            _count()
+            kwargs["device"] = "cpu"
+        return factory(*args, **kwargs)
+
+    make.__name__ = getattr(factory, "__name__", "factory")
+    make.__doc__ = getattr(factory, "__doc__", None)
+    return make
 
 
 def _legacy(cpu_type: Any) -> Any:
