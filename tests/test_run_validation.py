@@ -709,3 +709,75 @@ def test_lazy_slot_is_compared_after_the_first_forward_and_a_cast_after_it_fails
     assert validation.verdict is Verdict.FAILED, validation
     assert any("after a first forward, after model.half() the rewritten forward raises" in f
                for f in validation.failures), validation.failures
+
+
+ODD_STATE = """
+import torch
+import torch.nn as nn
+
+
+class Odd(nn.Module):
+    \"\"\"Saves a key its own load_state_dict does not accept (as custom spectral-norm wrappers do).\"\"\"
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(2, 2)
+        self.mask = torch.ones(2)
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+        destination[prefix + "extra"] = torch.zeros(1)
+
+    def forward(self, x):
+        return self.lin(x) * self.mask
+"""
+
+
+def test_a_state_dict_the_original_cannot_load_itself_does_not_fail_the_rewrite(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "odd.py").write_text(ODD_STATE)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    validation = finding.validation
+    assert validation.verdict is Verdict.PASSED, validation
+    assert any(d.startswith("checkpoint: not compared: the original's state_dict does not load into the original either")
+               for d in validation.details), validation.details
+    assert "checkpoint" not in validation.compared
+
+
+VERSIONED = """
+import torch
+import torch.nn as nn
+
+
+class Versioned(nn.Module):
+    \"\"\"Its load hook reads the module version a saved state_dict carries in _metadata.\"\"\"
+
+    _version = 2
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(2, 2)
+        self.mask = torch.ones(2)
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, *args):
+        if local_metadata.get("version") != 2:
+            raise KeyError(prefix + "lin.weight")
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, *args)
+
+    def forward(self, x):
+        return self.lin(x) * self.mask
+"""
+
+
+def test_the_checkpoint_check_keeps_the_metadata_a_saved_state_dict_carries(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "versioned.py").write_text(VERSIONED)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    validation = finding.validation
+    assert validation.verdict is Verdict.PASSED, validation
+    assert "checkpoint: a state_dict saved from the original loads with strict=True" in validation.details
+    assert "checkpoint" in validation.compared

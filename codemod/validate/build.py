@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterator
 import torch
 
 from codemod import examples as examples_api
+from codemod.validate import cuda_standin
 
 Inputs = tuple[tuple[Any, ...], dict[str, Any]]
 
@@ -294,12 +295,26 @@ def resolve_source(
 
 
 def _synth_build(cls: type, candidate: Any) -> Any:
-    args, kwargs = _deepcopy(candidate.args), _deepcopy(candidate.kwargs)
-    seed_all(0)
-    model = cls(*args, **kwargs)
+    def construct() -> Any:
+        args, kwargs = _deepcopy(candidate.args), _deepcopy(candidate.kwargs)
+        seed_all(0)
+        return cls(*args, **kwargs)
+
+    model = _without_gpu(construct)
     if not isinstance(model, torch.nn.Module):
         raise TypeError(f"built a {type(model).__name__}")
     return model
+
+
+def _without_gpu(construct: Callable[[], Any]) -> Any:
+    """``construct()``; where it fails for want of CUDA (a factory given device="cuda"), again
+    with the factories' CPU stand-in (cuda_standin), which both sides then use."""
+    try:
+        return construct()
+    except Exception as exc:
+        if not (cuda_standin.needs_cuda(exc) and cuda_standin.install_factories()):
+            raise
+    return construct()
 
 
 def _from_candidate(candidate: Any, index: int, notes: list[str]) -> Source:
@@ -615,7 +630,7 @@ def _default(cls: type) -> Any:
 
 def build(cls: type, source: Source) -> Any:
     """Build the module after ``torch.manual_seed(0)`` and put it in eval mode."""
-    model = source.construct(cls)
+    model = _without_gpu(lambda: source.construct(cls))
     if not isinstance(model, torch.nn.Module):
         raise NotBuildable(f"the example built a {type(model).__name__}, not an nn.Module", None)
     if not isinstance(model, cls):

@@ -80,10 +80,6 @@ def install() -> bool:
         args, kwargs = _cpu_arguments(args, kwargs)
         return module_to(self, *args, **kwargs)
 
-    for name in _FACTORIES:
-        factory = getattr(torch, name, None)
-        if factory is not None:
-            setattr(torch, name, _on_cpu(factory))
     torch.Tensor.cuda = tensor_cuda  # type: ignore[method-assign]
     torch.nn.Module.cuda = module_cuda  # type: ignore[method-assign]
     torch.Tensor.to = tensor_to_cpu  # type: ignore[method-assign]
@@ -92,6 +88,32 @@ def install() -> bool:
         cpu_type = getattr(torch, f"{name}Tensor", None)
         if cpu_type is not None:
             setattr(torch.cuda, f"{name}Tensor", _legacy(cpu_type))
+    return True
+
+
+_factories_installed = False
+
+
+def needs_cuda(exc: BaseException) -> bool:
+    """Whether a constructor failed for want of CUDA (a factory given device="cuda")."""
+    text = str(exc)
+    return "CUDA" in text or "cuda" in text
+
+
+def install_factories() -> bool:
+    """The tensor factories with device="cuda" made the CPU; whether that is new.
+
+    Installed only once a constructor failed for want of CUDA: wrapping torch.zeros and
+    friends for every class would change code that keeps or compares them (model loaders
+    that patch the factories while they build)."""
+    global _factories_installed
+    if _factories_installed or torch.cuda.is_available():
+        return False
+    for name in _FACTORIES:
+        factory = getattr(torch, name, None)
+        if factory is not None:
+            setattr(torch, name, _on_cpu(factory))
+    _factories_installed = True
     return True
 
 

@@ -137,7 +137,7 @@ def judge(
     rewritten = rewritten_names(rew, orig, index)
     _attributes(j, orig, rew, findings)
     _state_dict(j, orig, rew, rewritten)
-    _checkpoint(j, rew, rewritten)
+    _checkpoint(j, rew, rewritten, orig.get("checkpoint_self"))
     _parameters(j, orig, rew, rewritten)
     if device is not None:
         _device_movement(j, orig, rew, rewritten, device)
@@ -455,13 +455,19 @@ def _state_dict(j: _Judgement, orig: dict[str, Any], rew: dict[str, Any], rewrit
         )
 
 
-def _checkpoint(j: _Judgement, rew: dict[str, Any], rewritten: dict[str, Any]) -> None:
+def _checkpoint(j: _Judgement, rew: dict[str, Any], rewritten: dict[str, Any], own: dict[str, Any] | None = None) -> None:
     """Pre-rewrite checkpoints: the original's state_dict must load with strict=True.
 
     When the only keys it lacks are the rewrites' own new ones (a persistent buffer, a new
-    parameter), the rewrite changes the checkpoint format (merge); anything else fails."""
+    parameter), the rewrite changes the checkpoint format (merge); anything else fails,
+    unless the original's state_dict does not load into the original either (``own``: a
+    custom hook refuses it), which the rewrite is not the cause of."""
     result = rew.get("checkpoint")
     if not result:
+        return
+    if not result["compatible"] and own is not None and not own["compatible"] and own["error"] == result["error"]:
+        j.details.append(f"checkpoint: not compared: the original's state_dict does not load into the original "
+                         f"either ({own['error']})")
         return
     j.compared.append("checkpoint")
     j.checkpoint_compatible = bool(result["compatible"])

@@ -239,10 +239,12 @@ def snapshot(model: torch.nn.Module, findings: list[list[Any]]) -> dict[str, Any
         for name in module._buffers:
             buffers.append((_join(path, name), name not in module._non_persistent_buffers_set))
     state_dict = []
-    for key, value in model.state_dict().items():
+    saved = model.state_dict()
+    for key, value in saved.items():
         # extra state may be any object; only tensors survive a weights_only load
         state_dict.append((key, value.detach().clone() if isinstance(value, torch.Tensor) else repr(value)))
     return {
+        "state_metadata": _plain_metadata(getattr(saved, "_metadata", None)),
         "attrs": {attr: attribute_state(model, attr) for attr, *_ in findings},
         "raw": devices.raw_tensors(model),
         "state_dict": state_dict,
@@ -255,9 +257,27 @@ def snapshot(model: torch.nn.Module, findings: list[list[Any]]) -> dict[str, Any
     }
 
 
-def checkpoint_check(model: torch.nn.Module, original_state: list[tuple[str, Any]]) -> dict[str, Any]:
-    """Does the original's state_dict load into the rewritten model with strict=True?"""
+def _plain_metadata(metadata: Any) -> dict[str, dict[str, Any]]:
+    """A state_dict's ``_metadata`` (module versions, which load hooks read), as plain data."""
+    def plain_value(value: Any) -> bool:
+        if value is None or isinstance(value, (bool, int, float, str)):
+            return True
+        return isinstance(value, dict) and all(isinstance(k, str) and plain_value(v) for k, v in value.items())
+
+    plain: dict[str, dict[str, Any]] = {}
+    for prefix, entry in (metadata or {}).items():
+        if isinstance(prefix, str) and isinstance(entry, dict):
+            plain[prefix] = {k: v for k, v in entry.items() if isinstance(k, str) and plain_value(v)}
+    return plain
+
+
+def checkpoint_check(model: torch.nn.Module, original_state: list[tuple[str, Any]],
+                     metadata: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Does the original's state_dict load into the rewritten model with strict=True?  (With the
+    ``_metadata`` a saved state_dict carries: version-aware load hooks need it.)"""
     state = OrderedDict((k, v) for k, v in original_state if isinstance(v, torch.Tensor))
+    if metadata:
+        state._metadata = metadata  # type: ignore[attr-defined]
     skipped = {k for k, v in original_state if not isinstance(v, torch.Tensor)}
     try:
         model.load_state_dict(state, strict=True)
@@ -541,9 +561,10 @@ class WorkerState:
             if chosen.get("inputs") is not None:
                 self.use_inputs(source, chosen["inputs"])
 
-            def after_cpu(model: torch.nn.Module, data: dict[str, Any], state=build_data["state_dict"]) -> None:
+            def after_cpu(model: torch.nn.Module, data: dict[str, Any], state=build_data["state_dict"],
+                          metadata=build_data.get("state_metadata")) -> None:
                 phase("checkpoint")
-                data["checkpoint"] = checkpoint_check(model, state)
+                data["checkpoint"] = checkpoint_check(model, state, metadata)
 
             try:
                 data = self._gather(cls, source, request["findings"], after_cpu)
@@ -607,6 +628,10 @@ class WorkerState:
         data["checks"] = self._checks(cls, source, model, findings, data)
         if after_cpu is not None:
             after_cpu(model, data)
+        elif self.side == "original":
+            # the baseline of the rewritten side's checkpoint check: does the original's own
+            # state_dict load back into it? (custom state_dict hooks may refuse even that)
+            data["checkpoint_self"] = checkpoint_check(model, data["state_dict"], data.get("state_metadata"))
         if self.device is not None:
             data["device"] = self._device_stage(model, source, data["forward_error"] is None)
         del model
