@@ -55,6 +55,9 @@ class Value:
     # An instance of a repository class (NON_TENSOR, a Resolved class): what its methods
     # return, and what calling it returns (its forward), are typed from their bodies.
     instance: Any = None
+    # A tensor type (NON_TENSOR: `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`,
+    # a `tensor=torch.FloatTensor` default): calling it makes a tensor, as calling the type does.
+    tensor_type: str | None = None
 
     @property
     def is_tensor(self) -> bool:
@@ -112,6 +115,8 @@ def merge_branches(a: Value, b: Value) -> Value:
         if t.is_tensor and other.kind is Kind.NONE:
             return replace(t, kind=Kind.TENSOR_OR_NONE)
     if a.kind is b.kind and a.kind in (Kind.NONE, Kind.NON_TENSOR):
+        if (a.tensor_type is None) != (b.tensor_type is None):
+            return NON_TENSOR  # a tensor type in one arm only: calling it may not make a tensor
         return a
     return UNKNOWN
 
@@ -250,6 +255,11 @@ class Evaluator:
             defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
             defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
             for name, default in defaults.items():
+                if self.env.get(name) is UNKNOWN and isinstance(default, ast.Attribute):
+                    value = self.eval(default)
+                    if value.tensor_type is not None:  # `tensor=torch.FloatTensor`: the type, called later
+                        self.env[name] = value
+                    continue
                 if self.env.get(name) is UNKNOWN and isinstance(default, (ast.Call, ast.BinOp, ast.UnaryOp)):
                     value = self.eval(default)
                     if value.kind is Kind.TENSOR and not value.requires_grad:
@@ -357,6 +367,8 @@ class Evaluator:
         if qualname is not None and qualname.startswith("torch."):
             if tn.dtype_is_integer(qualname) is not None:
                 return NON_TENSOR  # torch.float32 and friends
+            if tn.classify_call(qualname) is tn.CallKind.LEGACY:
+                return Value(Kind.NON_TENSOR, tensor_type=qualname)  # torch.cuda.FloatTensor, the type itself
             return UNKNOWN
         receiver = self.eval(node.value)
         if receiver.kind is not Kind.TENSOR and receiver.items is not None and node.attr in ("values", "indices"):
@@ -472,6 +484,8 @@ class Evaluator:
         if isinstance(func, ast.Name):
             if func.id in self.env:
                 held = self.env[func.id]
+                if held.tensor_type is not None:
+                    return self._qualified_call(held.tensor_type, node)  # Tensor(...) with Tensor a tensor type
                 return self._instance_method(held.instance, "__call__") if held.instance is not None else UNKNOWN
             qualname = self.qualify(func)
             if qualname is None:
@@ -681,6 +695,8 @@ class Evaluator:
                 return Value(Kind.TENSOR, f"data passed in (computed by {held.module.rpartition('.')[2]})")
             if held is not None and held.instance is not None:
                 return self._instance_method(held.instance, "__call__")  # self.netG(x): a repository module's forward
+            if held is not None and held.tensor_type is not None:
+                return self._qualified_call(held.tensor_type, node)  # self.Tensor(...)
             return UNKNOWN
         symbols, method = found
         first = method.args.args[0].arg if method.args.args and not _is_static(method) else None

@@ -247,11 +247,12 @@ def may_make_tensor(qualname: str, called: bool) -> bool:
 
     This mirrors the evaluator (tensors.py): an attribute of torch that is not called is at
     most a dtype or a function reference, except the Tensor annotation of an argument and
-    a namespace passed to getattr.
+    a namespace passed to getattr, and a tensor type (`torch.cuda.FloatTensor`), which code
+    calls later through a name (`Tensor = torch.cuda.FloatTensor if cuda else ...`).
     """
     if called:
         return classify_call(qualname) in _SOURCE_KINDS
-    return qualname in TENSOR_ANNOTATIONS or qualname in RUNTIME_LOOKUP_NAMESPACES
+    return qualname in TENSOR_ANNOTATIONS or qualname in RUNTIME_LOOKUP_NAMESPACES or classify_call(qualname) is CallKind.LEGACY
 
 
 def dtype_is_integer(qualname: str | None) -> bool | None:

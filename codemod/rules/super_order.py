@@ -35,6 +35,21 @@ def decide(facts: AttributeFacts) -> Decision | None:
     return None
 
 
+def refine_class(cls, decided: dict) -> None:
+    """Statements are moved after super().__init__() only where no attribute of the class is
+    left before it: moving some and not others changes what the rest are assigned before and
+    used by, so a second run would decide them otherwise (a codemod's second run changes
+    nothing).  Where one is left, the others that would move are left with it."""
+    left = sorted(attr for attr, (_, decision) in decided.items() if decision.code == RULE.code)
+    if not left:
+        return
+    for attr, (facts, decision) in list(decided.items()):
+        if decision.code != RULE.code and any(edit.move_after for edit in decision.edits):
+            decided[attr] = (facts, RULE.skip(
+                f"assigned before super().__init__(), as self.{left[0]} is, which stays there; move these "
+                "assignments after super().__init__() by hand"))
+
+
 def rewritten_bindings(facts: AttributeFacts) -> list:
     """The statements a rewrite of this attribute edits (before any localisation)."""
     if facts.trained is not None:

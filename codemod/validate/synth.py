@@ -681,18 +681,19 @@ def _generic_floats(seen: _Model) -> list[dict[str, Any]]:
     if seen.width:
         return list(seen.width)
     held = held_shapes(seen.model)
-    specs = [{"op": "randn", "shape": shape} for shape in held]
     # a graph layer without nn layers (x @ self.W over N nodes): node features, B x N x F, F
     # one of the sizes of the tensors it holds
     sizes = list(dict.fromkeys(size for shape in held for size in shape[1:]))
-    specs += [{"op": "randn", "shape": [BATCH, n, f]} for n in seen.nodes[:1] for f in sizes[:4]]
+    specs = [{"op": "randn", "shape": [BATCH, n, f]} for n in seen.nodes[:1] for f in sizes[:6]]
+    specs += [{"op": "randn", "shape": shape} for shape in held]
     specs += [{"op": "randn", "shape": list(shape)} for shape in _GENERIC_SHAPES]
     return _distinct(specs)
 
 
 def held_shapes(model: nn.Module, limit: int = 3) -> list[list[int]]:
     """Input shapes that fit the tensors the model holds itself: ``[B, first size]`` (``x @ t``),
-    ``[B, last size]`` (``x * t``), ``[B, *shape]`` (``x.masked_fill(mask, 0)``)."""
+    ``[B, last size]`` (``x * t``), ``[B, *shape]`` (``x.masked_fill(mask, 0)``), and for a
+    kernel ``[B, in channels, 16, ...]`` (``F.conv2d(x, self.kernel)``)."""
     shapes: list[list[int]] = []
     seen = 0
     for value in list(vars(model).values()) + list(model._buffers.values()) + list(model._parameters.values()):
@@ -700,7 +701,11 @@ def held_shapes(model: nn.Module, limit: int = 3) -> list[list[int]]:
                 or max(value.shape) > 4096:
             continue
         seen += 1
-        for shape in ([BATCH, int(value.shape[0])], [BATCH, int(value.shape[-1])], [BATCH, *map(int, value.shape)]):
+        shapes_of = [[BATCH, int(value.shape[0])], [BATCH, int(value.shape[-1])], [BATCH, *map(int, value.shape)]]
+        if 3 <= value.dim() <= 5:
+            # a convolution kernel (out x in x k...) applied with F.convNd: in channels, a small signal/image
+            shapes_of.append([BATCH, int(value.shape[1]), *([16] * (value.dim() - 2))])
+        for shape in shapes_of:
             if shape not in shapes:
                 shapes.append(shape)
         if seen >= limit:
