@@ -16,6 +16,7 @@ import sys
 import sysconfig
 import time
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any, Callable
 
 import torch
@@ -129,12 +130,29 @@ def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
-def import_class(module_name: str, qualname: str, root: str | None = None) -> Any:
-    """The class; missing third-party modules are stubbed when ``root`` is given (stubs.py)."""
+def import_class(module_name: str, qualname: str, root: str | None = None, file: str | None = None) -> Any:
+    """The class; missing third-party modules are stubbed when ``root`` is given (stubs.py).
+
+    ``file``: the source file the class is in.  Where another file of the repository answers
+    to the same module name first on ``sys.path`` (a ``networks.py`` at the root and one in
+    ``feature_release/models/``), the module is imported again from the file's own folder."""
     obj: Any = stubs.import_with_stubs(module_name, root) if root else importlib.import_module(module_name)
+    if file is not None and not _same_file(getattr(obj, "__file__", None), file):
+        folder = Path(file).resolve().parent
+        for _ in range(module_name.count(".")):
+            folder = folder.parent  # the import root of a package module
+        for name in [n for n in sys.modules if n == module_name or n.startswith(module_name + ".")]:
+            del sys.modules[name]
+        sys.path.insert(0, str(folder))
+        importlib.invalidate_caches()
+        obj = stubs.import_with_stubs(module_name, root) if root else importlib.import_module(module_name)
     for part in qualname.split("."):
         obj = getattr(obj, part)
     return obj
+
+
+def _same_file(a: str | None, b: str) -> bool:
+    return a is not None and os.path.realpath(a) == os.path.realpath(b)
 
 
 def import_dotted(target: str, root: str) -> Any:
@@ -405,7 +423,7 @@ class WorkerState:
         self.context.usages = list(request.get("usages") or [])
         phase("import")
         try:
-            cls = import_class(request["module"], request["class_name"], self.root)
+            cls = import_class(request["module"], request["class_name"], self.root, request.get("file"))
         except BaseException as exc:
             used = stubs.stub_used(exc)
             if used is not None:
@@ -539,7 +557,7 @@ class WorkerState:
         original = torch.load(request["data"], weights_only=True)
         phase("import")
         try:
-            cls = import_class(request["module"], request["class_name"], self.root)
+            cls = import_class(request["module"], request["class_name"], self.root, request.get("file"))
         except BaseException as exc:
             return {"status": "failed", "message": f"the rewritten {request['module']} fails to import: "
                     f"{format_exception(exc)}"}
