@@ -20,7 +20,7 @@ from codemod.repo_index import RepoIndex
 from codemod.rules import branches, constructor_helpers
 from codemod.segments import HANDS_SELF, tensor_used_attributes
 from codemod.symbols import ModuleSymbols
-from codemod.tensors import Evaluator, Kind, Value
+from codemod.tensors import Evaluator, Kind, Value, method_in
 from codemod.walker import AttrEvent, BodyWalker
 
 if TYPE_CHECKING:
@@ -32,6 +32,12 @@ INNER_FUNCTION = "'s inner function "
 
 # A method that binds an attribute of self (`self.x = ...`, `self.x: T = ...`, setattr(self, ...)).
 _ASSIGNS_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b", re.MULTILINE)
+
+
+def _binds_attribute_of(name: str) -> re.Pattern[str]:
+    """`name.x = ...` / `name.x: T = ...` at a line start: code binding an attribute of the
+    object `name` holds (a function handed self, a closure over a method's self)."""
+    return re.compile(rf"^[ \t]*{re.escape(name)}\.\w+[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
 
 
 class ClassFacts:
@@ -207,11 +213,7 @@ class ClassFacts:
         yield from self.bases
 
     def method(self, name: str) -> tuple[ModuleSymbols, FunctionNode] | None:
-        for symbols, cls in self.lineage():
-            for stmt in cls.body:
-                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
-                    return symbols, stmt
-        return None
+        return method_in(self.lineage(), name)
 
     @cached_property
     def registered_through_helpers(self) -> set[str]:
@@ -388,7 +390,7 @@ class ClassFacts:
             if not positional:
                 continue
             text = "\n".join(lines[function.lineno - 1 : function.end_lineno])
-            if not re.search(rf"^[ \t]*{positional[0].arg}\.\w+[ \t]*(?::[^=\n]*)?=(?!=)", text, re.MULTILINE):
+            if not _binds_attribute_of(positional[0].arg).search(text):
                 continue  # binds no attribute of the instance it is handed
             evaluator = Evaluator(self.index, self.symbols, function, self.method, self_attrs=dict(self.final_attrs))
             if evaluator.self_name is None:
@@ -412,7 +414,7 @@ class ClassFacts:
             text = "\n".join(lines[method.lineno - 1 : method.end_lineno])
             if text.count("def ") < 2 or f"{outer_self}." not in text:
                 continue
-            binds = re.compile(rf"^[ \t]*{re.escape(outer_self)}\.\w+[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
+            binds = _binds_attribute_of(outer_self)
             hooks = set(re.findall(r"register_forward_hook\(\s*(\w+)", text))
             for nested in ast.walk(method):
                 if nested is method or not isinstance(nested, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -521,6 +523,23 @@ class AttributeFacts:
         if self.replaced_by_parameter:
             return False
         return True
+
+    def own_tensor_binding(self, kinds: tuple[str, ...] = ("assign",), through_inner_functions: bool = True
+                           ) -> tuple[str, AttrEvent] | None:
+        """(where, event) of the first binding of a tensor to the attribute by a method of the
+        class itself (not of a base or a subclass) outside __init__; without the functions
+        defined inside a method (hooks, callbacks) when `through_inner_functions` is False."""
+        own = f"{self.cls.cls.name}."
+        for label, event in self.outside:
+            if (
+                label.startswith(own)
+                and (through_inner_functions or INNER_FUNCTION not in label)
+                and event.kind in kinds
+                and event.value is not None
+                and event.value.kind is Kind.TENSOR
+            ):
+                return label, event
+        return None
 
     @cached_property
     def replaced_by_parameter(self) -> bool:

@@ -710,7 +710,6 @@ class Evaluator:
             return function_value(self.index, symbols, method, self.class_methods, self.depth + 1, dict(self.self_attrs))
         return function_value(self.index, symbols, method, self.class_methods, self.depth + 1)
 
-
     def _instance_method(self, resolved, name: str) -> Value:
         """What a method of a repository class's instance returns; name "__call__" is calling
         the instance (its forward, for an nn.Module).  Typed from the method's body, with the
@@ -724,11 +723,7 @@ class Evaluator:
             wanted = ["forward", "__call__"]
 
         def methods(method_name: str):
-            for symbols, cls in lineage:
-                for stmt in cls.body:
-                    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == method_name:
-                        return symbols, stmt
-            return None
+            return method_in(lineage, method_name)
 
         for method_name in wanted:
             found = methods(method_name)
@@ -738,6 +733,16 @@ class Evaluator:
                     return UNKNOWN
                 return function_value(self.index, symbols, method, methods, self.depth + 1)
         return UNKNOWN
+
+
+def method_in(lineage, name: str) -> tuple[ModuleSymbols, ast.FunctionDef | ast.AsyncFunctionDef] | None:
+    """The first method called `name` in a class and its bases ((symbols, class) pairs, nearest
+    first): where Python's attribute lookup finds it."""
+    for symbols, cls in lineage:
+        for stmt in cls.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+                return symbols, stmt
+    return None
 
 
 # Module methods that return the module itself (`net.eval()`, `net.half()`).

@@ -46,32 +46,19 @@ def is_lazy(facts: AttributeFacts) -> bool:
     bindings = [e for e in facts.events if e.kind in ("assign", "setattr", "unpack", "register_buffer", "registered", "fill")]
     if not bindings or any(e.kind not in ("assign", "unpack") or e.value is None or e.value.kind is not Kind.NONE for e in bindings):
         return False
-    from codemod.facts import INNER_FUNCTION
-
-    own = f"{facts.cls.cls.name}."
     # Not through a hook or callback: what it is handed (a module's output) may be a tuple,
     # which an empty buffer slot would refuse.
-    return any(
-        label.startswith(own) and INNER_FUNCTION not in label and e.kind == "assign" and e.value is not None
-        and e.value.kind is Kind.TENSOR
-        for label, e in facts.outside
-    )
+    return facts.own_tensor_binding(through_inner_functions=False) is not None
 
 
 def decide(facts: AttributeFacts) -> Decision | None:
     from codemod.edits import statement_edit
-    from codemod.facts import INNER_FUNCTION
-    from codemod.tensors import Kind
     from codemod.rules.super_order import placement
 
     if not is_lazy(facts):
         return None
     cls = facts.cls
-    own = f"{cls.cls.name}."
-    label, event = next(
-        (label, e) for label, e in facts.outside
-        if label.startswith(own) and INNER_FUNCTION not in label and e.kind == "assign" and e.value is not None and e.value.kind is Kind.TENSOR
-    )
+    label, event = facts.own_tensor_binding(through_inner_functions=False)  # type: ignore[misc]
     decision = Decision(
         Action.BUFFER,
         f"persistent=False: set to None here and to a tensor in {label} (line {event.stmt.lineno}); registered empty, "

@@ -14,7 +14,6 @@ import ast
 from typing import TYPE_CHECKING
 
 from codemod.rules.base import Decision, Rule
-from codemod.tensors import Kind
 
 if TYPE_CHECKING:
     from codemod.facts import AttributeFacts
@@ -40,11 +39,8 @@ def _is_number(node: ast.expr | None) -> bool:
 
 def _later_tensor(facts: AttributeFacts) -> tuple[str, int] | None:
     """Where an own method (not a base's or a subclass's) assigns a tensor to the attribute."""
-    own = f"{facts.cls.cls.name}."
-    for label, event in facts.outside:
-        if label.startswith(own) and event.kind in ("assign", "unpack") and event.value is not None and event.value.kind is Kind.TENSOR:
-            return label, event.stmt.lineno
-    return None
+    found = facts.own_tensor_binding(kinds=("assign", "unpack"))
+    return (found[0], found[1].stmt.lineno) if found is not None else None
 
 
 def _is_none(node: ast.expr | None) -> bool:

@@ -31,11 +31,6 @@ def used() -> int:
     return _calls
 
 
-def reset() -> None:
-    global _calls
-    _calls = 0
-
-
 def _is_cuda(device: Any) -> bool:
     if isinstance(device, torch.device):
         return device.type == "cuda"

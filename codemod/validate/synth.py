@@ -180,7 +180,7 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     # unannotated: the name decides
     if any(name == c or name.endswith("_" + c) or name.startswith(c + "_") for c in _CONFIG_PARAMS):
         return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name)
-    if name in _ADJACENCY_NAMES or name.startswith(("adj", "laplacian")) or name in ("a", "a_norm", "norm_adj"):
+    if _names_an_adjacency(name):
         return _tensor_values(name) + _namespaces(cls, parameter.name) + [(v, str(v)) for v in _int_values(name)]
     if "anchor" in name:
         # detection heads: (width, height) pairs
@@ -201,12 +201,17 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
 _ANCHORS = ((10, 13), (16, 30), (33, 23))
 
 
+def _names_an_adjacency(name: str) -> bool:
+    """A constructor parameter named like a graph's adjacency (`adj`, `A`, `supports`)."""
+    return name in _ADJACENCY_NAMES or name.startswith(("adj", "laplacian")) or name in ("a", "a_norm", "norm_adj")
+
+
 def _tensor_values(name: str) -> list[tuple[Any, str]]:
     """Made-up tensors for a parameter annotated as one or named like an adjacency: the same
     values on both sides (built from the index, never drawn at random)."""
     n = SPATIAL
     square = [(torch.full((n, n), 1.0 / n), f"full({n}x{n}, 1/{n})"), (torch.eye(n), f"eye({n})")]
-    if name in _ADJACENCY_NAMES or name.startswith(("adj", "laplacian")) or name in ("a", "a_norm", "norm_adj"):
+    if _names_an_adjacency(name):
         return square
     return [(torch.ones(n), f"ones({n})"), *square, (torch.ones(BATCH, n), f"ones({BATCH}x{n})")]
 
