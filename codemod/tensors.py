@@ -459,7 +459,7 @@ class Evaluator:
             return Value(Kind.TENSOR, "value from a torch function chosen at run time")
         if isinstance(func, ast.Attribute):
             if self.is_self(func.value):
-                return self._helper_method(func.attr)
+                return self._helper_method(func.attr, node)
             qualname = self.qualify(func)
             if qualname is not None and self._is_imported_head(func):
                 return self._qualified_call(qualname, node)
@@ -684,7 +684,7 @@ class Evaluator:
             return Value(Kind.TENSOR, stateful, receiver.requires_grad, receiver.integer, integer_guessed=receiver.integer_guessed)
         return UNKNOWN
 
-    def _helper_method(self, name: str) -> Value:
+    def _helper_method(self, name: str, node: ast.Call) -> Value:
         if self.class_methods is None:
             return UNKNOWN
         found = self.class_methods(name)

@@ -17,9 +17,14 @@ class GradientLoss(nn.Module):
             persistent=False,
         )
         self.Tensor = torch.FloatTensor  # the type itself: not a tensor
+        self.register_buffer(
+            "ky",
+            self.Tensor([[1, 2, 1], [0, 0, 0], [-1, -2, -1]]).view((1, 1, 3, 3)),
+            persistent=False,
+        )
 
     def forward(self, x):
-        return torch.nn.functional.conv2d(x, self.kx.to(x.dtype), padding=1)
+        return torch.nn.functional.conv2d(x, (self.kx + self.ky).to(x.dtype), padding=1)
 
 
 class Discriminator(nn.Module):

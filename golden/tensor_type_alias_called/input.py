@@ -13,9 +13,10 @@ class GradientLoss(nn.Module):
         Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor
         self.kx = Tensor([[1, 0, -1], [2, 0, -2], [1, 0, -1]]).view((1, 1, 3, 3))
         self.Tensor = torch.FloatTensor  # the type itself: not a tensor
+        self.ky = self.Tensor([[1, 2, 1], [0, 0, 0], [-1, -2, -1]]).view((1, 1, 3, 3))
 
     def forward(self, x):
-        return torch.nn.functional.conv2d(x, self.kx.to(x.dtype), padding=1)
+        return torch.nn.functional.conv2d(x, (self.kx + self.ky).to(x.dtype), padding=1)
 
 
 class Discriminator(nn.Module):
