@@ -19,6 +19,15 @@ if TYPE_CHECKING:
     from codemod.symbols import ModuleSymbols
 
 _TENSOR_METHODS = frozenset(TENSOR_ONLY_METHODS)
+# The methods no other value a constructor is handed has: numpy arrays (`sum`, `reshape`,
+# `transpose`), strings (`split`), modules (`float`, `half`, `to`, `cuda`: a module handed in is
+# a submodule, not an attribute) and lists share the rest.  Enough to report an argument
+# nothing else types (tensor_use_evidence), not to rewrite it.
+_ONLY_TENSOR_METHODS = _TENSOR_METHODS & frozenset(
+    {"t", "mm", "bmm", "spmm", "unsqueeze", "masked_fill", "index_select", "gather", "to_dense", "to_sparse", "expand",
+     "expand_as", "permute", "type_as", "unbind", "long", "numel", "dim", "new_zeros", "new_ones", "new_full",
+     "new_empty", "new_tensor", "detach", "clone", "contiguous", "size"}
+)
 # Where a torch function is called from: `torch.f`, `torch.linalg.f`, `F.f`, `nn.functional.f`.
 _TORCH_NAMESPACES = frozenset(
     {("torch",), ("torch", "sparse"), ("torch", "linalg"), ("torch", "fft"), ("torch", "special"),
@@ -219,9 +228,21 @@ def _child_modules(cls: ast.ClassDef, self_name: str) -> set[str]:
     return children - methods
 
 
-def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[str]:
+def tensor_use_evidence(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> dict[str, str]:
+    """attr -> where a method of the class uses it in a way only a tensor can be used
+    (`torch.mm(self.adj, x)` in forward, line 40): a torch function's tensor argument, `@`,
+    or a method no numpy array, string, list or module has (`self.adj.t()`).  Handing it to
+    a child module and comparing it with a number do not count here."""
+    evidence: dict[str, str] = {}
+    _used_as_tensor(cls, self_name, attrs, strict=True, evidence=evidence)
+    return evidence
+
+
+def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: bool = False,
+                    evidence: dict[str, str] | None = None) -> set[str]:
     found: set[str] = set()
-    children = _child_modules(cls, self_name)
+    children = _child_modules(cls, self_name) if not strict else set()
+    methods_of_tensors = _ONLY_TENSOR_METHODS if strict else _TENSOR_METHODS
 
     def attr_of(node: ast.expr) -> str | None:
         if isinstance(node, ast.Subscript):
@@ -248,36 +269,55 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[s
             and isinstance(n.iter.value, ast.Name) and n.iter.value.id == self_name and n.iter.attr in children
         }
         conditions = _conditions(method)
+
+        def use(attrs_used, node: ast.AST) -> None:
+            for attr in attrs_used:
+                if attr:
+                    found.add(attr)
+                    if evidence is not None and attr not in evidence:
+                        text = ast.unparse(node)
+                        text = text if len(text) <= 60 else text[:57] + "..."
+                        evidence[attr] = f"`{text}` in {method.name}, line {node.lineno}"
+
         for node in ast.walk(method):
             if isinstance(node, ast.Call) and is_child(node.func, loop_children):
                 # handed to a child module's forward (`self.block(x, self.mask)`): the child
                 # uses it as its input, a tensor where the repository's calls pass one
-                found.update(a for a in map(attr_of, [*node.args, *(k.value for k in node.keywords)]) if a)
+                use(map(attr_of, [*node.args, *(k.value for k in node.keywords)]), node)
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-                found.update(a for a in (attr_of(node.left), attr_of(node.right)) if a)
-            elif isinstance(node, ast.Compare):
-                found.update(a for a in map(attr_of, _compared_value(node, conditions)) if a)
+                use((attr_of(node.left), attr_of(node.right)), node)
+            elif isinstance(node, ast.Compare) and not strict:
+                use(map(attr_of, _compared_value(node, conditions)), node)
             elif isinstance(node, ast.Call):
                 func = node.func
                 if isinstance(func, ast.Attribute):
                     receiver = attr_of(func.value) if isinstance(func.value, ast.Attribute) else None
-                    if receiver and func.attr in _TENSOR_METHODS:
-                        found.add(receiver)
+                    if receiver and (func.attr in methods_of_tensors or (strict and _reshapes(func.attr, node))):
+                        use((receiver,), node)
                     # handed to a torch function where it takes a tensor: `F.cross_entropy(x, y, self.w)`
-                    found.update(a for a in map(attr_of, _tensor_arguments(node)) if a)
+                    use(map(attr_of, _tensor_arguments(node)), node)
             elif isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Attribute):
                 attr = attr_of(node.iter)
-                if attr and _name_used_as_tensor(node.body, node.target.id):
-                    found.add(attr)
+                if attr and _name_used_as_tensor(node.body, node.target.id, methods_of_tensors):
+                    use((attr,), node.iter)
             elif isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
                 for generator in node.generators:
                     attr = attr_of(generator.iter) if isinstance(generator.iter, ast.Attribute) else None
-                    if attr and isinstance(generator.target, ast.Name) and _name_used_as_tensor([node.elt], generator.target.id):
-                        found.add(attr)
+                    if attr and isinstance(generator.target, ast.Name) and _name_used_as_tensor(
+                        [node.elt], generator.target.id, methods_of_tensors
+                    ):
+                        use((attr,), node)
     return found
 
 
-def _name_used_as_tensor(nodes: list[ast.AST], name: str) -> bool:
+def _reshapes(method: str, call: ast.Call) -> bool:
+    """`x.view(a, b)`, `x.view(-1)`: a tensor's view takes a shape; numpy's takes a dtype."""
+    if method != "view" or call.keywords:
+        return False
+    return len(call.args) > 1 or (len(call.args) == 1 and isinstance(call.args[0], (ast.UnaryOp, ast.Tuple)))
+
+
+def _name_used_as_tensor(nodes: list[ast.AST], name: str, methods_of_tensors: frozenset[str] = _TENSOR_METHODS) -> bool:
     """`p @ x`, `p.t()`, `torch.mm(p, x)` for a loop variable `p` (`for p in self.polynomials`)."""
 
     def is_name(node: ast.AST) -> bool:
@@ -288,7 +328,7 @@ def _name_used_as_tensor(nodes: list[ast.AST], name: str) -> bool:
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) and (is_name(node.left) or is_name(node.right)):
                 return True
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                if is_name(node.func.value) and node.func.attr in _TENSOR_METHODS:
+                if is_name(node.func.value) and node.func.attr in methods_of_tensors:
                     return True
                 if any(is_name(a) for a in _tensor_arguments(node)):
                     return True
@@ -321,6 +361,12 @@ def argument_values(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef,
         finally:
             index.memo["call_sites_depth"] = depth
     return {name: memo[name] for name in wanted if name in memo}
+
+
+def refuted_arguments(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef) -> frozenset[str]:
+    """The arguments (and attribute paths) argument_values found some repository call passing
+    a non-tensor for, or every call leaving None; empty before argument_values ran."""
+    return index.memo.get(("call_sites_refuted", symbols.path, cls.name, cls.lineno), frozenset())
 
 
 def _own_init(cls: ast.ClassDef):
@@ -476,6 +522,14 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
         sub_init = _own_init(sub)
         if sub_init is not None and sub_init.args.args:
             _walk_function(index, sub_symbols, sub_init, on_call, (sub_symbols, sub, sub_init), methods=lambda _name: None)
+    # Arguments some call proves are no plain tensor (a number, a string, an array, a
+    # Parameter), or that every call leaves None: see refuted_arguments.
+    index.memo[("call_sites_refuted", symbols.path, cls.name, cls.lineno)] = frozenset(
+        name
+        for name, values in seen.items()
+        if any(v.kind in (Kind.NON_TENSOR, Kind.PARAMETER, Kind.BUFFER) or v.maybe_parameter for v in values)
+        or (values and all(v.kind is Kind.NONE for v in values))
+    )
     if not calls:
         return {}
     plural = "call" if calls == 1 else f"{calls} calls"
@@ -483,10 +537,17 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
     return {name: _combine(values, state) for name, values in seen.items()}
 
 
+# The names torch's layers give their parameters (`nn.Linear(...).weight`).
+_PARAMETER_NAMES = frozenset({"weight", "bias", "in_proj_weight", "in_proj_bias"})
+
+
 def _passed_value(index: RepoIndex, evaluator: Evaluator, node: ast.expr) -> Value:
     """The value a call hands in; an argument of the calling constructor handed on unchanged
     (`Block(adj)` inside `Parent.__init__(self, adj)`) is typed from the parent's own calls."""
     value = evaluator.eval(node)
+    if value.kind is Kind.UNKNOWN and isinstance(node, ast.Attribute) and node.attr in _PARAMETER_NAMES:
+        # `Head(weight=self.embed.weight)`: another module's parameter, tied (refuted_arguments)
+        return Value(Kind.UNKNOWN, maybe_parameter=True)
     owner = getattr(evaluator, "constructor_of", None)
     if value.kind is not Kind.UNKNOWN or owner is None or not isinstance(node, ast.Name):
         return value
@@ -506,6 +567,10 @@ def _combine(values: list[Value], state: str) -> Value:
     result = values[0]
     for value in values[1:]:
         result = merge_branches(result, value)
+    if any(v.kind is Kind.NON_TENSOR for v in values):
+        return Value(Kind.NON_TENSOR, state)  # some call passes a non-tensor: see refuted_arguments
+    if all(v.kind is Kind.NONE for v in values):
+        return Value(Kind.NONE, state)
     if not result.is_tensor or any(v.requires_grad for v in values):
         return UNKNOWN  # a caller handing in a trained tensor decides what it is, not the child
     return Value(result.kind, state, None, result.integer, integer_guessed=result.integer_guessed)

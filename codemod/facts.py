@@ -14,7 +14,7 @@ import re
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from codemod.call_sites import argument_values, kept_arguments, used_as_tensor
+from codemod.call_sites import argument_values, kept_arguments, refuted_arguments, tensor_use_evidence, used_as_tensor
 from codemod.ftypes import PersistentPolicy
 from codemod.repo_index import RepoIndex
 from codemod.rules import branches, constructor_helpers
@@ -70,6 +70,9 @@ class ClassFacts:
         self.constructor_helpers: set[str] = set()  # own methods that __init__ calls (constructor code)
         self.init_events: dict[str, list[AttrEvent]] = {}
         self.final_attrs: dict[str, Value] = {}
+        # attr -> (argument, where the class uses it as only a tensor is used), for constructor
+        # arguments kept as attributes that no repository call types (rules/untyped_arguments.py)
+        self.untyped_tensor_arguments: dict[str, tuple[str, str]] = {}
         self._walk_constructor()
 
     # -- the constructor --------------------------------------------------------------------
@@ -115,7 +118,13 @@ class ClassFacts:
         if not used:
             return {}
         values = argument_values(self.index, self.symbols, self.cls, init, {kept[a] for a in used})
-        return {name: v for name, v in values.items() if v.is_tensor or v.kind is Kind.SEQUENCE}
+        typed = {name: v for name, v in values.items() if v.is_tensor or v.kind is Kind.SEQUENCE}
+        untyped = {a for a in used if kept[a] not in typed}
+        if untyped:
+            refuted = refuted_arguments(self.index, self.symbols, self.cls)
+            evidence = tensor_use_evidence(self.cls, walker.ev.self_name, {a for a in untyped if kept[a] not in refuted})
+            self.untyped_tensor_arguments = {a: (kept[a], where) for a, where in evidence.items()}
+        return typed
 
     def _helper_events(self, init: FunctionNode, evaluator: Evaluator) -> list[tuple[ast.Call, AttrEvent]]:
         """Events of the methods __init__ calls (rules/constructor_helpers.py): constructor code.

@@ -7,7 +7,6 @@ at one file pays only for the files that file's classes depend on.
 from __future__ import annotations
 
 import ast
-import os
 import re
 from collections import OrderedDict
 from collections.abc import Iterable

@@ -275,12 +275,17 @@ def test_argument_left_alone_unless_every_call_passes_a_tensor(tmp_path, call):
             return {call}
         """,
     )
-    assert "GraphConv.adj" not in run_project(tmp_path, True)
+    found = run_project(tmp_path, True)
+    if "np.eye" in call:
+        assert "GraphConv.adj" not in found  # a call refutes a tensor: nothing to say
+    else:  # never rewritten; reported, since the class uses it as only a tensor is used
+        assert (found["GraphConv.adj"].action, found["GraphConv.adj"].code) == (Action.SKIP, "BUF308")
 
 
 def test_argument_without_any_call_or_tensor_use_is_left_alone(tmp_path):
     write_project(tmp_path, "import torch\n")
-    assert run_project(tmp_path, True) == {}
+    # no call: `self.adj @ ...` alone is reported (BUF308), never rewritten
+    assert {k: (f.action, f.code) for k, f in run_project(tmp_path, True).items()} == {"GraphConv.adj": (Action.SKIP, "BUF308")}
     (tmp_path / "pkg" / "layers.py").write_text(LAYER.replace("self.adj @ self.lin(x)", "self.lin(x) * self.adj"))
     (tmp_path / "pkg" / "model.py").write_text("import torch\nfrom pkg.layers import GraphConv\nm = GraphConv(torch.eye(3), 3)\n")
     # `x * self.adj` does not show a tensor (an int multiplies too): no call-site search.
@@ -699,7 +704,10 @@ def test_base_argument_handed_on_left_alone_unless_every_subclass_call_passes_a_
     (tmp_path / "model.py").write_text(GRAPH_BASE)
     (tmp_path / "run.py").write_text(f"import torch\nfrom model import GSub\n\nargs = ()\n{caller}\n")
     found = run_project(tmp_path, True)
-    assert "GBase.edge_type" not in found
+    if "*args" in caller:  # nothing read: reported (BUF308), never rewritten
+        assert (found["GBase.edge_type"].action, found["GBase.edge_type"].code) == (Action.SKIP, "BUF308")
+    else:  # a list, or None in every call: refuted, nothing to say
+        assert "GBase.edge_type" not in found
 
 
 def _chain(levels: int) -> tuple[str, str]:
@@ -720,9 +728,12 @@ def test_base_constructor_followed_through_a_bounded_chain_of_subclasses(tmp_pat
     source, last = _chain(levels)
     (tmp_path / "model.py").write_text(source)
     (tmp_path / "run.py").write_text(f"import torch\nfrom model import {last}\n\nm = {last}(torch.eye(2).long(), torch.arange(2))\n")
-    # deeper than call_sites follows: nothing typed, nothing wrong
-    expected = {"GBase.edge_index", "GBase.edge_type"} if typed else set()
-    assert set(run_project(tmp_path, True)) == expected
+    # deeper than call_sites follows: nothing typed, nothing rewritten; the uses are reported
+    found = run_project(tmp_path, True)
+    if typed:
+        assert {k: f.action for k, f in found.items()} == {"GBase.edge_index": Action.BUFFER, "GBase.edge_type": Action.BUFFER}
+    else:  # edge_type (`torch.index_select`) is reported; edge_index.sum() an array has too
+        assert {k: (f.action, f.code) for k, f in found.items()} == {"GBase.edge_type": (Action.SKIP, "BUF308")}
 
 
 # -- tuple unpacking (codemod/unpacking.py) ------------------------------------------------------
@@ -952,3 +963,62 @@ def test_raw_tensor_replaced_by_a_parameter_on_every_path_is_no_finding():
     # The fact: the attribute ends as a parameter whatever came before it.
     model = build(textwrap.dedent(source), "Backproject")(3)
     assert [name for name, _ in model.named_parameters()] == ["ones", "xy"] and not list(model.buffers())
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+def test_an_untyped_argument_used_as_a_tensor_is_reported_unless_a_call_refutes_it(tmp_path, prefilter):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "layers.py").write_text(
+        textwrap.dedent(
+            """
+            import torch
+            import torch.nn as nn
+            import torch.nn.functional as F
+
+            class Propagate(nn.Module):
+                def __init__(self, adj):
+                    super().__init__()
+                    self.adj = adj
+
+                def forward(self, x):
+                    return torch.mm(self.adj, x)
+
+            class Head(nn.Module):
+                def __init__(self, weight):
+                    super().__init__()
+                    self.weight = weight
+
+                def forward(self, x):
+                    return F.linear(x, self.weight)
+            """
+        )
+    )
+    (tmp_path / "train.py").write_text(
+        textwrap.dedent(
+            """
+            import pickle
+            import torch.nn as nn
+            from pkg.layers import Head, Propagate
+
+            saved = pickle.load(open("graph.pkl", "rb"))
+            model = Propagate(saved["adj"])
+            embed = nn.Embedding(10, 4)
+            head = Head(embed.weight)
+            """
+        )
+    )
+    found = run_project(tmp_path, prefilter)
+    assert found["Propagate.adj"].code == "BUF308" and found["Propagate.adj"].action is Action.SKIP
+    assert "torch.mm(self.adj, x)" in found["Propagate.adj"].reason
+    assert "Head.weight" not in found  # handed another module's parameter: tied, registered on assignment
+    # The facts the rule rests on: a plain tensor attribute does not move with the module nor
+    # reach state_dict, and a Parameter handed in is registered by the assignment itself.
+    module = torch.nn.Module()
+    module.adj = torch.eye(2)
+    module.to("meta")
+    assert module.adj.device.type == "cpu" and "adj" not in module.state_dict()
+    embed = torch.nn.Embedding(10, 4)
+    head = torch.nn.Module()
+    head.weight = embed.weight
+    assert "weight" in dict(head.named_parameters())

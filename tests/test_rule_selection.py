@@ -192,7 +192,7 @@ def test_unknown_code_in_a_comment_is_an_error_for_that_file(project: Path):
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
         (
-            "models/encoder.py: error: line 9: unknown rule code 'BUF1O1' (codes are BUF101..BUF307; see README, "
+            "models/encoder.py: error: line 9: unknown rule code 'BUF1O1' (codes are BUF101..BUF308; see README, "
             "Rules and codes) in '# codemod: ignore[...]'"
         )
     ]

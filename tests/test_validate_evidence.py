@@ -140,6 +140,24 @@ class OffsetOnRequest(nn.Module):
         return y + self.offset if use_offset else y
 
 
+class MaskedConv(nn.Conv2d):
+    """A partial convolution: its flag comes from **kwargs, never from a parameter the first
+    build could flip; a second build passes multi_channel=True and runs the other arm."""
+
+    def __init__(self, *args, **kwargs):
+        if "multi_channel" in kwargs:
+            self.multi_channel = kwargs.pop("multi_channel")
+        else:
+            self.multi_channel = False
+        super().__init__(*args, **kwargs)
+        if self.multi_channel:
+            self.updater = torch.ones(self.out_channels, self.in_channels, *self.kernel_size)
+
+    def forward(self, x):
+        y = super().forward(x)
+        return y * self.updater.sum() if self.multi_channel else y
+
+
 class OnGpuOnly(nn.Module):
     def __init__(self):
         super().__init__()
@@ -180,6 +198,9 @@ EDITS = [
     ("OffsetOnRequest", "offset", "self.offset = torch.linspace(0, 1, 4)",
      'self.register_buffer("offset", torch.linspace(0, 1, 4), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
+    ("MaskedConv", "updater", "self.updater = torch.ones(self.out_channels, self.in_channels, *self.kernel_size)",
+     'self.register_buffer("updater", torch.ones(self.out_channels, self.in_channels, *self.kernel_size), persistent=False)',
+     "buffer", False, "persistent=False: derived from constructor arguments"),
     ("OnGpuOnly", "boost", "self.boost = torch.ones(4)",
      'self.register_buffer("boost", torch.ones(4), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
@@ -278,6 +299,14 @@ def test_a_rewrite_in_an_arm_only_a_second_build_takes_fails(verdicts):
     assert v.branches == [1, 1]
     message = v.message_for("window")
     assert "build 2" in message and "model.half()" in message, message
+
+
+def test_a_flag_read_from_kwargs_gets_a_build_that_sets_it(verdicts):
+    v = verdicts["MaskedConv"]
+    # the rewritten statement runs only with multi_channel=True, which no parameter names
+    assert v.verdict is Verdict.PASSED, _describe(v)
+    assert any(b.endswith("with multi_channel=True") for b in v.builds), v.builds
+    assert v.forward_for("updater") == "compared"
 
 
 def test_a_loss_whose_rewrite_changes_its_output_fails(verdicts):

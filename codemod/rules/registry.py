@@ -34,6 +34,7 @@ from codemod.rules import (
     super_order,
     trained_tensors,
     transformers_models,
+    untyped_arguments,
 )
 from codemod.rules.base import Decision, Rule
 
@@ -41,6 +42,7 @@ ORDER = (
     reported,  # BUF301-304: shapes no rewrite fits, reported
     mixins,  # BUF306: set by a method of a plain base class
     placeholder,  # BUF307: a number in __init__, a tensor later
+    untyped_arguments,  # BUF308: a kept argument used as a tensor that no call types
     rebinding,  # BUF211-213: deleted, registered elsewhere, rebound to a non-tensor
     not_a_tensor,  # BUF204: a binding not proven a tensor (in any branch)
     collisions,  # BUF207: a name register_buffer cannot take

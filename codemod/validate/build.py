@@ -11,6 +11,7 @@ rewritten side rebuild exactly the same way.
 
 from __future__ import annotations
 
+import ast
 import copy
 import importlib.util
 import inspect
@@ -411,7 +412,13 @@ def _changes(cls: type, primary: Source) -> list[list[list[Any]]]:
     changes: list[list[list[Any]]] = []
     hints = synth._hints(getattr(cls, "__init__", None))
     for parameter in signature.parameters.values():
-        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+        if parameter.kind is parameter.VAR_KEYWORD:
+            given = bound.arguments.get(parameter.name, {})
+            for name, value in _keyword_flags(cls, parameter.name):
+                if name not in given:  # `if "multi_channel" in kwargs:` takes its other arm
+                    changes.append([[["**", name], {"op": "value", "value": value}]])
+            continue
+        if parameter.kind is parameter.VAR_POSITIONAL:
             continue
         value = bound.arguments.get(parameter.name, parameter.default)
         if isinstance(value, bool):
@@ -428,6 +435,41 @@ def _changes(cls: type, primary: Source) -> list[list[list[Any]]]:
                 if other != value:
                     changes.append([[[parameter.name], {"op": "value", "value": other}]])
     return changes[:MAX_CHANGES]
+
+
+def _keyword_flags(cls: type, kwargs_name: str) -> list[tuple[str, bool]]:
+    """The flags a constructor reads from its ``**kwargs`` (``if "multi_channel" in kwargs:``,
+    ``kwargs.get("bias", False)``), each with the value that takes the arm not taken when it
+    is left out: True, or the opposite of the default ``get`` gives."""
+    init = cls.__dict__.get("__init__")
+    tree = _parsed(init)
+    if tree is None:
+        return []
+    found: dict[str, bool] = {}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.In)
+            and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)
+            and isinstance(node.comparators[0], ast.Name) and node.comparators[0].id == kwargs_name
+        ):
+            found.setdefault(node.left.value, True)
+        elif (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == kwargs_name and len(node.args) == 2
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+            and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, bool)
+        ):
+            found[node.args[0].value] = not node.args[1].value
+    return sorted(found.items())
+
+
+def _parsed(function: Any) -> ast.Module | None:
+    import textwrap
+
+    try:
+        return ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(function))))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
 
 
 def _compared_strings(cls: type, name: str) -> list[str]:
@@ -490,7 +532,11 @@ def _variant(cls: type, target: str, examples: ExamplesFile, record_path: str | 
     def arguments() -> tuple[tuple[Any, ...], dict[str, Any]]:
         args, kwargs = base.arguments()  # type: ignore[misc]
         bound = signature.bind_partial(*args, **kwargs)
+        extra: dict[str, Any] = {}
         for path, value_spec in spec["set"]:
+            if path[0] == "**":  # a flag read from **kwargs (_keyword_flags)
+                extra[path[1]] = synth.make(value_spec, importer)
+                continue
             value = value_of(path[0], value_spec)
             if len(path) == 1:
                 bound.arguments[path[0]] = value
@@ -499,7 +545,7 @@ def _variant(cls: type, target: str, examples: ExamplesFile, record_path: str | 
             holder = copy.copy(bound.arguments.get(path[0], parameter.default))
             object.__setattr__(holder, path[1], value)  # a frozen dataclass too
             bound.arguments[path[0]] = holder
-        return tuple(bound.args), dict(bound.kwargs)
+        return tuple(bound.args), {**bound.kwargs, **extra}
 
     def show(path: list[str], value_spec: dict[str, Any]) -> str:
         if value_spec.get("op") != "synth":
@@ -509,7 +555,7 @@ def _variant(cls: type, target: str, examples: ExamplesFile, record_path: str | 
         index = int(value_spec.get("index", 0))
         return values[index][1] if index < len(values) else "a made-up value"
 
-    shown = ", ".join(".".join(path) + "=" + show(path, v) for path, v in spec["set"])
+    shown = ", ".join((path[1] if path[0] == "**" else ".".join(path)) + "=" + show(path, v) for path, v in spec["set"])
     source = Source("variant", f"{base.detail}, with {shown}", _constructor(arguments), base.make_inputs,
                     list(base.notes), spec=spec, arguments=arguments)
     source.known_inputs = list(base.known_inputs)

@@ -1,7 +1,8 @@
 """A base class's argument handed on by subclasses stays untyped unless every path hands a
 tensor: a subclass passing a number or None of its own, one whose callers pass a list, a
 `super()` that reaches another base first, or a subclass's arguments handed on unpacked
-(repo/build.py)."""
+(repo/build.py).  Where no call shows a non-tensor either (Window, Forwarding), the use in
+forward is reported (BUF308); where one does (Propagate, Scaled), nothing is said."""
 
 import torch
 import torch.nn as nn

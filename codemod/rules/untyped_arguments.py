@@ -1,0 +1,64 @@
+"""A constructor argument kept as an attribute and used as only a tensor is used is reported.
+
+`self.adj = adj`, with `torch.mm(self.adj, x)` in forward, holds a tensor whenever the
+class works at all, yet when no repository call shows what is passed (the model is built
+by a script from a loaded file, or from a dictionary) nothing proves it.  Rewriting it
+would be a guess: a Parameter passed in must stay a parameter, and an argument that is
+sometimes a number would make register_buffer raise.  So it is reported, with the use that
+gives it away, for the user to decide.
+
+Torch fact (torch 2.13): a tensor in a plain attribute is neither moved by `.to()` nor
+saved in `state_dict()`; `Module.__setattr__` registers an nn.Parameter assigned to an
+attribute on its own, so a Parameter passed in needs no change.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from codemod.rules.base import Decision, Rule
+from codemod.tensors import Kind
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts
+
+RULE = Rule(
+    "BUF308",
+    "untyped-tensor-argument",
+    "keeps a constructor argument that the class uses as only a tensor is used, while no repository call shows what "
+    "is passed; if it is a plain tensor it is neither moved by .to() nor saved",
+    fact="A tensor in a plain attribute is not moved by .to() nor saved in state_dict(); an nn.Parameter assigned to "
+    "an attribute is registered by Module.__setattr__ on its own.",
+    before="def __init__(self, adj, dim):\n    super().__init__()\n    self.adj = adj\n    self.linear = nn.Linear(dim, dim)\n\n"
+    "def forward(self, x):\n    return torch.mm(self.adj, self.linear(x))",
+)
+RULES = (RULE,)
+
+
+def wants(facts: AttributeFacts) -> bool:
+    """Bound in the constructor only to a kept argument the analysis could not type, used
+    as a tensor by the class (ClassFacts.untyped_tensor_arguments), and never registered
+    or made a parameter elsewhere."""
+    if facts.attr not in facts.cls.untyped_tensor_arguments or facts.considered or not facts.events:
+        return False
+    if not all(e.kind == "assign" and e.value is not None and e.value.kind is Kind.UNKNOWN for e in facts.events):
+        return False
+    return not any(
+        e.kind in ("register_buffer", "registered") or (e.value is not None and e.value.kind in (Kind.PARAMETER, Kind.BUFFER))
+        for _, e in facts.outside
+    )
+
+
+def decide(facts: AttributeFacts) -> Decision | None:
+    if not wants(facts):
+        return None
+    argument, where = facts.cls.untyped_tensor_arguments[facts.attr]
+    suggestion = f'if a plain tensor (not an nn.Parameter) is always passed: self.register_buffer("{facts.attr}", {argument}, persistent=False)'
+    if "." not in argument:
+        suggestion += f"; or annotate the argument (`{argument}: torch.Tensor`) and run again"
+    return RULE.skip(
+        f"keeps the argument {argument}, which the class uses as a tensor ({where}), but no call of "
+        f"{facts.cls.cls.name} in the repository shows what is passed; a plain tensor there is neither moved by .to() "
+        "nor saved",
+        suggestion,
+    )

@@ -1,0 +1,55 @@
+"""What a numpy array, a number, a string or a module handed in can do too is no evidence of
+a tensor, and a call passing a non-tensor or a Parameter refutes one (repo/build.py): none of
+these kept arguments is reported."""
+
+import torch
+import torch.nn as nn
+
+
+class Normalise(nn.Module):
+    def __init__(self, mean, std):
+        super().__init__()
+        self.mean = mean  # arithmetic only: an array or a number works as well
+        self.std = std
+
+    def forward(self, x):
+        return (x - self.mean) / self.std
+
+
+class Summed(nn.Module):
+    def __init__(self, table, sep):
+        super().__init__()
+        self.table = table
+        self.sep = sep
+
+    def forward(self, x):
+        return x * self.table.sum() + len(self.sep.split(","))
+
+
+class TopK(nn.Module):
+    def __init__(self, k):
+        super().__init__()
+        self.k = k
+
+    def forward(self, x):
+        return torch.topk(x, self.k).values
+
+
+class Shared(nn.Module):
+    # its only call passes an nn.Parameter, which Module.__setattr__ registers
+    def __init__(self, weight):
+        super().__init__()
+        self.weight = weight
+
+    def forward(self, x):
+        return torch.mm(x, self.weight.t())
+
+
+class Scaled(nn.Module):
+    # one call passes a number
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, x):
+        return x * self.scale.unsqueeze(0)
