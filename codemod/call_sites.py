@@ -228,6 +228,28 @@ def _child_modules(cls: ast.ClassDef, self_name: str) -> set[str]:
     return children - methods
 
 
+def binding_evidence(events, attrs: set[str]) -> dict[str, str]:
+    """attr -> the constructor's own use of the argument as only a tensor is used, in the value
+    it binds (`self.mean = mean.view(-1, 1, 1)`, `self.adj = adj.t()`)."""
+    found: dict[str, str] = {}
+    for event in events:
+        if event.attr not in attrs or event.attr in found or event.kind != "assign" or event.value_node is None:
+            continue
+        node = event.value_node
+        # the outermost call makes the value: a tensor method that returns a tensor (not
+        # `x.size(0)`, an int, nor `x.unbind()`, a tuple)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+            node.func.attr in _ONLY_TENSOR_METHODS - _NOT_A_TENSOR_RESULT or _reshapes(node.func.attr, node)
+        ):
+            text = ast.unparse(node)
+            text = text if len(text) <= 60 else text[:57] + "..."
+            found[event.attr] = f"`{text}` in __init__, line {event.stmt.lineno}"
+    return found
+
+
+_NOT_A_TENSOR_RESULT = frozenset({"size", "numel", "dim", "unbind"})
+
+
 def tensor_use_evidence(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> dict[str, str]:
     """attr -> where a method of the class uses it in a way only a tensor can be used
     (`torch.mm(self.adj, x)` in forward, line 40): a torch function's tensor argument, `@`,

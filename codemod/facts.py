@@ -14,7 +14,14 @@ import re
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from codemod.call_sites import argument_values, kept_arguments, refuted_arguments, tensor_use_evidence, used_as_tensor
+from codemod.call_sites import (
+    argument_values,
+    binding_evidence,
+    kept_arguments,
+    refuted_arguments,
+    tensor_use_evidence,
+    used_as_tensor,
+)
 from codemod.ftypes import PersistentPolicy
 from codemod.repo_index import RepoIndex
 from codemod.rules import branches, constructor_helpers
@@ -31,7 +38,12 @@ FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 INNER_FUNCTION = "'s inner function "
 
 # A method that binds an attribute of self (`self.x = ...`, `self.x: T = ...`, setattr(self, ...)).
-_ASSIGNS_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b", re.MULTILINE)
+# Tuple targets too: `self.magnitude, self.phase = ...`, `x, self.attn = ...`.
+_ASSIGNS_ATTRIBUTE = re.compile(
+    r"^[ \t]*(?:self\.\w+[ \t]*(?::[^=\n]*)?|[^=\n#]*\bself\.\w+[ \t]*,[^=\n]*|[^=\n#]*,[ \t]*self\.\w+[ \t]*)=(?!=)"
+    r"|setattr\(\s*self\b",
+    re.MULTILINE,
+)
 
 
 def _binds_attribute_of(name: str) -> re.Pattern[str]:
@@ -111,10 +123,14 @@ class ClassFacts:
             return {}
         text = self.class_text
         # The text first: walking the constructor and every method costs more.
-        kept = kept_arguments(init, walker.events, walker.ev, lambda attrs: tensor_used_attributes(text, attrs))
+        kept = kept_arguments(
+            init, walker.events, walker.ev,
+            lambda attrs: tensor_used_attributes(text, attrs) | set(binding_evidence(walker.events, attrs)),
+        )
         if not kept:
             return {}
-        used = used_as_tensor(self.cls, walker.ev.self_name, set(kept))
+        in_bindings = binding_evidence(walker.events, set(kept))  # `self.mean = mean.view(-1, 1, 1)`
+        used = used_as_tensor(self.cls, walker.ev.self_name, set(kept)) | set(in_bindings)
         if not used:
             return {}
         values = argument_values(self.index, self.symbols, self.cls, init, {kept[a] for a in used})
@@ -122,7 +138,9 @@ class ClassFacts:
         untyped = {a for a in used if kept[a] not in typed}
         if untyped:
             refuted = refuted_arguments(self.index, self.symbols, self.cls)
-            evidence = tensor_use_evidence(self.cls, walker.ev.self_name, {a for a in untyped if kept[a] not in refuted})
+            candidates = {a for a in untyped if kept[a] not in refuted}
+            evidence = {a: where for a, where in in_bindings.items() if a in candidates}
+            evidence.update(tensor_use_evidence(self.cls, walker.ev.self_name, candidates - set(evidence)))
             self.untyped_tensor_arguments = {a: (kept[a], where) for a, where in evidence.items()}
         return typed
 

@@ -203,16 +203,16 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     # Other methods matter only where they bind an attribute of self.
     defs: list[tuple[int, int, int]] | None = None  # (start, indent, end of the def line), listed if needed
     checked = {start for start, _ in constructors}
-    for match in line_start_matches(_BINDS_SELF, text):
-        if any(start <= match.start() < end for start, end in constructors):
+    for position in _self_binding_lines(text):
+        if any(start <= position < end for start, end in constructors):
             continue
         if defs is None:
             defs = [(start, indent, head_end) for start, indent, _, head_end in _method_defs(text)]
             starts = [d[0] for d in defs]
-        depth = len(_indent(text, match.start()) or "")
+        depth = len(_indent(text, position) or "")
         if not depth:
             continue  # at the top level of the statement: in no method
-        i = bisect.bisect_right(starts, match.start()) - 1
+        i = bisect.bisect_right(starts, position) - 1
         while i >= 0 and defs[i][1] >= depth:
             i -= 1  # the def that encloses this line is indented less than it
         if i < 0 or defs[i][0] in checked:
@@ -465,7 +465,17 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
     """A constructor that keeps a name as an attribute the class uses like a tensor: worth
     parsing, the calls of the class may type it (see call_sites)."""
     kept = {match.group(1) for match in _KEEPS_NAME.finditer(init_text)}
+    if kept and _KEPT_AS_TENSOR.search(init_text):
+        return True  # `self.mean = mean.view(-1, 1, 1)`: call_sites.binding_evidence reads it
     return bool(kept) and bool(tensor_used_attributes(class_text, kept))
+
+
+# A kept argument used as only a tensor is, in its binding (call_sites._ONLY_TENSOR_METHODS).
+_KEPT_AS_TENSOR = re.compile(
+    r"self\.\w+[ \t]*=[ \t]*\w+(?:\.\w+)*\.(?:t|mm|bmm|spmm|unsqueeze|masked_fill|index_select|gather|to_dense|"
+    r"to_sparse|expand|expand_as|permute|type_as|unbind|long|numel|dim|new_zeros|new_ones|new_full|new_empty|new_tensor|"
+    r"detach|clone|contiguous|size|view)\("
+)
 
 
 _IMPORT_WORD = re.compile(r"\bimport\b")
@@ -475,6 +485,23 @@ _SELF_HELPER = re.compile(r"self\.\w+\s*\(")
 # return the analysis types from the object's class (tensors.Evaluator._instance_method).
 _FROM_HELD_OBJECT = re.compile(r"^[ \t]*self\.\w+(?:[ \t]*,[ \t]*self\.\w+)*[ \t]*=[ \t]*self\.\w+\.\w+[ \t]*\(", re.MULTILINE)
 _WORD_CHAR = re.compile(r"\w")
+# A tuple target binding an attribute of self: `self.magnitude, self.phase = ...`, `x, self.attn = ...`.
+_TUPLE_BINDS_SELF = re.compile(r"self\.\w+[ \t]*,[^=\n]*=(?!=)|,[ \t]*self\.\w+[ \t]*=(?!=)")
+
+
+def _self_binding_lines(text: str) -> Iterator[int]:
+    """Where each statement binding an attribute of self starts (its line's first non-blank),
+    in order; tuple targets are found anywhere on the line, the rest at the line start."""
+    found = [m.start() for m in line_start_matches(_BINDS_SELF, text)]
+    for match in _TUPLE_BINDS_SELF.finditer(text):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        head = text[line_start : match.start()]
+        if "=" in head or "#" in head or "(" in head:
+            continue  # the match is not in the target of the statement
+        found.append(line_start + len(head) - len(head.lstrip()))
+    return iter(sorted(set(found)))
+
+
 # `self.x = ...`, `setattr(self, ...)`, and a container of self filled: `self.d[k] = ...`,
 # `self.items.append(...)` (a list or dict of tensors is reported wherever it is filled).
 _BINDS_SELF = re.compile(

@@ -33,6 +33,10 @@ class Kind(enum.Enum):
     UNKNOWN = "unknown"
 
 
+# torch.nn recurrent layers, whose call returns (output, h_n).
+_RECURRENT = frozenset({"RNN", "GRU", "LSTM"})
+
+
 @dataclass(frozen=True)
 class Value:
     kind: Kind
@@ -693,6 +697,13 @@ class Evaluator:
             held = self.self_attrs.get(name)
             if held is not None and held.module is not None and tn.module_returns_tensor(held.module):
                 return Value(Kind.TENSOR, f"data passed in (computed by {held.module.rpartition('.')[2]})")
+            if held is not None and held.module is not None and held.module.rpartition(".")[2] in _RECURRENT:
+                # (output, h_n); an LSTM's h_n is (h, c): `out, self.hidden = self.gru(x)`
+                layer = held.module.rpartition(".")[2]
+                state = f"data passed in (computed by {layer})"
+                tensor = Value(Kind.TENSOR, state)
+                last = Value(Kind.SEQUENCE, state, elements=(tensor, tensor)) if layer == "LSTM" else tensor
+                return Value(Kind.SEQUENCE, state, elements=(tensor, last))
             if held is not None and held.instance is not None:
                 return self._instance_method(held.instance, "__call__")  # self.netG(x): a repository module's forward
             if held is not None and held.tensor_type is not None:

@@ -678,3 +678,39 @@ def test_a_rewrite_that_held_none_in_both_models_is_not_validated(tmp_path):
         assert v.verdict_for("boost") is Verdict.NOT_VALIDATED, _detail(v)
         assert "holds None" in v.message_for("boost") and "no tensor was compared" in v.message_for("boost")
         assert v.verdict is Verdict.NOT_VALIDATED  # the class as a whole is not proven
+
+CONFIG_AT_IMPORT = """
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--dim", type=int, default=4)
+params = parser.parse_args()
+"""
+
+MODEL_READING_CONFIG = """
+import torch
+import torch.nn as nn
+
+from config import params
+
+
+class Memory(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(params.dim, params.dim)
+        self.table = torch.ones(params.dim)
+
+    def forward(self, x):
+        return self.lin(x) + self.table
+"""
+
+
+def test_a_module_that_parses_the_command_line_on_import_sees_no_arguments(tmp_path):
+    # config.py calls parse_args() when imported; the worker's own arguments would make it exit
+    _repo(tmp_path, {"config.py": CONFIG_AT_IMPORT, "model.py": MODEL_READING_CONFIG})
+    rewrites = {"t": ("        self.table = torch.ones(params.dim)",
+                      '        self.register_buffer("table", torch.ones(params.dim), persistent=False)')}
+    found = _validate(tmp_path, "model.py", "model", rewrites, [("Memory", [_finding("Memory", "table")])])
+    v = found["Memory"]
+    assert v.verdict_for("table") is Verdict.PASSED, _detail(v)
+    assert v.forward_for("table") == "compared"

@@ -79,6 +79,41 @@ def test_an_image_model_gets_larger_images_when_small_ones_do_not_fit():
     assert chosen["args"][0]["shape"] == [2, 3, 32, 32]  # four stride-2 3x3 convolutions need more than 16
 
 
+def test_a_layer_less_pyramid_loss_gets_images_large_enough_to_halve_five_times():
+    class PyramidLoss(nn.Module):  # a Laplacian pyramid: a depthwise kernel it holds, reflect padding
+        def __init__(self, levels=5, channels=3):
+            super().__init__()
+            self.levels = levels
+            self.kernel = torch.ones(channels, 1, 5, 5) / 25
+
+        def forward(self, input, target):
+            loss = 0.0
+            for _ in range(self.levels):
+                a = nn.functional.pad(input, (2, 2, 2, 2), mode="reflect")
+                b = nn.functional.pad(target, (2, 2, 2, 2), mode="reflect")
+                a = nn.functional.conv2d(a, self.kernel, groups=input.shape[1])
+                b = nn.functional.conv2d(b, self.kernel, groups=target.shape[1])
+                loss = loss + (a - b).abs().mean()
+                input, target = a[:, :, ::2, ::2], b[:, :, ::2, ::2]
+            return loss
+
+    chosen = _first_that_runs(PyramidLoss())
+    assert chosen["args"][0]["shape"][2:] == [synth.LARGE_IMAGE, synth.LARGE_IMAGE], chosen
+    assert chosen["args"][0] == chosen["args"][1]
+
+
+def test_a_recurrent_cell_gets_one_step_of_its_input_size():
+    class Stepper(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.cell = nn.GRUCell(5, 8)
+
+        def forward(self, x):
+            return self.cell(x)
+
+    assert _first_that_runs(Stepper())["args"][0]["shape"] == [2, 5]
+
+
 def test_a_graph_model_gets_nodes_from_the_adjacency_it_holds():
     class GCN(nn.Module):
         def __init__(self):

@@ -48,7 +48,47 @@ def is_lazy(facts: AttributeFacts) -> bool:
         return False
     # Not through a hook or callback: what it is handed (a module's output) may be a tuple,
     # which an empty buffer slot would refuse.
-    return facts.own_tensor_binding(through_inner_functions=False) is not None
+    return facts.own_tensor_binding(through_inner_functions=False) is not None and not replaced_on_every_call(facts)
+
+
+def replaced_on_every_call(facts: AttributeFacts) -> bool:
+    """Every tensor the class binds to it outside __init__ is bound by forward, on every call
+    (not under an if, a loop or a try), from a value that does not read the attribute, and
+    forward does not read it before: a per-call value (attention weights kept for
+    inspection), not state the model carries between calls.  rules/placeholder.py reports it."""
+    import ast
+
+    own = f"{facts.cls.cls.name}."
+    bindings = [e for label, e in facts.outside if label.startswith(own) and e.kind in ("assign", "unpack")]
+    if not bindings or any(label != f"{own}forward" for label, e in facts.outside if label.startswith(own) and e in bindings):
+        return False
+    forward = next(
+        (s for s in facts.cls.cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "forward"), None
+    )
+    if forward is None or not forward.args.args:
+        return False
+    self_name = forward.args.args[0].arg
+    every_call: list[ast.stmt] = []
+    pending = list(forward.body)
+    while pending:  # the statements that run on every call: the body, and what `with` blocks hold
+        stmt = pending.pop(0)
+        every_call.append(stmt)
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            pending[0:0] = stmt.body
+    if any(e.stmt not in every_call for e in bindings):
+        return False
+    first = min(every_call.index(e.stmt) for e in bindings)
+
+    def reads(node: ast.AST) -> bool:
+        return any(
+            isinstance(n, ast.Attribute) and n.attr == facts.attr and isinstance(n.ctx, ast.Load)
+            and isinstance(n.value, ast.Name) and n.value.id == self_name
+            for n in ast.walk(node)
+        )
+
+    if any(reads(stmt) for stmt in every_call[:first] if not isinstance(stmt, (ast.With, ast.AsyncWith))):
+        return False
+    return not any(reads(e.stmt.value) for e in bindings if isinstance(e.stmt, (ast.Assign, ast.AnnAssign)) and e.stmt.value)
 
 
 def decide(facts: AttributeFacts) -> Decision | None:

@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 RULE = Rule(
     "BUF307",
     "number-then-tensor",
-    "set to a number (or None, for a hook's value) in __init__ and to a tensor by another method; the tensor is neither "
-    "moved by .to() nor saved",
+    "set to a number (or None, for a hook's value or a value forward replaces on every call) in __init__ and to a tensor "
+    "by another method; the tensor is neither moved by .to() nor saved",
     fact="A registered buffer accepts only a tensor or None (`self.loss = 0` on a buffer raises TypeError), and a "
     "tensor in a plain attribute is not moved by .to() nor saved.",
     before="def __init__(self):\n    super().__init__()\n    self.loss = 0\n\ndef step(self, x, y):\n"
@@ -62,10 +62,19 @@ def wants(facts: AttributeFacts) -> bool:
 
 
 def decide(facts: AttributeFacts) -> Decision | None:
+    from codemod.rules import lazy
+
     if not wants(facts):
         return None
     label, line = _later_tensor(facts)  # type: ignore[misc]
     number = ast.unparse(facts.events[0].value_node)  # type: ignore[arg-type]
+    if number == "None" and lazy.replaced_on_every_call(facts):
+        return RULE.skip(
+            f"set to None in __init__ and to a new tensor on every call of forward (line {line}); that tensor is not moved "
+            "by .to() nor saved",
+            "a per-call value (attention weights, an output kept for inspection) needs no change; if other code reads it "
+            f'after .to(), an empty buffer slot holds it: self.register_buffer("{facts.attr}", None, persistent=False)',
+        )
     if number == "None":
         return RULE.skip(
             f"set to None in __init__ and to a tensor in {label} (line {line}); that tensor is not moved by .to() nor saved",

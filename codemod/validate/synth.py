@@ -592,6 +592,12 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
     for j in range(max(len(s) for s in per_param)):
         chosen = [s[min(j, len(s) - 1)] for s in per_param]
         add(_arrange(required, chosen))
+    # images too small for a model that halves them several times (a U-Net, a Laplacian
+    # pyramid): the first two image candidates again at LARGE_IMAGE, past the usual limit
+    for image in [c for c in candidates[len(known):] if _small_images(c)][:2]:
+        larger = _with_image_size(image, LARGE_IMAGE)
+        if larger not in candidates:
+            candidates.append(larger)
     if pair is not None:
         # classification: class indices for the target, as cross-entropy takes them
         prediction, target = pair
@@ -604,6 +610,31 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
                                   "shape": [shape[0], *shape[2:]]}
                 add(_arrange(required, chosen))
     return candidates
+
+
+LARGE_IMAGE = 128
+
+
+def _image_specs(candidate: dict[str, Any]) -> list[dict[str, Any]]:
+    specs = [*candidate.get("args", []), *candidate.get("kwargs", {}).values()]
+    return [s for s in specs if isinstance(s, dict) and s.get("op") in ("randn", "rand") and len(s.get("shape") or []) == 4]
+
+
+def _small_images(candidate: dict[str, Any]) -> bool:
+    """A candidate whose image inputs (B x C x H x W) are all square and at most 32 wide."""
+    images = _image_specs(candidate)
+    return bool(images) and all(s["shape"][2] == s["shape"][3] <= 32 for s in images)
+
+
+def _with_image_size(candidate: dict[str, Any], size: int) -> dict[str, Any]:
+    def resized(spec: Any) -> Any:
+        if spec in images:
+            return {**spec, "shape": [*spec["shape"][:2], size, size]}
+        return spec
+
+    images = _image_specs(candidate)
+    return {"args": [resized(a) for a in candidate.get("args", [])],
+            "kwargs": {k: resized(v) for k, v in candidate.get("kwargs", {}).items()}}
 
 
 def _arrange(required: list[inspect.Parameter], chosen: list[dict[str, Any]]) -> dict[str, Any]:
@@ -710,6 +741,8 @@ def held_shapes(model: nn.Module, limit: int = 3) -> list[list[int]]:
         if 3 <= value.dim() <= 5:
             # a convolution kernel (out x in x k...) applied with F.convNd: in channels, a small signal/image
             shapes_of.append([BATCH, int(value.shape[1]), *([16] * (value.dim() - 2))])
+            if value.shape[1] == 1:  # a depthwise kernel (groups = channels): out channels in
+                shapes_of.append([BATCH, int(value.shape[0]), *([16] * (value.dim() - 2))])
         for shape in shapes_of:
             if shape not in shapes:
                 shapes.append(shape)
@@ -779,6 +812,8 @@ def layer_specs(layer: nn.Module, nodes: list[int] | tuple = ()) -> list[dict[st
         return [{"op": "randn", "shape": [BATCH, SEQ, layer.embed_dim]}]
     if isinstance(layer, (nn.RNNBase,)):
         return [{"op": "randn", "shape": [BATCH, SEQ, layer.input_size]}]
+    if isinstance(layer, nn.RNNCellBase):  # one step: a batch of vectors
+        return [{"op": "randn", "shape": [BATCH, layer.input_size]}]
     return []
 
 

@@ -156,6 +156,9 @@ def main(config_path: str, watch_fd: int | None = None) -> None:
     roots = list(config.get("roots") or [root])
     sys.path[:] = roots + [p for p in sys.path if p not in ("", ".", *roots)]
     os.chdir(root)
+    # User modules that parse the command line on import (a config.py calling
+    # argparse's parse_args()) see none, as in a script run bare, not the worker's own.
+    del sys.argv[1:]
     if config["side"] == "rewritten":
         from codemod.validate import overlay
 

@@ -54,3 +54,14 @@ class Masked(nn.Module):
 
     def forward(self, x):
         return x.masked_fill(self.mask.unsqueeze(0), 0.0)
+
+
+class Normalization(nn.Module):
+    # never built in the repository: the binding itself shows a tensor's view
+    def __init__(self, mean, std):
+        super().__init__()
+        self.mean = mean.view(-1, 1, 1)
+        self.std = std.view(-1, 1, 1)
+
+    def forward(self, image):
+        return (image - self.mean) / self.std
