@@ -714,3 +714,62 @@ def test_a_module_that_parses_the_command_line_on_import_sees_no_arguments(tmp_p
     v = found["Memory"]
     assert v.verdict_for("table") is Verdict.PASSED, _detail(v)
     assert v.forward_for("table") == "compared"
+
+
+def test_a_root_directory_without_init_is_not_shadowed_by_its_own_self_named_module(tmp_path):
+    # modules/ (no __init__.py) holds modules.py: validating modules/stft.py puts modules/ on
+    # sys.path, where `modules.py` would answer `import modules.commons` and fail
+    _repo(tmp_path, {
+        "modules/commons.py": "def scale():\n    return 2.0\n",
+        "modules/modules.py": """
+            import torch.nn as nn
+            import modules.commons as commons
+
+            class Block(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.lin = nn.Linear(8, 8)
+
+                def forward(self, x):
+                    return self.lin(x) * commons.scale()
+            """,
+        "modules/stft.py": """
+            import torch
+            import torch.nn as nn
+
+            class Windowed(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.lin = nn.Linear(8, 8)
+                    self.window = torch.hann_window(8)
+
+                def forward(self, x):
+                    return self.lin(x) * self.window
+            """,
+        "egs/run/models.py": """
+            import torch
+            import torch.nn as nn
+            import modules.modules as blocks
+
+            class Generator(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.block = blocks.Block()
+                    self.window = torch.hann_window(8)
+
+                def forward(self, x):
+                    return self.block(x) * self.window
+            """,
+    })
+    old, new = "        self.window = torch.hann_window(8)", '        self.register_buffer("window", torch.hann_window(8), persistent=False)'
+    todo, overlay = [], {}
+    for file, module, cls in (("modules/stft.py", "stft", "Windowed"), ("egs/run/models.py", "models", "Generator")):
+        path = tmp_path / file
+        text = path.read_text("utf-8")
+        line = text[: text.index(old.strip())].count("\n") + 1
+        overlay[path] = text.replace(old.strip(), new.strip(), 1)
+        todo.append(ClassRewrite(path, module, cls, [dataclasses.replace(_finding(cls, "window"), line=line)]))
+    out = validate_rewrites(tmp_path, todo, overlay, ValidationOptions(device="cpu", timeout=60))
+    for (path, cls), v in out.items():
+        assert v.verdict_for("window") is Verdict.PASSED, (cls, _detail(v))
+        assert v.forward_for("window") == "compared", cls

@@ -142,6 +142,36 @@ def _exit_with_parent(watch_fd: int | None) -> None:
     threading.Thread(target=watch, daemon=True, name="codemod-parent-watch").start()
 
 
+def _keep_namespace_packages(roots: list[str]) -> None:
+    """A directory without __init__.py at the repository root is a namespace package
+    (`import modules.commons`), and Python prefers a regular module of the same name anywhere
+    on sys.path to it: the script folder validation adds for a file inside that directory
+    (`modules/`, which holds `modules/modules.py`) would shadow it.  Such a directory is
+    registered as the namespace package it is when the repository runs from its root."""
+    import importlib.machinery
+    import importlib.util
+
+    top, later = roots[0], roots[1:]
+    if not later:
+        return
+    try:
+        entries = sorted(os.scandir(top), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        if not name.isidentifier() or name in sys.modules or not entry.is_dir() or os.path.exists(os.path.join(entry.path, "__init__.py")):
+            continue
+        shadowed = any(
+            os.path.exists(os.path.join(other, name + ".py")) or os.path.exists(os.path.join(other, name, "__init__.py"))
+            for other in later
+        )
+        if shadowed:
+            spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+            spec.submodule_search_locations = [entry.path]
+            sys.modules[name] = importlib.util.module_from_spec(spec)
+
+
 def main(config_path: str, watch_fd: int | None = None) -> None:
     global _proto
     _exit_with_parent(watch_fd)
@@ -155,6 +185,7 @@ def main(config_path: str, watch_fd: int | None = None) -> None:
     root = config["root"]
     roots = list(config.get("roots") or [root])
     sys.path[:] = roots + [p for p in sys.path if p not in ("", ".", *roots)]
+    _keep_namespace_packages(roots)
     os.chdir(root)
     # User modules that parse the command line on import (a config.py calling
     # argparse's parse_args()) see none, as in a script run bare, not the worker's own.
