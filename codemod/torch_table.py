@@ -979,6 +979,33 @@ NN_NON_MODULE_QUALNAMES: frozenset[str] = frozenset(
     }
 )
 
+# torch.nn.<name> holding no parameter, buffer or child when built (probed).
+NN_PARAMETER_FREE_MODULES: frozenset[str] = frozenset(
+    {
+        "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
+        "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AlphaDropout",
+        "AvgPool1d", "AvgPool2d", "AvgPool3d", "BCELoss", "BCEWithLogitsLoss", "CELU",
+        "CTCLoss", "ChannelShuffle", "CircularPad1d", "CircularPad2d", "CircularPad3d",
+        "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Container",
+        "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "CrossMapLRN2d",
+        "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "ELU", "FeatureAlphaDropout",
+        "Flatten", "Fold", "FractionalMaxPool2d", "FractionalMaxPool3d", "GELU", "GLU",
+        "GaussianNLLLoss", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
+        "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss", "LPPool1d",
+        "LPPool2d", "LPPool3d", "LeakyReLU", "LocalResponseNorm", "LogSoftmax",
+        "MSELoss", "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "MaxPool3d",
+        "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "Mish", "MultiLabelMarginLoss",
+        "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss", "NLLLoss2d",
+        "PairwiseDistance", "PixelShuffle", "PixelUnshuffle", "PoissonNLLLoss", "RReLU",
+        "ReLU", "ReLU6", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+        "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "SELU", "SiLU",
+        "SmoothL1Loss", "SoftMarginLoss", "Softmax", "Softmin", "Softplus",
+        "Softshrink", "Threshold", "TripletMarginLoss", "Unfold", "Upsample",
+        "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d",
+        "ZeroPad3d",
+    }
+)
+
 # Callables, dotted relative to torch, whose results are never Tensors.
 NON_TENSOR_TORCH_CALLABLES: frozenset[str] = frozenset(
     {

@@ -503,3 +503,19 @@ def test_integer_return_positions() -> None:
     assert {"max", "unique"} <= table.MIXED_UNPACKING_TO_TENSORS
     assert "type" not in table.MIXED_METHODS_UNPACKING_TO_TENSORS
     assert all(isinstance(t, torch.Tensor) for t in torch.unique(X, return_inverse=True))
+
+
+def test_parameter_free_layers_hold_nothing_and_run_on_another_device_unmoved():
+    import torch
+
+    from codemod import torch_table
+
+    assert {"MSELoss", "ReLU", "MaxPool2d", "Dropout"} <= torch_table.NN_PARAMETER_FREE_MODULES
+    assert not {"Linear", "Conv2d", "BatchNorm2d", "PReLU", "InstanceNorm2d", "Sequential", "ModuleList"} & (
+        torch_table.NN_PARAMETER_FREE_MODULES
+    )
+    x = torch.randn(2, 3, 4, 4, device="meta")  # standing in for a GPU: the layers stay where they were built
+    assert torch.nn.MSELoss()(x, x).device.type == "meta"
+    assert torch.nn.MaxPool2d(2)(torch.nn.ReLU()(x)).device.type == "meta"
+    # class weights make a loss hold a buffer, which must be moved with it
+    assert [n for n, _ in torch.nn.CrossEntropyLoss(weight=torch.ones(3)).named_buffers()] == ["weight"]

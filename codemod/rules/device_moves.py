@@ -13,8 +13,9 @@ never moved with `.to()`, so a buffer left on the CPU would stay there.
 So the move is dropped only when all of these hold: every binding with a move is in
 `__init__` itself; nothing reads the attribute after it during construction (`__init__`,
 the methods it calls, anything `self` is handed to); the class builds parameters or
-submodules on the CPU (so it must be moved as a whole to run on another device) and none
-on the move's device expression.  Otherwise the move stays inside the rewrite, and the
+submodules that hold state on the CPU (so it must be moved as a whole to run on another
+device; a loss or an activation without weights runs on any device unmoved, and losses
+are often never moved) and none on the move's device expression.  Otherwise the move stays inside the rewrite, and the
 finding says why.  `.cuda()` follows the same rule.
 """
 
@@ -84,7 +85,7 @@ def why_kept(facts: AttributeFacts, decision: Decision) -> str | None:
     if placed:
         return f"the class builds {placed[0]} on that device itself, so it may never be moved with .to()"
     if not any(device is None for _, device in built):
-        return "the class builds no parameter or submodule of its own, so nothing shows it is moved with .to()"
+        return "the class builds no parameter, and no submodule holding weights, of its own, so nothing shows it is moved with .to()"
     return None
 
 
@@ -131,6 +132,21 @@ def _statement_at(cls: ClassFacts, line: int, col: int) -> ast.stmt | None:
     return None
 
 
+def _holds_nothing(qualname: str, call: ast.Call) -> bool:
+    """A torch.nn layer built without parameters, buffers or children (`nn.MSELoss()`,
+    `nn.ReLU()`, `nn.MaxPool2d(2)`; torch_table.NN_PARAMETER_FREE_MODULES): it runs on any
+    device unmoved, so holding it says nothing about the model being moved with .to().  A
+    loss handed class weights (`nn.CrossEntropyLoss(w)`, `weight=w`) holds them as a buffer."""
+    from codemod import torch_table
+
+    name = qualname.rpartition(".")[2]
+    if not qualname.startswith("torch.nn.") or name not in torch_table.NN_PARAMETER_FREE_MODULES:
+        return False
+    if any(k.arg in ("weight", "pos_weight") for k in call.keywords):
+        return False
+    return not (name.endswith("Loss") and call.args)
+
+
 def _built_parts(cls: ClassFacts) -> list[tuple[str, str | None, int]]:
     """(what, device expression or None for the CPU, line) for every parameter and submodule the
     constructor builds: `nn.Linear(...)`, a repository module class, `nn.Parameter(...)`,
@@ -174,7 +190,7 @@ def _built_parts(cls: ClassFacts) -> list[tuple[str, str | None, int]]:
         if not is_part and not qualname.startswith("torch."):
             resolved = cls.index.resolve(qualname, cls.symbols.path)
             is_part = resolved.kind == "class" and cls.index.is_resolved_module_class(resolved)
-        if not is_part:
+        if not is_part or _holds_nothing(qualname, node):
             continue
         device = next((ast.unparse(k.value) for k in node.keywords if k.arg == "device"), None)
         if device is None and kind is tn.CallKind.PARAMETER and node.args:

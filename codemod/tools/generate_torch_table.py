@@ -1063,7 +1063,45 @@ def _nn_classes() -> dict[str, object]:
         "NN_NON_MODULE_CLASSES": set(other_classes),
         "NN_MODULE_QUALNAMES": qualnames(module_classes),
         "NN_NON_MODULE_QUALNAMES": qualnames(other_classes),
+        "NN_PARAMETER_FREE_MODULES": _parameter_free(module_classes),
     }
+
+
+# Constructor arguments through which an instance may hold parameters or modules after all
+# (InstanceNorm2d(c, affine=True), ModuleList(modules), ParameterDict(parameters)).
+_MAY_ADD_PARAMETERS = frozenset({"affine", "elementwise_affine", "learnable", "module", "modules", "parameters", "values"})
+# Small arguments a torch.nn layer's constructor may need (a size, a kernel, a scale factor).
+_CONSTRUCTOR_PROBES: tuple[tuple, ...] = ((), (2,), (2, 2), (2, 2, 2))
+
+
+def _parameter_free(classes: dict[str, type]) -> set[str]:
+    """torch.nn.<name> whose instance holds no parameter and no buffer, built from each probe
+    that builds it (losses, activations, pooling, dropout, padding): a model holding only these
+    needs no .to() to run on a device, so holding one says nothing about being moved.  A class
+    no probe builds is left out, as is one any probe builds with a parameter (PReLU).  A loss
+    handed class weights holds them as a buffer: codemod/rules/device_moves.py counts a call
+    with a `weight` as holding state."""
+    free: set[str] = set()
+    for name, cls in classes.items():
+        if inspect.isabstract(cls) or cls is torch.nn.Module:
+            continue
+        try:
+            accepted = inspect.signature(cls.__init__).parameters.values()
+        except (TypeError, ValueError):
+            continue
+        if any(p.kind is p.VAR_POSITIONAL or p.name in _MAY_ADD_PARAMETERS for p in accepted):
+            continue  # a container (Sequential, ModuleList, DataParallel) or an option that adds weights
+        built = []
+        for args in _CONSTRUCTOR_PROBES:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    built.append(cls(*args))
+            except Exception:  # noqa: BLE001 - the probe's arguments do not fit: try the next
+                continue
+        if built and all(not list(m.parameters()) and not list(m.buffers()) and not list(m.children()) for m in built):
+            free.add(name)
+    return free
 
 
 def _non_tensor_callables(clf: Classifier) -> set[str]:
@@ -1140,6 +1178,7 @@ DOCS = {
     "NN_NON_MODULE_CLASSES": "torch.nn.<name> classes that are not modules (Parameter, Buffer, ...).",
     "NN_MODULE_QUALNAMES": "Dotted paths under which the NN_MODULE_CLASSES are defined or re-exported.",
     "NN_NON_MODULE_QUALNAMES": "Dotted paths of the NN_NON_MODULE_CLASSES.",
+    "NN_PARAMETER_FREE_MODULES": "torch.nn.<name> holding no parameter, buffer or child when built (probed).",
     "NON_TENSOR_TORCH_CALLABLES": "Callables, dotted relative to torch, whose results are never Tensors.",
 }
 
