@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from codemod.segments import TENSOR_ONLY_METHODS, torch_slot_takes_tensor
+from codemod.segments import ARGUMENT_TENSOR_METHODS, TENSOR_ONLY_METHODS, torch_slot_takes_tensor
 from codemod.tensors import ARGUMENT_STATE, UNKNOWN, Evaluator, Kind, Value, merge_branches
 
 if TYPE_CHECKING:
@@ -19,15 +19,8 @@ if TYPE_CHECKING:
     from codemod.symbols import ModuleSymbols
 
 _TENSOR_METHODS = frozenset(TENSOR_ONLY_METHODS)
-# The methods no other value a constructor is handed has: numpy arrays (`sum`, `reshape`,
-# `transpose`), strings (`split`), modules (`float`, `half`, `to`, `cuda`: a module handed in is
-# a submodule, not an attribute) and lists share the rest.  Enough to report an argument
-# nothing else types (tensor_use_evidence), not to rewrite it.
-_ONLY_TENSOR_METHODS = _TENSOR_METHODS & frozenset(
-    {"t", "mm", "bmm", "spmm", "unsqueeze", "masked_fill", "index_select", "gather", "to_dense", "to_sparse", "expand",
-     "expand_as", "permute", "type_as", "unbind", "long", "numel", "dim", "new_zeros", "new_ones", "new_full",
-     "new_empty", "new_tensor", "detach", "clone", "contiguous", "size"}
-)
+# The methods that only a tensor among a constructor's arguments has (segments.ARGUMENT_TENSOR_METHODS).
+_ONLY_TENSOR_METHODS = _TENSOR_METHODS & ARGUMENT_TENSOR_METHODS
 # Where a torch function is called from: `torch.f`, `torch.linalg.f`, `F.f`, `nn.functional.f`.
 _TORCH_NAMESPACES = frozenset(
     {("torch",), ("torch", "sparse"), ("torch", "linalg"), ("torch", "fft"), ("torch", "special"),
@@ -241,10 +234,14 @@ def binding_evidence(events, attrs: set[str]) -> dict[str, str]:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
             node.func.attr in _ONLY_TENSOR_METHODS - _NOT_A_TENSOR_RESULT or _reshapes(node.func.attr, node)
         ):
-            text = ast.unparse(node)
-            text = text if len(text) <= 60 else text[:57] + "..."
-            found[event.attr] = f"`{text}` in __init__, line {event.stmt.lineno}"
+            found[event.attr] = f"`{_short(node)}` in __init__, line {event.stmt.lineno}"
     return found
+
+
+def _short(node: ast.AST) -> str:
+    """A node's source, cut to 60 characters for a finding's text."""
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 _NOT_A_TENSOR_RESULT = frozenset({"size", "numel", "dim", "unbind"})
@@ -297,9 +294,7 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
                 if attr:
                     found.add(attr)
                     if evidence is not None and attr not in evidence:
-                        text = ast.unparse(node)
-                        text = text if len(text) <= 60 else text[:57] + "..."
-                        evidence[attr] = f"`{text}` in {method.name}, line {node.lineno}"
+                        evidence[attr] = f"`{_short(node)}` in {method.name}, line {node.lineno}"
 
         for node in ast.walk(method):
             if isinstance(node, ast.Call) and is_child(node.func, loop_children):

@@ -25,7 +25,7 @@ from codemod.call_sites import (
 from codemod.ftypes import PersistentPolicy
 from codemod.repo_index import RepoIndex
 from codemod.rules import branches, constructor_helpers
-from codemod.segments import HANDS_SELF, tensor_used_attributes
+from codemod.segments import HANDS_SELF, binds_self_attribute, tensor_used_attributes
 from codemod.symbols import ModuleSymbols
 from codemod.tensors import Evaluator, Kind, Value, method_in
 from codemod.walker import AttrEvent, BodyWalker
@@ -36,14 +36,6 @@ if TYPE_CHECKING:
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 # In the label of an event bound by a function defined inside a method (a hook, a callback).
 INNER_FUNCTION = "'s inner function "
-
-# A method that binds an attribute of self (`self.x = ...`, `self.x: T = ...`, setattr(self, ...)).
-# Tuple targets too: `self.magnitude, self.phase = ...`, `x, self.attn = ...`.
-_ASSIGNS_ATTRIBUTE = re.compile(
-    r"^[ \t]*(?:self\.\w+[ \t]*(?::[^=\n]*)?|[^=\n#]*\bself\.\w+[ \t]*,[^=\n]*|[^=\n#]*,[ \t]*self\.\w+[ \t]*)=(?!=)"
-    r"|setattr\(\s*self\b",
-    re.MULTILINE,
-)
 
 
 def _binds_attribute_of(name: str) -> re.Pattern[str]:
@@ -123,13 +115,15 @@ class ClassFacts:
             return {}
         text = self.class_text
         # The text first: walking the constructor and every method costs more.
+        # `self.mean = mean.view(-1, 1, 1)`: the binding itself uses the argument as a tensor
+        bound_as_tensor = binding_evidence(walker.events, {event.attr for event in walker.events})
         kept = kept_arguments(
             init, walker.events, walker.ev,
-            lambda attrs: tensor_used_attributes(text, attrs) | set(binding_evidence(walker.events, attrs)),
+            lambda attrs: tensor_used_attributes(text, attrs) | (attrs & bound_as_tensor.keys()),
         )
         if not kept:
             return {}
-        in_bindings = binding_evidence(walker.events, set(kept))  # `self.mean = mean.view(-1, 1, 1)`
+        in_bindings = {attr: where for attr, where in bound_as_tensor.items() if attr in kept}
         used = used_as_tensor(self.cls, walker.ev.self_name, set(kept)) | set(in_bindings)
         if not used:
             return {}
@@ -375,7 +369,7 @@ class ClassFacts:
             mentions = any(attr in text for attr in candidates)
             if not mentions and relation == "own" and self.walker is not None:
                 mentions = any(f".{attr}" in text for attr in self.walker.containers)  # filled with tensors here?
-            if not mentions and (relation != "own" or not _ASSIGNS_ATTRIBUTE.search(text)):
+            if not mentions and (relation != "own" or not binds_self_attribute(text)):
                 continue
             evaluator = Evaluator(self.index, symbols, stmt, self.method, self_attrs=dict(self.final_attrs))
             if evaluator.self_name is None:

@@ -470,11 +470,18 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
     return bool(kept) and bool(tensor_used_attributes(class_text, kept))
 
 
-# A kept argument used as only a tensor is, in its binding (call_sites._ONLY_TENSOR_METHODS).
+# The methods no other value a constructor is handed has: numpy arrays (`sum`, `reshape`,
+# `transpose`), strings (`split`), modules (`float`, `half`, `to`, `cuda`: a module handed in is
+# a submodule, not an attribute) and lists share the rest.  Enough to report an argument
+# nothing else types (call_sites.tensor_use_evidence), not to rewrite it.
+ARGUMENT_TENSOR_METHODS = frozenset(
+    {"t", "mm", "bmm", "spmm", "unsqueeze", "masked_fill", "index_select", "gather", "to_dense", "to_sparse", "expand",
+     "expand_as", "permute", "type_as", "unbind", "long", "numel", "dim", "new_zeros", "new_ones", "new_full",
+     "new_empty", "new_tensor", "detach", "clone", "contiguous", "size"}
+)
+# A kept argument used as only a tensor is, in its binding (`self.mean = mean.view(-1, 1, 1)`).
 _KEPT_AS_TENSOR = re.compile(
-    r"self\.\w+[ \t]*=[ \t]*\w+(?:\.\w+)*\.(?:t|mm|bmm|spmm|unsqueeze|masked_fill|index_select|gather|to_dense|"
-    r"to_sparse|expand|expand_as|permute|type_as|unbind|long|numel|dim|new_zeros|new_ones|new_full|new_empty|new_tensor|"
-    r"detach|clone|contiguous|size|view)\("
+    r"self\.\w+[ \t]*=[ \t]*\w+(?:\.\w+)*\.(?:" + "|".join(sorted(ARGUMENT_TENSOR_METHODS | {"view"})) + r")\("
 )
 
 
@@ -493,13 +500,28 @@ def _self_binding_lines(text: str) -> Iterator[int]:
     """Where each statement binding an attribute of self starts (its line's first non-blank),
     in order; tuple targets are found anywhere on the line, the rest at the line start."""
     found = [m.start() for m in line_start_matches(_BINDS_SELF, text)]
+    found.extend(_tuple_binding_starts(text))
+    return iter(sorted(set(found)))
+
+
+def _tuple_binding_starts(text: str) -> Iterator[int]:
     for match in _TUPLE_BINDS_SELF.finditer(text):
         line_start = text.rfind("\n", 0, match.start()) + 1
         head = text[line_start : match.start()]
         if "=" in head or "#" in head or "(" in head:
             continue  # the match is not in the target of the statement
-        found.append(line_start + len(head) - len(head.lstrip()))
-    return iter(sorted(set(found)))
+        yield line_start + len(head) - len(head.lstrip())
+
+
+def binds_self_attribute(text: str) -> bool:
+    """A statement binding an attribute of self: `self.x = ...`, `self.x: T = ...`,
+    setattr(self, ...), or a tuple target holding one (`x, self.attn = ...`)."""
+    return next(line_start_matches(_BINDS_ATTRIBUTE, text), None) is not None or next(
+        _tuple_binding_starts(text), None
+    ) is not None
+
+
+_BINDS_ATTRIBUTE = re.compile(r"self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b")
 
 
 # `self.x = ...`, `setattr(self, ...)`, and a container of self filled: `self.d[k] = ...`,

@@ -129,6 +129,15 @@ def decide(facts: AttributeFacts) -> Decision | None:
         (e for e in facts.events if e.value is not None and e.value.kind is Kind.SEQUENCE and e.kind in ("assign", "fill")), None
     )
     if sequence is not None and not any(e.value is not None and e.value.is_tensor for e in facts.events if e.kind == "assign"):
+        forward = f"{facts.cls.cls.name}.forward"
+        rebound = next((e for label, e in facts.outside if label == forward and e.kind in ("assign", "unpack")), None)
+        if rebound is not None:  # `out, self.hidden = self.lstm(x, self.hidden)`: state replaced on every call
+            return CONTAINER.skip(
+                f"a list, tuple or dict of tensors, replaced by forward (line {rebound.stmt.lineno}); its tensors are not "
+                "moved by .to() nor saved",
+                "state that forward replaces (a recurrent hidden state) needs no change if it is reset before use on "
+                "the device; tensors the model keeps: register each as a buffer",
+            )
         return CONTAINER.skip(
             "a list, tuple or dict of tensors; its tensors are not moved by .to() nor saved",
             CONTAINER_SUGGESTION,
@@ -163,10 +172,10 @@ def _outside_only(facts: AttributeFacts) -> Decision | None:
     if set_by_base(facts.attr, base_texts):
         return None  # the base's buffer or attribute: assigning it keeps it one
     method = label.partition(".")[2]
-    # torch's layers never call forward from their constructors; a repository base may
-    # (a dummy pass to size its layers), which its text shows
-    overrides = method in cls.overrides and (
-        method != "forward" or any("self.forward(" in text or "self(" in text for text in base_texts)
+    # torch's layers never call an override from their constructors; a repository base may
+    # (a dummy pass to size its layers, a reset hook), which its text shows
+    overrides = method in cls.overrides and any(
+        f"self.{method}(" in text or (method == "forward" and "self(" in text) for text in base_texts
     )
     extra, suggestion = outside_suggestion(facts.attr, cls.class_text, overrides)
     return OUTSIDE_CONSTRUCTOR.skip(

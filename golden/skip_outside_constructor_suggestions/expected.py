@@ -1,7 +1,8 @@
 """Tensors assigned only outside __init__: a value recomputed per forward gets a
 non-persistent declaration as suggestion (never a persistent one, which a fresh model would
 reject); a buffer of a base class is not reported; an override of a base method that the
-base constructor calls gets no suggestion (a registration after it would raise KeyError)."""
+base constructor calls gets no suggestion (a registration after it would raise KeyError);
+an override the base constructor never calls (Encoder.encode, a stub) gets the usual one."""
 
 import torch
 import torch.nn as nn
@@ -36,3 +37,21 @@ class Field(Renderer):
 
     def forward(self, x):
         return x * self.aabb.sum() + self.ids.sum()
+
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+
+    def encode(self, x):
+        raise NotImplementedError
+
+
+class TanhEncoder(Encoder):
+    def encode(self, x):
+        self.hidden = torch.tanh(self.proj(x))
+        return self.hidden
+
+    def forward(self, x):
+        return self.encode(x)
