@@ -27,7 +27,7 @@ from codemod.repo_index import RepoIndex
 from codemod.rules import branches, constructor_helpers
 from codemod.segments import HANDS_SELF, binds_self_attribute, tensor_used_attributes
 from codemod.symbols import ModuleSymbols
-from codemod.tensors import Evaluator, Kind, Value, method_in
+from codemod.tensors import Evaluator, Kind, Value, constructor_attributes, method_in
 from codemod.walker import AttrEvent, BodyWalker
 
 if TYPE_CHECKING:
@@ -356,6 +356,14 @@ class ClassFacts:
                 self._collect_method_events(symbols, cls, None, result, "subclass", candidates)
         return result
 
+    def _attrs_after_construction(self) -> dict[str, Value]:
+        """What self holds when another method runs: the constructor's attributes, and those of
+        the repository bases' constructors (`self.relation_linear` built by a base)."""
+        if not self.bases:
+            return dict(self.final_attrs)
+        inherited = constructor_attributes(self.index, [(self.symbols, self.cls), *self.bases], depth=1)
+        return {**inherited, **self.final_attrs}
+
     def _collect_method_events(self, symbols, cls, own_init, result, relation: str, candidates: set[str]) -> None:
         lines = symbols.source_lines
         helpers = self.constructor_helpers if relation == "own" else set()
@@ -371,7 +379,7 @@ class ClassFacts:
                 mentions = any(f".{attr}" in text for attr in self.walker.containers)  # filled with tensors here?
             if not mentions and (relation != "own" or not binds_self_attribute(text)):
                 continue
-            evaluator = Evaluator(self.index, symbols, stmt, self.method, self_attrs=dict(self.final_attrs))
+            evaluator = Evaluator(self.index, symbols, stmt, self.method, self_attrs=self._attrs_after_construction())
             if evaluator.self_name is None:
                 continue
             walker = BodyWalker(evaluator)

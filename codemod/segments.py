@@ -219,9 +219,23 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
             continue
         start, indent, head_end = defs[i]
         checked.add(start)
-        if mentions(text[start : _block_end(text, head_end, indent, quotes)], hints):
+        block = text[start : _block_end(text, head_end, indent, quotes)]
+        if mentions(block, hints) or _STORES_SELF_CALL.search(block) or _COMPARISON_CAST.search(block):
             return True
+        if _AUGMENTS_WITH_VALUE.search(block):
+            return True  # `self.error += (pred - y).abs().mean()`: a number placeholder made a tensor
+        if keeps_tensor_argument(block, text):
+            return True  # `self.ids = ids` with `self.ids.size(0)` elsewhere (rules/untyped_method_arguments.py)
     return False
+
+
+# `self.out = self.encoder(x)`, `self.ins, self.attn = self.instruction(q)`: what a submodule or
+# a method returns, typed from its body (tensors.Evaluator._helper_method).
+# `self.x += value`, not a counter's `self.steps += 1`.
+_AUGMENTS_WITH_VALUE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?:[-+*/]|//)=[ \t]*(?![-+]?[\d.]+[ \t]*(?:#[^\n]*)?$)\S", re.MULTILINE)
+# `(ids != pad).float()`: a tensor (tensors._COMPARISON_CASTS).
+_COMPARISON_CAST = re.compile(r"(?:[!=]=|[<>])[^\n]*\)\.(?:float|long|int|bool|byte|half|double|type_as|to|cuda)\(")
+_STORES_SELF_CALL = re.compile(r"^[ \t]*self\.\w+(?:[ \t]*,[ \t]*self\.\w+)*[ \t]*(?:[-+*/]|//)?=[ \t]*self\.\w+[ \t]*\(", re.MULTILINE)
 
 
 _SELF_CALL = re.compile(r"\bself\.(\w+)\(")
@@ -521,13 +535,14 @@ def binds_self_attribute(text: str) -> bool:
     ) is not None
 
 
-_BINDS_ATTRIBUTE = re.compile(r"self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b")
+# `+=` too: `self.loss += criterion(out, y)` makes a number placeholder a tensor (rules/placeholder.py)
+_BINDS_ATTRIBUTE = re.compile(r"self\.\w+[ \t]*(?::[^=\n]*|[-+*/@]|//)?=(?!=)|setattr\(\s*self\b")
 
 
 # `self.x = ...`, `setattr(self, ...)`, and a container of self filled: `self.d[k] = ...`,
 # `self.items.append(...)` (a list or dict of tensors is reported wherever it is filled).
 _BINDS_SELF = re.compile(
-    r"self\.\w+[ \t]*(?::[^=\n]*)?=(?!=)|setattr\(\s*self\b"
+    r"self\.\w+[ \t]*(?::[^=\n]*|[-+*/@]|//)?=(?!=)|setattr\(\s*self\b"
     r"|self\.\w+(?:\[[^\]\n]*\])+[ \t]*=(?!=)|self\.\w+\.(?:append|extend|insert|update|setdefault)\("
 )
 

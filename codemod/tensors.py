@@ -476,6 +476,9 @@ class Evaluator:
             if receiver.kind is Kind.UNKNOWN and func.attr in tn.TENSOR_ONLY_METHODS:
                 # x.detach(), x.unsqueeze(0): methods nothing but a tensor has
                 receiver = Value(Kind.TENSOR, "data passed in")
+            elif receiver.kind in (Kind.UNKNOWN, Kind.NON_TENSOR) and isinstance(func.value, ast.Compare) and func.attr in _COMPARISON_CASTS:
+                # `(ids != pad).float()`: a Python bool and a numpy array of them have no such method
+                receiver = Value(Kind.TENSOR, "data passed in (an elementwise comparison)", None, True)
             if receiver.kind is Kind.TENSOR:
                 return self._tensor_method(receiver, func.attr, node)
             if receiver.kind is Kind.PARAMETER and func.attr in tn.DEVICE_METHODS:
@@ -742,8 +745,75 @@ class Evaluator:
                 symbols, method = found
                 if any(isinstance(d, ast.Name) and d.id in ("classmethod", "property") for d in method.decorator_list):
                     return UNKNOWN
-                return function_value(self.index, symbols, method, methods, self.depth + 1)
+                return _instance_call_value(self.index, lineage, symbols, method, methods, self.depth + 1)
         return UNKNOWN
+
+
+_CONSTRUCTOR_MEMO_ATTR = "_codemod_constructor_attrs"
+_INSTANCE_CALL_MEMO_ATTR = "_codemod_instance_calls"
+
+
+def constructor_attributes(index: RepoIndex | None, lineage, depth: int) -> dict[str, Value]:
+    """What self holds once a class is built: the attributes that the constructors of the class
+    and of its repository bases bind (lineage: (symbols, class) pairs, nearest first), a base's
+    first, as `super().__init__()` runs it first.  Memoised on the class."""
+    cls = lineage[0][1]
+    memo = getattr(cls, _CONSTRUCTOR_MEMO_ATTR, None)
+    if memo is not None:
+        attrs, dependencies = memo
+        if index is not None:
+            index.note(dependencies)
+        return attrs
+    if depth > _MAX_DEPTH:
+        return {}
+    setattr(cls, _CONSTRUCTOR_MEMO_ATTR, ({}, ()))  # recursion guard
+    from codemod.walker import BodyWalker  # local import: walker builds on this module
+
+    attrs: dict[str, Value] = {}
+    if index is not None:
+        index.begin_tracking()
+    try:
+        for position in reversed(range(len(lineage))):
+            symbols, owner = lineage[position]
+            init = next(
+                (s for s in owner.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None
+            )
+            if init is None:
+                continue
+            rest = lineage[position:]
+            evaluator = Evaluator(index, symbols, init, lambda name, rest=rest: method_in(rest, name), depth=depth, self_attrs=dict(attrs))
+            BodyWalker(evaluator).walk(init.body)
+            attrs.update(evaluator.self_attrs)
+    finally:
+        dependencies = frozenset(index.end_tracking()) if index is not None else frozenset()
+    setattr(cls, _CONSTRUCTOR_MEMO_ATTR, (attrs, dependencies))
+    return attrs
+
+
+def _instance_call_value(index: RepoIndex | None, lineage, symbols: ModuleSymbols, method, methods, depth: int) -> Value:
+    """What a method of an instance of a repository class returns, typed with what the
+    instance's constructor bound (`return self.lin(x)`, `return self.outputs`).  Memoised on
+    the instance's class."""
+    cls = lineage[0][1]
+    memo = getattr(cls, _INSTANCE_CALL_MEMO_ATTR, None)
+    if memo is None:
+        memo = {}
+        setattr(cls, _INSTANCE_CALL_MEMO_ATTR, memo)
+    if method.name in memo:
+        value, dependencies = memo[method.name]
+        if index is not None:
+            index.note(dependencies)
+        return value
+    memo[method.name] = (UNKNOWN, ())  # recursion guard
+    if index is not None:
+        index.begin_tracking()
+    try:
+        attrs = constructor_attributes(index, lineage, depth)
+        value = function_value(index, symbols, method, methods, depth, dict(attrs))
+    finally:
+        dependencies = frozenset(index.end_tracking()) if index is not None else frozenset()
+    memo[method.name] = (value, dependencies)
+    return value
 
 
 def method_in(lineage, name: str) -> tuple[ModuleSymbols, ast.FunctionDef | ast.AsyncFunctionDef] | None:
@@ -755,6 +825,9 @@ def method_in(lineage, name: str) -> tuple[ModuleSymbols, ast.FunctionDef | ast.
                 return symbols, stmt
     return None
 
+
+# What only a tensor among the results of a comparison has (`(ids != pad).float()`).
+_COMPARISON_CASTS = frozenset({"float", "long", "int", "bool", "byte", "half", "double", "type_as", "to", "cuda"})
 
 # Module methods that return the module itself (`net.eval()`, `net.half()`).
 _MODULE_SELF_METHODS = frozenset({"train", "eval", "float", "half", "double", "bfloat16", "requires_grad_", "share_memory"})

@@ -30,13 +30,6 @@ def pytest_addoption(parser):
     )
 
 
-# The user cache directory of the tests' own runs: never the real one.
-import os as _os
-import tempfile as _tempfile
-
-_os.environ["CODEMOD_CACHE_DIR"] = _tempfile.mkdtemp(prefix="codemod-test-cache-")
-
-
 # -- small repositories written into tmp_path ---------------------------------------------------
 
 import textwrap as _textwrap

@@ -1022,3 +1022,74 @@ def test_an_untyped_argument_used_as_a_tensor_is_reported_unless_a_call_refutes_
     head = torch.nn.Module()
     head.weight = embed.weight
     assert "weight" in dict(head.named_parameters())
+
+
+def _golden_input(name: str) -> str:
+    from pathlib import Path
+
+    return (Path(__file__).parent.parent / "golden" / name / "input.py").read_text(encoding="utf-8")
+
+
+def test_a_method_argument_kept_and_used_as_a_tensor_is_reported_and_is_left_behind_by_a_move():
+    source = _golden_input("report_untyped_method_argument")
+    found = {k: (f.action, f.code) for k, f in by_attr(transform_source(source, path="model.py")).items()}
+    # `scale` is only multiplied by: a number would do the same, so nothing is said of it
+    assert found == {"local_entity": (Action.SKIP, "BUF309"), "adj": (Action.SKIP, "BUF309")}
+    namespace: dict = {}
+    exec(compile(source, "model.py", "exec"), namespace)
+    layer = namespace["GraphLayer"]()
+    layer.set_graph(torch.eye(8))
+    layer.to("meta")  # "meta" stands for the accelerator: the same moves, no GPU needed
+    assert layer.linear.weight.device.type == "meta" and layer.adj.device.type == "cpu"  # the fact reported
+    # what the suggestion gives: a None buffer declared in __init__ holds the tensor, which then moves
+    layer = namespace["GraphLayer"]()
+    layer.register_buffer("adj", None, persistent=False)
+    layer.set_graph(torch.eye(8))
+    layer.to("meta")
+    assert layer.adj.device.type == "meta" and "adj" not in layer.state_dict()
+
+
+def test_a_cast_of_an_elementwise_comparison_kept_by_a_method_is_reported_as_a_tensor():
+    source = _golden_input("report_comparison_cast_outside_constructor")
+    found = {k: (f.action, f.code) for k, f in by_attr(transform_source(source, path="model.py")).items()}
+    assert found == {"query_mask": (Action.SKIP, "BUF303"), "local_entity_mask": (Action.SKIP, "BUF303")}
+    namespace: dict = {}
+    exec(compile(source, "model.py", "exec"), namespace)
+    model = namespace["EntityMask"]()
+    model.init_reason(torch.tensor([1, 5, 2]))
+    assert isinstance(model.local_entity_mask, torch.Tensor) and "local_entity_mask" not in model.state_dict()
+
+
+def test_methods_are_read_with_the_layers_a_base_constructor_and_a_submodule_constructor_build():
+    source = _golden_input("report_inherited_constructor_attributes")
+    found = {k: (f.action, f.code) for k, f in by_attr(transform_source(source, path="model.py")).items()}
+    assert found == {"rel_features": (Action.SKIP, "BUF303"), "instruction_list": (Action.SKIP, "BUF301")}
+    namespace: dict = {}
+    exec(compile(source, "model.py", "exec"), namespace)
+    model = namespace["GNNModel"]()
+    model(torch.ones(8))
+    assert isinstance(model.rel_features, torch.Tensor)
+    assert all(isinstance(t, torch.Tensor) for t in model.instruction_list)
+    assert not {"rel_features", "instruction_list"} & set(model.state_dict())
+
+
+def test_a_number_placeholder_that_plus_equals_turns_into_a_tensor_is_reported():
+    source = _golden_input("report_number_placeholder_augmented")
+    found = {k: (f.action, f.code) for k, f in by_attr(transform_source(source, path="model.py")).items()}
+    assert found == {"loss_total": (Action.SKIP, "BUF307"), "error": (Action.SKIP, "BUF307")}
+    namespace: dict = {}
+    exec(compile(source, "model.py", "exec"), namespace)
+    trainer = namespace["Trainer"]()
+    trainer.train_step(torch.ones(2, 4), torch.zeros(2, 4))
+    assert isinstance(trainer.loss_total, torch.Tensor) and trainer.steps == 1
+    assert "loss_total" not in trainer.state_dict()
+    # why the report suggests no plain registration: a buffer refuses the number placeholder
+    trainer = namespace["Trainer"]()
+    del trainer.loss_total
+    trainer.register_buffer("loss_total", None, persistent=False)
+    try:
+        trainer.loss_total = 0
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("a buffer accepted a number")

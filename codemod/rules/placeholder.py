@@ -40,6 +40,11 @@ def _is_number(node: ast.expr | None) -> bool:
 def _later_tensor(facts: AttributeFacts) -> tuple[str, int] | None:
     """Where an own method (not a base's or a subclass's) assigns a tensor to the attribute."""
     found = facts.own_tensor_binding(kinds=("assign", "unpack"))
+    if found is None:
+        # `self.loss += criterion(out, y)`: a number plus a tensor is a tensor
+        found = facts.own_tensor_binding(kinds=("mutate",))
+        if found is not None and not isinstance(found[1].stmt, ast.AugAssign):
+            found = None
     return (found[0], found[1].stmt.lineno) if found is not None else None
 
 

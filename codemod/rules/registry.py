@@ -35,6 +35,7 @@ from codemod.rules import (
     trained_tensors,
     transformers_models,
     untyped_arguments,
+    untyped_method_arguments,
 )
 from codemod.rules.base import Decision, Rule
 
@@ -43,6 +44,7 @@ ORDER = (
     mixins,  # BUF306: set by a method of a plain base class
     placeholder,  # BUF307: a number in __init__, a tensor later
     untyped_arguments,  # BUF308: a kept argument used as a tensor that no call types
+    untyped_method_arguments,  # BUF309: the same, kept by another method (None or nothing in __init__)
     rebinding,  # BUF211-213: deleted, registered elsewhere, rebound to a non-tensor
     not_a_tensor,  # BUF204: a binding not proven a tensor (in any branch)
     collisions,  # BUF207: a name register_buffer cannot take
@@ -66,13 +68,13 @@ ORDER = (
 
 # An attribute the constructor never binds (assigned only by other methods, or by a base class's
 # method __init__ calls) has no statement to rewrite: only these rules speak about it.
-OUTSIDE_CONSTRUCTOR = (reported, mixins)
+OUTSIDE_CONSTRUCTOR = (reported, mixins, untyped_method_arguments)
 
 # Modules that hold rules without a decision of their own: their rules are facts the others use.
 _OTHERS = (branches, inplace_init, size_limits)
 
 REGISTRY: dict[str, Rule] = {}
-for _module in (*ORDER, *_OTHERS):
+for _module in dict.fromkeys((*ORDER, *OUTSIDE_CONSTRUCTOR, *_OTHERS)):
     for _rule in getattr(_module, "RULES", ()):
         if _rule.code in REGISTRY:
             raise RuntimeError(f"rule code {_rule.code} used twice")
@@ -85,7 +87,9 @@ def considers(facts) -> bool:
     (AttributeFacts.considered), or a pattern a rule module claims with `wants(facts)`."""
     if facts.registered_by_base:
         return False  # a buffer already (registered by a base class or a helper): assignments land in it
-    return facts.considered or any(getattr(module, "wants", None) and module.wants(facts) for module in ORDER)
+    return facts.considered or any(
+        getattr(module, "wants", None) and module.wants(facts) for module in dict.fromkeys((*ORDER, *OUTSIDE_CONSTRUCTOR))
+    )
 
 
 def decide(facts) -> Decision | None:
@@ -116,7 +120,7 @@ def refine_class(cls, decided: dict) -> None:
 
 def module_of(code: str):
     """The module holding the rule with this code."""
-    for module in (*ORDER, *_OTHERS):
+    for module in (*ORDER, *OUTSIDE_CONSTRUCTOR, *_OTHERS):
         if any(r.code == code for r in getattr(module, "RULES", ())):
             return module
     raise KeyError(code)

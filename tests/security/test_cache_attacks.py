@@ -4,7 +4,6 @@ redirects a write, never makes the tool delete or create anything outside its ow
 from __future__ import annotations
 
 import json
-import os
 import pickle
 from pathlib import Path
 
