@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from codemod import torch_table as table
 from codemod.segments import ARGUMENT_TENSOR_METHODS, TENSOR_ONLY_METHODS, torch_slot_takes_tensor
 from codemod.tensors import ARGUMENT_STATE, UNKNOWN, Evaluator, Kind, Value, merge_branches
 
@@ -236,6 +237,39 @@ def binding_evidence(events, attrs: set[str]) -> dict[str, str]:
         ):
             found[event.attr] = f"`{_short(node)}` in __init__, line {event.stmt.lineno}"
     return found
+
+
+_TENSOR_ATTRIBUTES = (
+    table.TENSOR_METHODS_RETURNING_TENSOR | table.TENSOR_METHODS_RETURNING_SEQUENCE | table.TENSOR_METHODS_MIXED
+    | table.TENSOR_METHODS_RETURNING_NON_TENSOR | table.TENSOR_PROPERTIES_TENSOR | table.TENSOR_PROPERTIES_NON_TENSOR
+)
+
+
+def elements_used_as_objects(cls: ast.ClassDef, self_name: str, attr: str) -> str | None:
+    """Where the class reads an attribute no tensor has from an element of self.<attr>
+    (`self.meshes[i].edges_count`, or `mesh = self.meshes[i]` then `mesh.edges_count`):
+    self.<attr> holds objects, not a tensor.  None when nothing shows it."""
+
+    def element_of_attr(node: ast.expr) -> bool:
+        return (
+            isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == attr
+            and isinstance(node.value.value, ast.Name) and node.value.value.id == self_name
+        )
+
+    for method in cls.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        aliases = {
+            target.id
+            for node in ast.walk(method) if isinstance(node, ast.Assign) and element_of_attr(node.value)
+            for target in node.targets if isinstance(target, ast.Name)
+        }
+        for node in ast.walk(method):
+            if not isinstance(node, ast.Attribute) or node.attr.startswith("_") or node.attr in _TENSOR_ATTRIBUTES:
+                continue
+            if element_of_attr(node.value) or (isinstance(node.value, ast.Name) and node.value.id in aliases):
+                return f"`{_short(node)}` in {method.name}, line {node.lineno}"
+    return None
 
 
 def _short(node: ast.AST) -> str:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from codemod.call_sites import (
     argument_values,
     binding_evidence,
+    elements_used_as_objects,
     kept_arguments,
     refuted_arguments,
     tensor_use_evidence,
@@ -27,7 +28,7 @@ from codemod.repo_index import RepoIndex
 from codemod.rules import branches, constructor_helpers
 from codemod.segments import HANDS_SELF, binds_self_attribute, tensor_used_attributes
 from codemod.symbols import ModuleSymbols
-from codemod.tensors import Evaluator, Kind, Value, constructor_attributes, method_in
+from codemod.tensors import FORWARD_INPUT, Evaluator, Kind, Value, constructor_attributes, method_in
 from codemod.walker import AttrEvent, BodyWalker
 
 if TYPE_CHECKING:
@@ -103,6 +104,13 @@ class ClassFacts:
             self.init_events.setdefault(event.attr, []).append(event)
         self.final_attrs.update(evaluator.self_attrs)
         self.evaluator, self.walker = evaluator, walker
+
+    @cached_property
+    def torch_base_buffers(self) -> set[str]:
+        """Buffers registered by the torch.nn classes the class derives from (`_WeightedLoss`: weight)."""
+        if not self.cls.bases:
+            return set()
+        return self.index.torch_base_buffers(self.symbols, self.cls)
 
     @property
     def self_name(self) -> str | None:
@@ -315,6 +323,26 @@ class ClassFacts:
         return None
 
     @cached_property
+    def run_by_base_constructor(self) -> set[str]:
+        """Own methods that override a repository base's method the base's source calls
+        (`self.register_schedule(...)`, `self(...)` for forward), and those they call: the
+        base constructor may run them before this class's __init__ body."""
+        texts = [class_text(symbols, base) for symbols, base in self.bases]
+        own = {
+            stmt.name: stmt
+            for stmt in self.cls.body
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
+        }
+        found: set[str] = set()
+        for name in sorted(self.overrides & set(own)):
+            if not any(f"self.{name}(" in text or (name == "forward" and "self(" in text) for text in texts):
+                continue
+            found.add(name)
+            first = own[name].args.args[0].arg if own[name].args.args else None
+            found.update(method.name for _, method in constructor_helpers.helper_calls(own[name], first, own))
+        return found
+
+    @cached_property
     def overrides(self) -> set[str]:
         """Own methods that override a repository base's method, and those they call: a base
         constructor may run them before this class's __init__ body."""
@@ -523,9 +551,10 @@ class AttributeFacts:
     @cached_property
     def registered_by_base(self) -> bool:
         """A repository base class registers it (`register_buffer` in its constructor or a method
-        it calls), or __init__ does through a helper method (ClassFacts.registered_through_helpers):
-        assigning a tensor to it keeps it that buffer."""
-        if self.attr in self.cls.registered_through_helpers:
+        it calls), or a torch.nn base does (`_WeightedLoss`: weight), or __init__ does through a
+        helper method (ClassFacts.registered_through_helpers): assigning a tensor to it keeps it
+        that buffer."""
+        if self.attr in self.cls.registered_through_helpers or self.attr in self.cls.torch_base_buffers:
             return True
         return any(label.startswith("base ") and e.kind in ("register_buffer", "registered") for label, e in self.outside)
 
@@ -552,6 +581,18 @@ class AttributeFacts:
         if self.replaced_by_parameter:
             return False
         return True
+
+    def forward_input_refuted(self, bindings: list[tuple[str, AttrEvent]]) -> bool:
+        """Every binding keeps one of forward's unannotated inputs (assumed a tensor), and an
+        element of the attribute has an attribute no tensor has (`self.meshes[i].edges_count`):
+        the input is a list of objects (call_sites.elements_used_as_objects)."""
+        if not bindings or not all(e.value is not None and FORWARD_INPUT in (e.value.stateful or "") for _, e in bindings):
+            return False
+        methods = {s.name: s for s in self.cls.cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        method = methods.get(bindings[0][0].rpartition(".")[2])
+        if method is None or not method.args.args:
+            return False
+        return elements_used_as_objects(self.cls.cls, method.args.args[0].arg, self.attr) is not None
 
     def own_tensor_binding(self, kinds: tuple[str, ...] = ("assign",), through_inner_functions: bool = True
                            ) -> tuple[str, AttrEvent] | None:

@@ -408,6 +408,22 @@ class RepoIndex:
             )
         return False
 
+    def torch_base_buffers(self, symbols: ModuleSymbols, cls: ast.ClassDef) -> set[str]:
+        """The buffers that the torch.nn classes the class inherits from (directly or through
+        repository bases) register in their constructors: `class Loss(_WeightedLoss)` holds a
+        `weight` buffer, and assigning a tensor to it fills that buffer."""
+        found: set[str] = set()
+        for sym, node in [(symbols, cls), *self.base_classes(symbols, cls)]:
+            for base in node.bases:
+                qualname = sym.qualify(base.value if isinstance(base, ast.Subscript) else base)
+                if qualname is None:
+                    continue
+                resolved = self.resolve(qualname, sym.path)
+                for name in (qualname, resolved.qualname if resolved.kind == "external" else None):
+                    if name is not None:
+                        found.update(torch_names.registered_buffers(name))
+        return found
+
     def base_classes(self, symbols: ModuleSymbols, cls: ast.ClassDef) -> list[tuple[ModuleSymbols, ast.ClassDef]]:
         """Repository classes this class inherits from, nearest first (depth-first, no duplicates)."""
         seen: set[tuple[str, str]] = set()

@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from codemod.repo_index import RepoIndex
 
 
+# The state of forward's unannotated inputs: the batch tensors a model is called with, assumed.
+FORWARD_INPUT = "data passed in (a forward input)"
+
+
 class Kind(enum.Enum):
     TENSOR = "tensor"
     TENSOR_OR_NONE = "tensor or None"
@@ -254,7 +258,7 @@ class Evaluator:
                 required = positional[: len(positional) - len(args.defaults)]
                 for arg in required:
                     if arg.annotation is None:
-                        self.env[arg.arg] = Value(Kind.TENSOR, "data passed in (a forward input)")
+                        self.env[arg.arg] = Value(Kind.TENSOR, FORWARD_INPUT)
             # `def __init__(self, weight=torch.ones(3))`: an argument whose default is a tensor is one.
             defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
             defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
@@ -481,6 +485,10 @@ class Evaluator:
                 receiver = Value(Kind.TENSOR, "data passed in (an elementwise comparison)", None, True)
             if receiver.kind is Kind.TENSOR:
                 return self._tensor_method(receiver, func.attr, node)
+            if receiver.kind is Kind.PARAMETER and func.attr in _FRESH_TENSOR_METHODS:
+                # `self.weight_ih.new_empty(b, n)`: a new tensor of the parameter's dtype and
+                # device, not the parameter (what fills it decides its state)
+                return Value(Kind.TENSOR, self._args_state(node), None, False)
             if receiver.kind is Kind.PARAMETER and func.attr in tn.DEVICE_METHODS:
                 if device_move_args(self, func.attr, node) == "drop":
                     return Value(Kind.TENSOR, "trainable parameter", "nn.Parameter", moved_parameter=True)
@@ -825,6 +833,9 @@ def method_in(lineage, name: str) -> tuple[ModuleSymbols, ast.FunctionDef | ast.
                 return symbols, stmt
     return None
 
+
+# Methods of a tensor that make a new one of its dtype and device, not a view or a copy of it.
+_FRESH_TENSOR_METHODS = frozenset({"new_empty", "new_zeros", "new_ones", "new_full", "new_tensor"})
 
 # What only a tensor among the results of a comparison has (`(ids != pad).float()`).
 _COMPARISON_CASTS = frozenset({"float", "long", "int", "bool", "byte", "half", "double", "type_as", "to", "cuda"})

@@ -154,6 +154,17 @@ def is_torch_module_class(qualname: str) -> bool:
     return namespace in ("torch.nn", "torch.nn.modules") and name in table.NN_MODULE_CLASSES
 
 
+def registered_buffers(qualname: str) -> tuple[str, ...]:
+    """The buffers a torch.nn class's constructor registers (`torch.nn.BatchNorm2d`,
+    `nn.modules.loss._WeightedLoss`), from the generated table; () for any other name."""
+    found = table.NN_REGISTERED_BUFFERS.get(qualname)
+    if found is None:
+        namespace, _, name = qualname.rpartition(".")
+        if namespace in ("torch.nn", "torch.nn.modules"):
+            found = table.NN_REGISTERED_BUFFERS.get(f"torch.nn.{name}")
+    return found or ()
+
+
 def is_known_module_base(qualname: str) -> bool:
     return qualname in KNOWN_MODULE_BASES
 

@@ -1093,3 +1093,77 @@ def test_a_number_placeholder_that_plus_equals_turns_into_a_tensor_is_reported()
         pass
     else:
         raise AssertionError("a buffer accepted a number")
+
+
+def _findings_and_namespace(golden: str) -> tuple[dict, dict]:
+    source = _golden_input(golden)
+    found = {k: (f.action, f.code) for k, f in by_attr(transform_source(source, path="model.py")).items()}
+    namespace: dict = {}
+    exec(compile(source, "model.py", "exec"), namespace)
+    return found, namespace
+
+
+def test_a_new_tensor_made_from_a_parameter_fills_a_lazy_slot():
+    found, ns = _findings_and_namespace("lazy_fresh_tensor_from_parameter")
+    assert found == {"noise_in": (Action.BUFFER, "BUF107"), "workspace": (Action.BUFFER, "BUF107")}
+    cell = ns["VarRNNCell"]()
+    made = cell.weight_ih.new_empty(2, 4)
+    assert type(made) is torch.Tensor and not made.requires_grad  # a new plain tensor, not the parameter
+    del cell.noise_in
+    cell.register_buffer("noise_in", None, persistent=False)  # what the rewrite declares
+    cell.reset_noise(2)
+    cell.to("meta")
+    assert "noise_in" in dict(cell.named_buffers()) and cell.noise_in.device.type == "meta"
+
+
+def test_a_buffer_a_torch_base_registers_is_no_finding():
+    found, ns = _findings_and_namespace("report_torch_base_registers_buffer")
+    assert found == {"shift": (Action.BUFFER, "BUF101")}  # not weight, not running_mean
+    loss = ns["WeightedLoss"](torch.ones(3))
+    assert "weight" in dict(loss.named_buffers()) and "weight" in loss.state_dict()  # the base's buffer, filled
+    loss.to("meta")
+    assert loss.weight.device.type == "meta"
+    norm = ns["FrozenNorm"]()
+    assert "running_mean" in dict(norm.named_buffers()) and "shift" not in dict(norm.named_buffers())
+
+
+def test_a_forward_input_whose_elements_are_objects_is_not_reported():
+    found, ns = _findings_and_namespace("report_forward_input_holding_objects")
+    assert found == {"fe": (Action.SKIP, "BUF307")}
+
+    class Mesh:
+        edges_count = 2
+
+    out = ns["MeshPool"]()(torch.ones(2, 3, 4), [Mesh(), Mesh()])
+    assert out.shape == (2,)
+
+
+def test_none_then_a_tuple_of_tensors_is_reported_because_no_buffer_holds_a_tuple():
+    _, ns = _findings_and_namespace("report_none_then_tuple_of_tensors")
+    result = transform_source(_golden_input("report_none_then_tuple_of_tensors"), path="model.py")
+    by_class = {(f.class_name, f.attribute): (f.action, f.code) for f in result.findings}
+    assert by_class == {("LSTMPlain", "hidden"): (Action.SKIP, "BUF307"), ("GRUPlain", "hidden"): (Action.BUFFER, "BUF107")}
+    model = ns["LSTMPlain"]()
+    model(torch.ones(1, 2, 4))
+    assert isinstance(model.hidden, tuple) and len(model.hidden) == 2
+    try:
+        model.register_buffer("state", model.hidden, persistent=False)
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("a buffer took a tuple")
+
+
+def test_a_helper_of_an_override_the_base_constructor_runs_gets_no_registration_suggested():
+    found, ns = _findings_and_namespace("report_override_helper_run_by_base_constructor")
+    assert found == {"cond_ids": (Action.SKIP, "BUF303")}
+    (finding,) = transform_source(_golden_input("report_override_helper_run_by_base_constructor"), path="model.py").findings
+    assert "base constructor may run first" in finding.reason and finding.suggestion is None
+    model = ns["LatentDiffusion"]()
+    assert torch.equal(model.cond_ids[:3], torch.arange(3))  # set while the base constructor ran
+    try:
+        model.register_buffer("cond_ids", None, persistent=False)  # the suggestion this report no longer makes
+    except KeyError:
+        pass
+    else:
+        raise AssertionError("registering over the attribute did not raise")

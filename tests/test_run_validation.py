@@ -783,6 +783,22 @@ def test_the_checkpoint_check_keeps_the_metadata_a_saved_state_dict_carries(tmp_
     assert "checkpoint" in validation.compared
 
 
+def test_a_package_that_another_folder_shadows_on_the_path_is_imported_from_the_class_own_folder(tmp_path):
+    # `models/` at the root and a copy in `release/models/`, both packages: `models.networks`
+    # answers from the root's package (which lacks the class) until the package itself is
+    # imported again from the class's folder.
+    root = tmp_path / "repo"
+    (root / "models").mkdir(parents=True)
+    (root / "release" / "models").mkdir(parents=True)
+    (root / "models" / "__init__.py").write_text("")
+    (root / "models" / "networks.py").write_text("VALUE = 1\n")
+    (root / "release" / "models" / "__init__.py").write_text("")
+    (root / "release" / "models" / "networks.py").write_text(LOSS.replace("SCALE", "1.0"))
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    assert finding.validation.verdict is Verdict.PASSED, finding.validation
+
+
 def test_a_module_name_that_another_file_shadows_on_the_path_is_imported_from_its_own_file(tmp_path):
     # `networks.py` at the root (no such class) and the rewritten one in `release/models/`:
     # the worker's first root answers `import networks` with the wrong file.

@@ -519,3 +519,13 @@ def test_parameter_free_layers_hold_nothing_and_run_on_another_device_unmoved():
     assert torch.nn.MaxPool2d(2)(torch.nn.ReLU()(x)).device.type == "meta"
     # class weights make a loss hold a buffer, which must be moved with it
     assert [n for n, _ in torch.nn.CrossEntropyLoss(weight=torch.ones(3)).named_buffers()] == ["weight"]
+
+
+def test_registered_buffers_are_probed_from_torch_constructors():
+    from codemod import torch_names
+
+    assert torch_names.registered_buffers("torch.nn.modules.loss._WeightedLoss") == ("weight",)
+    assert "weight" in torch.nn.modules.loss._WeightedLoss()._buffers
+    assert set(torch_names.registered_buffers("torch.nn.BatchNorm2d")) == set(torch.nn.BatchNorm2d(2)._buffers)
+    assert set(torch_names.registered_buffers("torch.nn.modules.batchnorm.BatchNorm1d")) == set(torch.nn.BatchNorm1d(2)._buffers)
+    assert torch_names.registered_buffers("torch.nn.Linear") == () and not torch.nn.Linear(2, 2)._buffers

@@ -39,6 +39,20 @@ class SpectralLoss(nn.Module):
         return F.l1_loss(a, b)
 
 
+class CapsulePool(nn.Module):
+    """Its first layer sizes a matrix (2 x 8), and its forward unpacks four sizes: only inputs
+    made again at the rank the first failure names (2 x 16 x 16 x 8) run it."""
+
+    def __init__(self, dim=8):
+        super().__init__()
+        self.proj = nn.Linear(dim, 4)
+        self.ln_2pi = torch.log(torch.tensor(2 * 3.141592653589793))
+
+    def forward(self, poses):
+        b, h, w, c = poses.shape  # channels last: the linear layer reads the last size
+        return self.proj(poses.reshape(b, h * w, c)).var(1) + self.ln_2pi
+
+
 class FilterBank(nn.Module):
     """The window exists only with use_window=True, which the first build (the defaults) does
     not take: a second build, the boolean flipped, runs that arm."""
@@ -190,6 +204,9 @@ EDITS = [
     ("Sampler", "table", "self.table = torch.linspace(0, 1, 4)",
      'self.register_buffer("table", torch.linspace(0, 1, 4), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
+    ("CapsulePool", "ln_2pi", "self.ln_2pi = torch.log(torch.tensor(2 * 3.141592653589793))",
+     'self.register_buffer("ln_2pi", torch.log(torch.tensor(2 * 3.141592653589793)), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
     ("NewKey", "scale", "self.scale = torch.ones(4, requires_grad=True)",
      "self.scale = nn.Parameter(torch.ones(4))", "parameter", None, "torch.ones(..., requires_grad=True)"),
     ("TrainOnly", "noise", "self.noise = torch.linspace(0, 1, 4)",
@@ -290,6 +307,13 @@ def test_a_float_window_fed_to_an_fft_in_a_loss_fails_under_a_half_cast(verdicts
     # the inputs: a prediction and a target of the same shape, made up with no setup
     assert any("forward inputs made up" in d and "randn(2x16), randn(2x16)" in d for d in v.details), v.details
     assert "forward:cpu" in v.compared  # in float32 both agree
+
+
+def test_inputs_made_again_at_the_rank_a_failed_forward_names_give_a_forward(verdicts):
+    v = verdicts["CapsulePool"]
+    assert v.verdict is Verdict.PASSED and "forward:cpu" in v.compared, _describe(v)
+    made = [d for d in v.details + v.notes if "forward inputs made up" in d]
+    assert made and made[0].endswith("randn(2x16x16x8)"), made  # B x H x W x C, C the width of the linear layer
 
 
 def test_a_rewrite_in_an_arm_only_a_second_build_takes_fails(verdicts):

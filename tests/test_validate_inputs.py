@@ -102,6 +102,49 @@ def test_a_layer_less_pyramid_loss_gets_images_large_enough_to_halve_five_times(
     assert chosen["args"][0] == chosen["args"][1]
 
 
+def _error(model: nn.Module, candidate: dict) -> str:
+    args, kwargs = synth.make_inputs(candidate)
+    try:
+        model(*args, **kwargs)
+    except Exception as exc:
+        return str(exc)
+    raise AssertionError("the candidate ran")
+
+
+def test_inputs_are_made_again_at_the_rank_a_failed_forward_asks_for():
+    class Capsules(nn.Module):  # no layer to size its input from: `b, c, h, w = x.shape`
+        def __init__(self):
+            super().__init__()
+            self.scale = torch.ones(1)
+
+        def forward(self, x):
+            b, c, h, w = x.shape
+            return x.reshape(b, c, h * w) * self.scale
+
+    class PaddedLoss(nn.Module):  # F.pad of four sizes: images, which a pair of matrices is not
+        def forward(self, input, target):
+            pad = (2, 2, 2, 2)
+            return (nn.functional.pad(input, pad, mode="reflect") - nn.functional.pad(target, pad, mode="reflect")).abs().mean()
+
+    class Conv(nn.Module):  # a conv2d handed the matrix its weight's shape does not explain
+        def __init__(self):
+            super().__init__()
+            self.weight = torch.ones(4, 3, 3, 3)
+
+        def forward(self, x):
+            return nn.functional.conv2d(x, self.weight)
+
+    for model in (Capsules(), PaddedLoss(), Conv()):
+        made = synth.input_candidates(model)
+        failed = [c for c in made if not _runs(model, c)]
+        flat = next(c for c in failed if len(c["args"][0]["shape"]) < 4)
+        repaired = synth.repaired_candidates(flat, _error(model, flat))
+        assert repaired and all(len(c["args"][0]["shape"]) == 4 for c in repaired), (model, flat, repaired)
+        assert any(_runs(model, c) for c in repaired), (model, repaired)
+        assert all(len(set(map(str, c["args"]))) == 1 for c in repaired if len(c["args"]) == 2), "a pair stays alike"
+    assert synth.repaired_candidates({"args": [{"op": "randn", "shape": [2, 16]}], "kwargs": {}}, "boom") == []
+
+
 def test_a_recurrent_cell_gets_one_step_of_its_input_size():
     class Stepper(nn.Module):
         def __init__(self):

@@ -14,6 +14,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from codemod.rules.base import Decision, Rule
+from codemod.tensors import Kind
 
 if TYPE_CHECKING:
     from codemod.facts import AttributeFacts
@@ -45,7 +46,21 @@ def _later_tensor(facts: AttributeFacts) -> tuple[str, int] | None:
         found = facts.own_tensor_binding(kinds=("mutate",))
         if found is not None and not isinstance(found[1].stmt, ast.AugAssign):
             found = None
+    if found is None:
+        # `out, self.hidden = self.lstm(x, self.hidden)`: an LSTM's (h, c)
+        own = f"{facts.cls.cls.name}."
+        found = next(
+            ((label, e) for label, e in facts.outside if label.startswith(own) and e.kind in ("assign", "unpack")
+             and e.value is not None and e.value.kind is Kind.SEQUENCE),
+            None,
+        )
     return (found[0], found[1].stmt.lineno) if found is not None else None
+
+
+def _later_value_words(facts: AttributeFacts) -> str:
+    """"a tensor", or "a tuple of tensors" where only a sequence of them is bound later."""
+    tensor = facts.own_tensor_binding(kinds=("assign", "unpack", "mutate"))
+    return "a tensor" if tensor is not None else "a tuple of tensors"
 
 
 def _is_none(node: ast.expr | None) -> bool:
@@ -59,10 +74,11 @@ def wants(facts: AttributeFacts) -> bool:
 
     if facts.registered_by_base or not facts.events or not all(e.kind == "assign" for e in facts.events):
         return False
-    if all(_is_number(e.value_node) for e in facts.events):
-        return _later_tensor(facts) is not None
-    if all(_is_number(e.value_node) or _is_none(e.value_node) for e in facts.events) and not lazy.is_lazy(facts):
-        return _later_tensor(facts) is not None
+    if all(_is_number(e.value_node) or _is_none(e.value_node) for e in facts.events) and (
+        all(_is_number(e.value_node) for e in facts.events) or not lazy.is_lazy(facts)
+    ):
+        later = [(label, e) for label, e in facts.outside if e.value is not None and e.value.kind is Kind.TENSOR]
+        return _later_tensor(facts) is not None and not facts.forward_input_refuted(later)
     return False
 
 
@@ -73,6 +89,15 @@ def decide(facts: AttributeFacts) -> Decision | None:
         return None
     label, line = _later_tensor(facts)  # type: ignore[misc]
     number = ast.unparse(facts.events[0].value_node)  # type: ignore[arg-type]
+    value = _later_value_words(facts)
+    if value != "a tensor":
+        # a buffer holds one tensor or None, never a tuple of them
+        return RULE.skip(
+            f"set to {number} in __init__ and to {value} in {label} (line {line}); they are not moved by .to() nor saved",
+            "state a method rebuilds on every call (a recurrent (h, c) passed back in) needs no change; a tuple the model "
+            "keeps between calls: one buffer per tensor, each declared in __init__ with register_buffer(name, None, "
+            "persistent=False)",
+        )
     if number == "None" and lazy.replaced_on_every_call(facts):
         return RULE.skip(
             f"set to None in __init__ and to a new tensor on every call of forward (line {line}); that tensor is not moved "

@@ -168,15 +168,15 @@ def _outside_only(facts: AttributeFacts) -> Decision | None:
             FILLED_LATER_SUGGESTION,
         )
     label, event = tensors[0]
+    if facts.forward_input_refuted(tensors):
+        return None  # forward's input is a list of objects here (`self.meshes[i].edges_count`), not a tensor
     base_texts = [class_text(symbols, base) for symbols, base in cls.bases]
     if set_by_base(facts.attr, base_texts):
         return None  # the base's buffer or attribute: assigning it keeps it one
     method = label.partition(".")[2]
     # torch's layers never call an override from their constructors; a repository base may
     # (a dummy pass to size its layers, a reset hook), which its text shows
-    overrides = method in cls.overrides and any(
-        f"self.{method}(" in text or (method == "forward" and "self(" in text) for text in base_texts
-    )
+    overrides = method in cls.run_by_base_constructor
     extra, suggestion = outside_suggestion(facts.attr, cls.class_text, overrides)
     return OUTSIDE_CONSTRUCTOR.skip(
         f"tensor assigned only outside __init__ (in {label}); it is not moved by .to() nor saved{extra}", suggestion

@@ -1064,6 +1064,7 @@ def _nn_classes() -> dict[str, object]:
         "NN_MODULE_QUALNAMES": qualnames(module_classes),
         "NN_NON_MODULE_QUALNAMES": qualnames(other_classes),
         "NN_PARAMETER_FREE_MODULES": _parameter_free(module_classes),
+        "NN_REGISTERED_BUFFERS": _registered_buffers(module_classes),
     }
 
 
@@ -1102,6 +1103,33 @@ def _parameter_free(classes: dict[str, type]) -> set[str]:
         if built and all(not list(m.parameters()) and not list(m.buffers()) and not list(m.children()) for m in built):
             free.add(name)
     return free
+
+
+def _registered_buffers(public: dict[str, type]) -> dict[str, tuple[str, ...]]:
+    """torch.nn module class (its public path and where it is defined, private bases such as
+    `torch.nn.modules.loss._WeightedLoss` included) -> the buffers its constructor registers,
+    from each probe that builds it (`_WeightedLoss()` registers `weight`, None until a weight is
+    given).  A subclass assigning a tensor to one of these names fills that buffer."""
+    classes: dict[str, type] = {f"torch.nn.{name}": cls for name, cls in public.items()}
+    for module in _nn_module_paths():
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, torch.nn.Module) and value.__module__.startswith("torch.nn"):
+                classes[f"{value.__module__}.{value.__qualname__}"] = value
+    found: dict[str, tuple[str, ...]] = {}
+    for name, cls in classes.items():
+        if cls is torch.nn.Module:
+            continue
+        names: set[str] = set()
+        for args in _CONSTRUCTOR_PROBES:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    names |= set(cls(*args)._buffers)
+            except Exception:  # noqa: BLE001 - the probe's arguments do not fit: try the next
+                continue
+        if names:
+            found[name] = tuple(sorted(names))
+    return found
 
 
 def _non_tensor_callables(clf: Classifier) -> set[str]:
@@ -1179,6 +1207,7 @@ DOCS = {
     "NN_MODULE_QUALNAMES": "Dotted paths under which the NN_MODULE_CLASSES are defined or re-exported.",
     "NN_NON_MODULE_QUALNAMES": "Dotted paths of the NN_NON_MODULE_CLASSES.",
     "NN_PARAMETER_FREE_MODULES": "torch.nn.<name> holding no parameter, buffer or child when built (probed).",
+    "NN_REGISTERED_BUFFERS": "torch.nn module class (dotted) -> the buffers its constructor registers (probed).",
     "NON_TENSOR_TORCH_CALLABLES": "Callables, dotted relative to torch, whose results are never Tensors.",
 }
 
@@ -1205,12 +1234,19 @@ def _render_set(name: str, names: Iterable[str]) -> str:
 
 
 def _render_dict(name: str, mapping: dict[str, object]) -> str:
-    if all(isinstance(v, tuple) for v in mapping.values()) and mapping:
+    if all(isinstance(v, tuple) and all(isinstance(i, str) for i in v) for v in mapping.values()) and mapping:
+        kind = "tuple[str, ...]"
+    elif all(isinstance(v, tuple) for v in mapping.values()) and mapping:
         kind = "tuple[int, ...]"
     else:
         kind = "bool"
     lines = [f"{name}: dict[str, {kind}] = {{"]
-    lines += [f"    {_quote(key)}: {mapping[key]!r}," for key in sorted(mapping)]
+    def shown(value: object) -> str:
+        if kind == "tuple[str, ...]":
+            return "(" + ", ".join(map(_quote, value)) + ",)"  # type: ignore[arg-type]
+        return repr(value)
+
+    lines += [f"    {_quote(key)}: {shown(mapping[key])}," for key in sorted(mapping)]
     lines.append("}")
     return "\n".join(lines)
 

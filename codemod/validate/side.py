@@ -135,13 +135,17 @@ def import_class(module_name: str, qualname: str, root: str | None = None, file:
 
     ``file``: the source file the class is in.  Where another file of the repository answers
     to the same module name first on ``sys.path`` (a ``networks.py`` at the root and one in
-    ``feature_release/models/``), the module is imported again from the file's own folder."""
+    ``feature_release/models/``, or a ``models`` package in two folders), the module and its
+    packages are imported again from the file's own folder."""
     obj: Any = stubs.import_with_stubs(module_name, root) if root else importlib.import_module(module_name)
     if file is not None and not _same_file(getattr(obj, "__file__", None), file):
         folder = Path(file).resolve().parent
         for _ in range(module_name.count(".")):
             folder = folder.parent  # the import root of a package module
-        for name in [n for n in sys.modules if n == module_name or n.startswith(module_name + ".")]:
+        # the module, what it holds, and the packages above it: `models.networks` is looked up
+        # in the `models` package already imported, which may be the other folder's
+        ancestors = {module_name.rsplit(".", depth)[0] for depth in range(1, module_name.count(".") + 1)}
+        for name in [n for n in sys.modules if n == module_name or n.startswith(module_name + ".") or n in ancestors]:
             del sys.modules[name]
         sys.path.insert(0, str(folder))
         importlib.invalidate_caches()
@@ -767,7 +771,8 @@ class WorkerState:
             except BaseException:
                 return
         errors = []
-        for candidate in candidates:
+        repairs = 0
+        for candidate in candidates:  # grows: a failure's error may name the rank it needed
             try:
                 seed_all(1)
                 args, kwargs = synth.make_inputs(candidate, self.context.importer)
@@ -776,6 +781,11 @@ class WorkerState:
                     trial_model(*args, **kwargs)
             except Exception as exc:
                 errors.append(f"({synth.describe(candidate)}) raised {format_exception(exc)}")
+                if candidate not in known and repairs < MAX_REPAIRED_INPUTS:
+                    for repaired in synth.repaired_candidates(candidate, str(exc)):
+                        if repaired not in candidates and repairs < MAX_REPAIRED_INPUTS:
+                            candidates.append(repaired)
+                            repairs += 1
                 continue
             self.use_inputs(source, candidate)
             where = "the repository's own call" if candidate in known else "made up from the model's layers"
@@ -823,6 +833,10 @@ class WorkerState:
                 result["status"] = devices.classify_device_error(exc)
             result["error"] = _first_line(exc)
         return result
+
+
+# Inputs made again at the rank a failed forward asked for, at most (synth.repaired_candidates).
+MAX_REPAIRED_INPUTS = 6
 
 
 def _cuda_usable() -> bool:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
+import re
 import sys
 import textwrap
 import types
@@ -613,6 +614,46 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
 
 
 LARGE_IMAGE = 128
+
+# What a failed forward says about the rank its input needed: `b, c, h, w = x.shape` on a
+# matrix, F.pad of four sizes on a matrix, a conv2d handed a vector.
+_UNPACK_RANK = re.compile(r"(?:not enough|too many) values to unpack \(expected (\d)(?:, got (\d))?\)")
+_PADDING_RANK = re.compile(r"Padding size (\d+) is not supported for (\d)D input")
+_EXPECTED_RANK = re.compile(r"Expected (?:\d)D \(unbatched\) or (\d)D \(batched\) input|Expected (\d)(?:D|-dimensional) input")
+
+
+def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
+    """Made-up inputs again, at the rank a failed forward's error asks for (its first float
+    input, and those made like it): `(2 x 16)` raising `not enough values to unpack (expected
+    4, got 2)` gives `(2 x 16 x 16 x 16)` and `(2 x 3 x 32 x 32)`; [] when the error says
+    nothing of a rank."""
+    rank = None
+    found = _UNPACK_RANK.search(message)
+    if found is not None:
+        rank = int(found.group(1))
+    elif (found := _PADDING_RANK.search(message)) is not None:
+        rank = int(found.group(1)) // 2 + 2
+    elif (found := _EXPECTED_RANK.search(message)) is not None:
+        rank = int(found.group(1) or found.group(2))
+    specs = [*candidate.get("args", []), *candidate.get("kwargs", {}).values()]
+    first = next((s for s in specs if isinstance(s, dict) and s.get("op") in ("randn", "rand")), None)
+    if rank is None or not 2 <= rank <= 5 or first is None or len(first.get("shape") or []) == rank:
+        return []
+    shape = list(first["shape"])
+    widths = list(dict.fromkeys([shape[1], shape[-1]] if len(shape) > 1 else [16]))
+    inner = [16] * (rank - 2)
+    options = []
+    for width in widths:  # the layer's width first (channels, a conv) or last (features, a linear)
+        options += [[BATCH, width, *inner], [BATCH, *inner, width]] if rank > 2 else [[BATCH, width]]
+    if rank == 4:
+        options.append([BATCH, 3, 32, 32])
+    options = [list(o) for o in dict.fromkeys(map(tuple, options))]
+    out = []
+    for option in options:
+        spec = {**first, "shape": option}  # every input made like the first (a pair to compare) alike
+        out.append({"args": [spec if a == first else a for a in candidate.get("args", [])],
+                    "kwargs": {k: spec if v == first else v for k, v in candidate.get("kwargs", {}).items()}})
+    return _distinct(out)
 
 
 def _image_specs(candidate: dict[str, Any]) -> list[dict[str, Any]]:
