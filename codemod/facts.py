@@ -410,6 +410,12 @@ class ClassFacts:
             evaluator = Evaluator(self.index, symbols, stmt, self.method, self_attrs=self._attrs_after_construction())
             if evaluator.self_name is None:
                 continue
+            positional = [*stmt.args.posonlyargs, *stmt.args.args]
+            if len(positional) == 4 and positional[3].annotation is None and (
+                f"register_forward_hook(self.{stmt.name})" in class_text(symbols, cls)
+            ):
+                # `layer.register_forward_hook(self._hook)`: its third argument is the layer's output
+                evaluator.env[positional[3].arg] = Value(Kind.TENSOR, "data passed in (the output a forward hook receives)")
             walker = BodyWalker(evaluator)
             if self.walker is not None:
                 walker.containers.update(self.walker.containers)  # `self.d = {}` in __init__, `self.d[k] = t` here

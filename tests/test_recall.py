@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 
 import torch
+from torch import nn
 
 from codemod.api import transform_source
 from codemod.ftypes import Action
@@ -1167,3 +1168,26 @@ def test_a_helper_of_an_override_the_base_constructor_runs_gets_no_registration_
         pass
     else:
         raise AssertionError("registering over the attribute did not raise")
+
+
+def test_a_submodule_in_the_other_branch_is_named_as_such():
+    found, ns = _findings_and_namespace("skip_submodule_in_other_branch")
+    assert found == {"rho": (Action.SKIP, "BUF204"), "scale": (Action.SKIP, "BUF204")}
+    by_attr_found = by_attr(transform_source(_golden_input("skip_submodule_in_other_branch"), path="model.py"))
+    assert "a submodule in the other" in by_attr_found["rho"].reason
+    assert "plain attribute in the other" in by_attr_found["scale"].reason
+    # the fact: the same name is a submodule in one configuration, a plain tensor in the other
+    assert "rho" in dict(ns["ETM"]().named_modules())
+    fixed = ns["ETM"](train_embeddings=False, embeddings=torch.ones(10, 4))
+    assert isinstance(fixed.rho, torch.Tensor) and "rho" not in dict(fixed.named_buffers())
+
+
+def test_a_dict_filled_by_a_forward_hook_method_is_a_container_of_tensors():
+    found, ns = _findings_and_namespace("report_container_filled_by_hook_method")
+    assert found == {"hidden": (Action.SKIP, "BUF301")}  # not shapes: tuples of ints
+    model = ns["NetWrapper"](nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2)))
+    model(torch.ones(3, 4))
+    (kept,) = model.hidden.values()
+    assert isinstance(kept, torch.Tensor) and not dict(model.named_buffers())  # the fact: held outside .to()
+    model.to("meta")
+    assert kept.device.type == "cpu" and model.net[0].weight.device.type == "meta"

@@ -363,6 +363,39 @@ def test_a_src_layout_with_a_missing_optional_dependency(tmp_path):
     assert "needs the module 'not_installed_module_for_codemod_tests'" in uses.message
 
 
+DECORATED_MODEL = """
+import torch
+import torch.nn as nn
+from not_installed_module_for_codemod_tests import overrides  # a checking decorator only
+
+
+class Decorated(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.offset = torch.ones(4)
+
+    @overrides
+    def forward(self, x):
+        return self.lin(x) + self.offset
+"""
+
+
+def test_a_missing_module_used_only_as_a_bare_decorator_leaves_the_function_as_written(tmp_path):
+    _repo(tmp_path, {"pkg/__init__.py": "", "pkg/model.py": DECORATED_MODEL})
+    out = _validate(
+        tmp_path, "pkg/model.py", "pkg.model",
+        {"plain": ("        self.offset = torch.ones(4)",
+                   '        self.register_buffer("offset", torch.ones(4), persistent=False)')},
+        [("Decorated", [_finding("Decorated", "offset")])],
+    )
+    decorated = out["Decorated"]
+    assert decorated.verdict is Verdict.PASSED and decorated.forward_compared, _detail(decorated)
+    assert "used only as decorators, which left what they decorate unchanged: not_installed_module_for_codemod_tests.overrides" in (
+        _detail(decorated)
+    )
+
+
 def _fake_interpreter(directory: Path, log: Path) -> Path:
     """A "project interpreter": a script that notes each start, then runs this Python."""
     directory.mkdir(parents=True, exist_ok=True)

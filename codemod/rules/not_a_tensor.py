@@ -74,6 +74,13 @@ def decide(facts: AttributeFacts) -> Decision | None:
         if value.kind in (Kind.PARAMETER, Kind.BUFFER):
             continue  # rules/rebinding.py
         what = "a non-tensor" if value.kind is Kind.NON_TENSOR else ("a sequence" if value.kind is Kind.SEQUENCE else "a value the codemod cannot type")
+        if tensors and all(facts.exclusive(event, t) for t in tensors) and (value.module is not None or value.instance is not None):
+            # `self.rho = nn.Linear(...)` in one arm, a tensor in the other: a submodule there
+            return RULE.skip(
+                f"bound to a submodule in another branch (line {event.stmt.lineno}); registering the tensor's branch as a "
+                "buffer would give the name a buffer in one configuration and a submodule in the other",
+                "leave it, or give the tensor a name of its own (a buffer) and read it where the submodule is not used",
+            )
         if tensors and all(facts.exclusive(event, t) for t in tensors):
             return RULE.skip(
                 f"bound to {what} in another branch (line {event.stmt.lineno}); rewriting only the tensor's branch would make it "

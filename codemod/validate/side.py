@@ -477,8 +477,10 @@ class WorkerState:
         if cuda_standin.used() > cuda_calls:
             builds[0]["notes"].append(cuda_standin.NOTE)
         if stubs.stubbed():
+            used = (f"; used only as decorators, which left what they decorate unchanged: {', '.join(stubs.DECORATED)}"
+                    if stubs.DECORATED else "")
             builds[0]["notes"].append("imported with stand-ins for modules that are not installed: "
-                                      + ", ".join(stubs.stubbed()) + " (not used while building and running)")
+                                      + ", ".join(stubs.stubbed()) + f" (not otherwise used while building and running{used})")
         torch.save({"builds": builds, "forward_reads": forward_reads, "tried": tried[0] - (len(builds) - 1)},
                    request["data"])
         return {"status": "ok", "source": source.kind}
