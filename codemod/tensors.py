@@ -237,6 +237,9 @@ class Evaluator:
         self.index = index
         self.symbols = symbols
         self.depth = depth
+        # a constructor's values may be rewritten, another method's only reported: a guess that
+        # is fine for a report (what a Sequential returns) is made only outside __init__
+        self.per_call = function is not None and function.name != "__init__" and depth == 0
         self.class_methods = class_methods
         self.env: dict[str, Value] = {}
         self.self_attrs: dict[str, Value] = self_attrs if self_attrs is not None else {}
@@ -715,6 +718,9 @@ class Evaluator:
                 tensor = Value(Kind.TENSOR, state)
                 last = Value(Kind.SEQUENCE, state, elements=(tensor, tensor)) if layer == "LSTM" else tensor
                 return Value(Kind.SEQUENCE, state, elements=(tensor, last))
+            if held is not None and held.module is not None and self.per_call and held.module.rpartition(".")[2] == "Sequential":
+                # `self.utt_shared_t = self.shared(x)` in a method: a stack of layers hands on one tensor
+                return Value(Kind.TENSOR, "data passed in (computed by Sequential)")
             if held is not None and held.instance is not None:
                 return self._instance_method(held.instance, "__call__")  # self.netG(x): a repository module's forward
             if held is not None and held.tensor_type is not None:

@@ -81,13 +81,20 @@ def invoke(*args: str, input: bytes | str | None = None):
     return CliRunner().invoke(main, ["run", *args], input=input, catch_exceptions=False)
 
 
+def tool_env(**extra: str) -> dict[str, str]:
+    """The environment for running this tree's `python -m codemod` in a subprocess: this tree
+    first on PYTHONPATH, no colour variables, then ``extra``."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    env.pop("FORCE_COLOR", None)
+    env.pop("NO_COLOR", None)
+    env.update(extra)
+    return env
+
+
 def subprocess_run(args: list[str], cwd: Path, env: dict | None = None, **kwargs) -> subprocess.CompletedProcess:
     """`python -m codemod ARGS` with this tree importable and no colour variables unless given."""
-    full = dict(os.environ)
-    full["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), full.get("PYTHONPATH")]))
-    full.pop("FORCE_COLOR", None)
-    full.pop("NO_COLOR", None)
-    full.update(env or {})
+    full = tool_env(**(env or {}))
     return subprocess.run([sys.executable, "-m", "codemod", *args], cwd=cwd, env=full, capture_output=True, timeout=120, **kwargs)
 
 

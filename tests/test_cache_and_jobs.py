@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cli_support import tool_env
 from codemod.cli import main
 from codemod.runner import RunOptions, RunReport, run
 
@@ -566,8 +567,7 @@ def test_subset_and_whole_project_runs_share_entries(small: Path, monkeypatch: p
 
 
 def _spawn(root: Path, *args: str) -> subprocess.Popen:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    env = tool_env()
     return subprocess.Popen(
         [sys.executable, "-m", "codemod", "run", "--no-validate", "--unsafe-fixes", "--dry-run", "--format", "json", *args, "."],
         cwd=root,

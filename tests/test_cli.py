@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cli_support import tool_env
 from codemod.cli import main
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -104,10 +105,7 @@ def invoke(*args: str):
 
 
 def subprocess_run(args: list[str], cwd: Path, **kwargs) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
-    env.pop("FORCE_COLOR", None)
-    env.pop("NO_COLOR", None)
+    env = tool_env()
     return subprocess.run(
         [sys.executable, "-m", "codemod", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120, **kwargs
     )

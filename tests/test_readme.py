@@ -7,7 +7,6 @@ what the command prints now (review the diff afterwards).
 from __future__ import annotations
 
 import ast
-import os
 import re
 import shlex
 import shutil
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_support import tool_env
 from codemod import cli
 from codemod.config import KNOWN_KEYS, load_config
 
@@ -36,12 +36,7 @@ def blocks(text: str, language: str) -> list[str]:
 
 
 def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p)
-    env["CUDA_VISIBLE_DEVICES"] = ""  # the sample is what a machine without a GPU prints
-    for name in ("NO_COLOR", "FORCE_COLOR"):
-        env.pop(name, None)
-    return env
+    return tool_env(CUDA_VISIBLE_DEVICES="")  # the sample is what a machine without a GPU prints
 
 
 def _example_copy(tmp_path: Path) -> Path:

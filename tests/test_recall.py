@@ -1191,3 +1191,15 @@ def test_a_dict_filled_by_a_forward_hook_method_is_a_container_of_tensors():
     assert isinstance(kept, torch.Tensor) and not dict(model.named_buffers())  # the fact: held outside .to()
     model.to("meta")
     assert kept.device.type == "cpu" and model.net[0].weight.device.type == "meta"
+
+
+def test_what_a_sequential_returns_to_a_method_is_reported_and_not_guessed_in_the_constructor():
+    found, ns = _findings_and_namespace("report_sequential_output_kept_by_method")
+    # utt_orig through a chained assignment; not probe, a constructor value a guess could rewrite
+    assert found == {"utt_orig": (Action.SKIP, "BUF303"), "utt_shared": (Action.SKIP, "BUF303")}
+    model = ns["MISA"]()
+    model(torch.ones(2, 4))
+    assert isinstance(model.utt_orig, torch.Tensor) and isinstance(model.utt_shared, torch.Tensor)
+    assert not {"utt_orig", "utt_shared"} & set(model.state_dict())
+    model.to("meta")
+    assert model.utt_shared.device.type == "cpu"  # left behind by the move

@@ -783,6 +783,33 @@ def test_the_checkpoint_check_keeps_the_metadata_a_saved_state_dict_carries(tmp_
     assert "checkpoint" in validation.compared
 
 
+def test_a_module_with_relative_imports_in_a_folder_without_init_is_imported_as_its_path_spells(tmp_path):
+    # `models/` holds no __init__.py, and `models/losses.py` imports `from .scale import SCALE`:
+    # only `models.losses` (a namespace package) imports, `losses` raises ImportError.
+    root = tmp_path / "repo"
+    (root / "models").mkdir(parents=True)
+    (root / "models" / "scale.py").write_text("SCALE = 1.0\n")
+    (root / "models" / "losses.py").write_text("from .scale import SCALE\n" + LOSS)
+    (root / "train.py").write_text("from models.losses import EdgeLoss\n\nloss = EdgeLoss()\n")
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    assert finding.validation.verdict is Verdict.PASSED, finding.validation
+
+
+def test_a_compiled_extension_not_built_is_not_validated_with_how_to_build_it(tmp_path):
+    # `pkg/ops/voxel_module.py` imports `pkg.ops.voxel_op`, built from `voxelization/*.cu`
+    root = tmp_path / "repo"
+    (root / "pkg" / "ops" / "voxelization").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "ops" / "__init__.py").write_text("")
+    (root / "pkg" / "ops" / "voxelization" / "voxel_cuda.cu").write_text("// kernel\n")
+    (root / "pkg" / "ops" / "voxel_module.py").write_text("from pkg.ops.voxel_op import hard_voxelize\n" + LOSS.replace("SCALE", "1.0"))
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    assert finding.validation.verdict is Verdict.NOT_VALIDATED, finding.validation
+    assert "pkg.ops.voxel_op" in finding.validation.message and "extension to build" in finding.validation.message
+
+
 def test_a_package_that_another_folder_shadows_on_the_path_is_imported_from_the_class_own_folder(tmp_path):
     # `models/` at the root and a copy in `release/models/`, both packages: `models.networks`
     # answers from the root's package (which lacks the class) until the package itself is

@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_support import tool_env
 from codemod.runner import RunOptions, RunReport, run
 
 pytestmark = pytest.mark.slow
@@ -86,8 +86,7 @@ def _run(paths, root: Path, **options) -> RunReport:
 
 
 def test_dry_run_over_both_corpora_reports_no_error(scratch: dict[str, Path]):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    env = tool_env()
     before = {name: _files(root) for name, root in scratch.items()}
     result = subprocess.run(
         [sys.executable, "-m", "codemod", "run", "--dry-run", "--no-validate", "--unsafe-fixes", "--no-cache", "--jobs", "2",

@@ -16,7 +16,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from cli_support import ENCODER, ENCODER_REWRITTEN, NOISY, REPO_ROOT
+from cli_support import ENCODER, ENCODER_REWRITTEN, NOISY, tool_env
 from codemod import editor
 from codemod.explain import rule_url
 
@@ -92,10 +92,7 @@ CACHE = Path(os.environ["CODEMOD_CACHE_DIR"]) / "server-tests"
 
 
 def _server_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
-    env["CODEMOD_CACHE_DIR"] = str(CACHE)
-    return env
+    return tool_env(CODEMOD_CACHE_DIR=str(CACHE))
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "codemod", "server"],

@@ -271,3 +271,37 @@ def test_the_repositorys_own_non_tensor_default_that_a_rewritten_buffer_refuses_
     out = _validate(tmp_path, "cam/model.py", "cam.model", {"ray_surface": CAMERA_LINE},
                     [("Camera", [_finding("Camera", "ray_surface")])])["Camera"]
     assert out.verdict is Verdict.FAILED, out
+
+
+def test_a_stand_in_base_beside_an_abc_metaclass_and_a_bare_decorator(tmp_path):
+    # `class CometModel(ptl.LightningModule, metaclass=abc.ABCMeta)` with lightning missing: no
+    # metaclass conflict; `@overrides` from a missing module leaves the method as written
+    repo = tmp_path / "r"
+    _repo(repo, {"__init__.py": "",
+                 "m.py": "import abc\n"
+                         "import missing_lightning_for_codemod_test as ptl\n"
+                         "from missing_overrides_for_codemod_test import overrides\n\n"
+                         "class Base(ptl.LightningModule, metaclass=abc.ABCMeta):\n"
+                         "    @abc.abstractmethod\n"
+                         "    def score(self): ...\n\n"
+                         "class Model(Base):\n"
+                         "    @overrides\n"
+                         "    def score(self):\n"
+                         "        return 7\n"})
+    script = textwrap.dedent(f"""
+        import sys, importlib.util
+        sys.path[:] = [{str(tmp_path)!r}] + [p for p in sys.path if p not in ("", ".")]
+        spec = importlib.util.spec_from_file_location("codemod", {str(PACKAGE)!r} + "/__init__.py",
+                                                      submodule_search_locations=[{str(PACKAGE)!r}])
+        sys.modules["codemod"] = importlib.util.module_from_spec(spec)
+        from codemod.validate import stubs
+        module = stubs.import_with_stubs("r.m", {str(tmp_path)!r})
+        try:
+            module.Base()
+        except TypeError:
+            print("abstract")
+        print(module.Model().score(), stubs.DECORATED)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["abstract", "7 ['missing_overrides_for_codemod_test.overrides']"], done.stdout

@@ -154,7 +154,7 @@ def _outside_only(facts: AttributeFacts) -> Decision | None:
     own = [
         (label, e)
         for label, e in facts.outside
-        if label.startswith(f"{cls.cls.name}.") and e.kind in ("assign", "fill") and e.value is not None
+        if label.startswith(f"{cls.cls.name}.") and e.kind in ("assign", "unpack", "fill") and e.value is not None
         and (e.value.kind is Kind.TENSOR or e.value.kind is Kind.SEQUENCE)
     ]
     if not own or any(label.startswith("base ") for label, _ in facts.outside):

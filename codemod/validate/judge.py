@@ -147,8 +147,8 @@ def judge(
     _round_trip(j, o_checks.get("round_trip"), r_checks.get("round_trip"), findings)
     _casts(j, o_checks.get("casts"), r_checks.get("casts"), findings)
     if o_checks.get("casts_after_forward") or r_checks.get("casts_after_forward"):
-        _casts(j, o_checks.get("casts_after_forward"), r_checks.get("casts_after_forward"), findings,
-               when=" after a first forward")
+        _casts_after_forward(j, o_checks.get("casts_after_forward"), r_checks.get("casts_after_forward"), findings,
+                             " after a first forward")
     _training(j, o_checks.get("training"), r_checks.get("training"), findings, rewritten)
     _meta(j, o_checks.get("meta"), r_checks.get("meta"))
     _pretrained(j, o_checks.get("pretrained"), r_checks.get("pretrained"))
@@ -668,33 +668,35 @@ def _round_trip(j: _Judgement, o: dict | None, r: dict | None, findings: list[li
     j.details.append(text)
 
 
-def _casts(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[Any]], when: str = "") -> None:
+def _casts_after_forward(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[Any]], when: str) -> None:
+    """The cast checks again, for a lazy slot a first forward filled: their failures and
+    details are added to the first pass's, labelled ``when``; a cast the first pass did not run
+    takes this pass's status."""
+    first, j.casts = j.casts, {}
+    details, failed, compared = len(j.details), len(j.failed), list(j.compared)
+    try:
+        _casts(j, o, r, findings)
+    finally:
+        second, j.casts = j.casts, first
+        j.compared = compared  # "casts" is in it already when the first pass ran any
+        j.details[details:] = [d.replace("casts:", f"casts{when}:", 1) for d in j.details[details:]]
+        j.failed[failed:] = [(c, m.replace("after model.", f"{when.strip()}, after model.", 1), a)
+                             for c, m, a in j.failed[failed:]]
+    for label, status in second.items():
+        if j.casts.get(label, "not run") == "not run":
+            j.casts[label] = status
+
+
+def _casts(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[Any]]) -> None:
     """After each cast, the rewritten tensors' values and the forward of both models.
 
     A cast changes what a buffer holds; only a forward shows what the model then does with
     it (a float window cast to half fed to an FFT that has no half kernel).  Without a
-    forward the cast check is reported as not run, though a value it spoils still fails.
-    ``when``: " after a first forward" for the second pass over a lazy slot, whose failures
-    and details are added to the first pass's; a cast that pass did not run takes its status."""
+    forward the cast check is reported as not run, though a value it spoils still fails."""
     if not o or not r:
         return
     if "error" in r or "error" in o:
-        j.details.append(f"casts{when}: not checked: {r.get('error') or o.get('error')}")
-        return
-    if when:
-        first, j.casts = j.casts, {}
-        details, failed, compared = len(j.details), len(j.failed), list(j.compared)
-        try:
-            _casts(j, o, r, findings)
-        finally:
-            second, j.casts = j.casts, first
-            j.compared = compared  # "casts" is in it already when the first pass ran any
-            j.details[details:] = [d.replace("casts:", f"casts{when}:", 1) for d in j.details[details:]]
-            j.failed[failed:] = [(c, m.replace("after model.", f"{when.strip()}, after model.", 1), a)
-                                 for c, m, a in j.failed[failed:]]
-        for label, status in second.items():
-            if j.casts.get(label, "not run") == "not run":
-                j.casts[label] = status
+        j.details.append(f"casts: not checked: {r.get('error') or o.get('error')}")
         return
     for label, dtype, _ in CASTS:
         oe, re_ = o.get(label), r.get(label)

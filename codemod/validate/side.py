@@ -137,7 +137,16 @@ def import_class(module_name: str, qualname: str, root: str | None = None, file:
     to the same module name first on ``sys.path`` (a ``networks.py`` at the root and one in
     ``feature_release/models/``, or a ``models`` package in two folders), the module and its
     packages are imported again from the file's own folder."""
-    obj: Any = stubs.import_with_stubs(module_name, root) if root else importlib.import_module(module_name)
+    try:
+        obj: Any = stubs.import_with_stubs(module_name, root) if root else importlib.import_module(module_name)
+    except ImportError as exc:
+        # `from .layers import X` in a folder without __init__.py: importable only as part of the
+        # namespace package its path from the root spells (`models.Seq2seq`, not `Seq2seq`)
+        spelled = _path_module(file, root)
+        if "no known parent package" not in str(exc) or spelled is None or spelled == module_name:
+            raise
+        module_name = spelled
+        obj = stubs.import_with_stubs(module_name, root)
     if file is not None and not _same_file(getattr(obj, "__file__", None), file):
         folder = Path(file).resolve().parent
         for _ in range(module_name.count(".")):
@@ -153,6 +162,34 @@ def import_class(module_name: str, qualname: str, root: str | None = None, file:
     for part in qualname.split("."):
         obj = getattr(obj, part)
     return obj
+
+
+def _unbuilt_extension(exc: BaseException, root: str | None) -> str | None:
+    """What to say when a module of the repository's own packages is missing and the folder
+    that should hold it holds C++ or CUDA sources: an extension to build first
+    (`pointpillars.ops.voxel_op` next to `voxelization/*.cu`)."""
+    if not isinstance(exc, ModuleNotFoundError) or not exc.name or root is None or "." not in exc.name:
+        return None
+    folder = Path(root, *exc.name.split(".")[:-1])
+    if not folder.is_dir():
+        return None
+    if not any(p.suffix in (".cpp", ".cu", ".cc", ".c", ".pyx") for p in folder.rglob("*") if p.is_file()):
+        return None
+    return (f"the repository's module {exc.name} is not there to import: its folder holds C++/CUDA sources, an "
+            "extension to build (python setup.py build_ext --inplace, or the repository's own instructions) before "
+            "validating")
+
+
+def _path_module(file: str | None, root: str | None) -> str | None:
+    """The dotted name a file's path from the root spells (`models/Seq2seq.py`: models.Seq2seq)."""
+    if file is None or root is None:
+        return None
+    try:
+        relative = Path(file).resolve().relative_to(Path(root).resolve())
+    except ValueError:
+        return None
+    parts = relative.with_suffix("").parts
+    return ".".join(parts) if parts and all(p.isidentifier() for p in parts) else None
 
 
 def _same_file(a: str | None, b: str) -> bool:
@@ -432,6 +469,9 @@ class WorkerState:
             used = stubs.stub_used(exc)
             if used is not None:
                 return {"status": "not_validated", "message": f"importing {request['module']}: {used}"}
+            unbuilt = _unbuilt_extension(exc, self.root)
+            if unbuilt is not None:
+                return {"status": "not_validated", "message": f"importing {request['module']}: {unbuilt}"}
             return {"status": "error", "message": f"importing {request['module']} raised {format_exception(exc)}"}
         if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module)):
             return {"status": "not_validated", "message": f"{target} is not an nn.Module subclass"}
@@ -571,14 +611,20 @@ class WorkerState:
         for number, build_data in enumerate(original["builds"]):
             phase(f"examples:{number + 1}")
             chosen = build_data.get("source_spec") or {"kind": build_data["source"], "spec": {}, "inputs": None}
+
+            def failed(message: str, number: int = number, build_data: dict = build_data) -> dict[str, Any] | None:
+                """The first build failing fails the class; a later one is one more result."""
+                if number == 0:
+                    return {"status": "failed", "message": message}
+                results.append(build_failure(build_data, self.device_label, message, request["findings"]))
+                return None
+
             try:
                 source = resolve_source(cls, target, self.examples, request.get("record"), kind=chosen["kind"],
                                         spec=chosen.get("spec"), context=self.context)
             except NotBuildable as exc:
-                if number == 0:
-                    return {"status": "failed", "message": exc.message}
-                results.append(build_failure(build_data, self.device_label, exc.message,
-                                                  request["findings"]))
+                if (outcome := failed(exc.message)) is not None:
+                    return outcome
                 continue
             if chosen.get("no_inputs"):
                 source.make_inputs = None
@@ -593,10 +639,8 @@ class WorkerState:
             try:
                 data = self._gather(cls, source, request["findings"], after_cpu)
             except NotBuildable as exc:
-                if number == 0:
-                    return {"status": "failed", "message": exc.message}
-                results.append(build_failure(build_data, self.device_label, exc.message,
-                                                  request["findings"]))
+                if (outcome := failed(exc.message)) is not None:
+                    return outcome
                 continue
             except StageError as exc:
                 if exc.stage == "build" and chosen["kind"] in _MADE_UP and _NOT_A_TENSOR_FOR_BUFFER in exc.text:
@@ -608,11 +652,8 @@ class WorkerState:
                         return {"status": "not_validated", "message": message, "snippet": None}
                     continue
                 where = "constructor" if exc.stage == "build" else "example inputs"
-                message = f"the rewritten {where} raised {exc.text} (the original did not)"
-                if number == 0:
-                    return {"status": "failed", "message": message}
-                results.append(build_failure(build_data, self.device_label, message,
-                                                  request["findings"]))
+                if (outcome := failed(f"the rewritten {where} raised {exc.text} (the original did not)")) is not None:
+                    return outcome
                 continue
             phase("judge")
             results.append(judge(build_data, data, request["findings"], self.index, self.device, self.device_label))

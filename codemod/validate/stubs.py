@@ -16,6 +16,7 @@ until some other import needed ``x``.
 
 from __future__ import annotations
 
+import abc
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -50,8 +51,10 @@ class StubAttributeMissing(AttributeError):
         return f"{self.what} needs the module {self.module!r}, which is not installed in the project's interpreter"
 
 
-class _StubMeta(type):
-    """Classes standing for any attribute of a missing module: subclassable, unusable."""
+class _StubMeta(abc.ABCMeta):
+    """Classes standing for any attribute of a missing module: subclassable, unusable.  An
+    ABCMeta, so that a repository class deriving from a stand-in and declaring
+    `metaclass=abc.ABCMeta` (an abstract LightningModule) has no metaclass conflict."""
 
     _stub_module = ""
 
