@@ -654,3 +654,32 @@ def test_text_output_is_one_line_per_passing_class(cli_runs):
     assert lines[raises + 1].startswith("    table not written: error"), lines[raises : raises + 3]
     finding_lines = [line for line in lines if "NeedsDimTrained.scale ->" in line]
     assert finding_lines and finding_lines[0].endswith("[not validated, not written]"), finding_lines
+
+
+def test_plain_reads_sees_which_raw_attributes_a_forward_reads_and_puts_them_back():
+    import torch
+
+    from codemod.validate.checks import PlainReads
+
+    class Gate(torch.nn.Module):
+        scale = 2.0  # a class attribute: never moved out of the way
+
+        def __init__(self, universal=False):
+            super().__init__()
+            self.universal = universal
+            self.signal = torch.ones(3)
+            self.table = torch.zeros(3)
+
+        def forward(self, x):
+            if self.universal:
+                x = x + self.signal
+            self.table = x * self.scale  # bound again by forward: kept
+            return x
+
+    for universal, expected in ((False, set()), (True, {"signal"})):
+        model, seen = Gate(universal), set()
+        with PlainReads(model, ["signal", "table"], seen):
+            out = model(torch.zeros(3))
+        assert seen == expected
+        assert torch.equal(model.signal, torch.ones(3)) and "signal" in model.__dict__  # put back
+        assert torch.equal(model.table, out * 2.0)

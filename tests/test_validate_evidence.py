@@ -53,6 +53,23 @@ class CapsulePool(nn.Module):
         return self.proj(poses.reshape(b, h * w, c)).var(1) + self.ln_2pi
 
 
+class UniversalEncoder(nn.Module):
+    """The signal is read only when the kept option (`self.transformer_type`) is "universal",
+    which the default build does not take: a build with the other string it is compared with
+    runs a forward that reads it."""
+
+    def __init__(self, dim=4, transformer_type="standard"):
+        super().__init__()
+        self.transformer_type = transformer_type
+        self.proj = nn.Linear(dim, dim)
+        self.layer_signal = torch.linspace(0, 1, dim)
+
+    def forward(self, x):
+        if self.transformer_type == "universal":
+            x = x + self.layer_signal
+        return self.proj(x)
+
+
 class FilterBank(nn.Module):
     """The window exists only with use_window=True, which the first build (the defaults) does
     not take: a second build, the boolean flipped, runs that arm."""
@@ -207,6 +224,9 @@ EDITS = [
     ("CapsulePool", "ln_2pi", "self.ln_2pi = torch.log(torch.tensor(2 * 3.141592653589793))",
      'self.register_buffer("ln_2pi", torch.log(torch.tensor(2 * 3.141592653589793)), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
+    ("UniversalEncoder", "layer_signal", "self.layer_signal = torch.linspace(0, 1, dim)",
+     'self.register_buffer("layer_signal", torch.linspace(0, 1, dim), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
     ("NewKey", "scale", "self.scale = torch.ones(4, requires_grad=True)",
      "self.scale = nn.Parameter(torch.ones(4))", "parameter", None, "torch.ones(..., requires_grad=True)"),
     ("TrainOnly", "noise", "self.noise = torch.linspace(0, 1, 4)",
@@ -314,6 +334,12 @@ def test_inputs_made_again_at_the_rank_a_failed_forward_names_give_a_forward(ver
     assert v.verdict is Verdict.PASSED and "forward:cpu" in v.compared, _describe(v)
     made = [d for d in v.details + v.notes if "forward inputs made up" in d]
     assert made and made[0].endswith("randn(2x16x16x8)"), made  # B x H x W x C, C the width of the linear layer
+
+
+def test_a_kept_string_option_gets_a_build_with_each_string_it_is_compared_with(verdicts):
+    v = verdicts["UniversalEncoder"]
+    assert v.verdict is Verdict.PASSED and v.forward_compared, _describe(v)
+    assert any(b.endswith("with transformer_type='universal'") for b in v.builds), v.builds
 
 
 def test_a_rewrite_in_an_arm_only_a_second_build_takes_fails(verdicts):

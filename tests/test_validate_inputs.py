@@ -145,6 +145,25 @@ def test_inputs_are_made_again_at_the_rank_a_failed_forward_asks_for():
     assert synth.repaired_candidates({"args": [{"op": "randn", "shape": [2, 16]}], "kwargs": {}}, "boom") == []
 
 
+def test_inputs_are_made_again_at_the_size_a_broadcast_against_a_held_table_asks_for():
+    class Encoder(nn.Module):  # `src` reads as token ids, but it is B x T x 12 features
+        def __init__(self):
+            super().__init__()
+            self.time_signal = torch.randn(1, 50, 12)
+            self.norm = nn.LayerNorm(12)
+
+        def forward(self, src):
+            return self.norm(src[:] + self.time_signal[:, : src.shape[1], :])
+
+    model = Encoder()
+    tokens = next(c for c in synth.input_candidates(model) if c["args"][0]["op"] == "randint")
+    message = _error(model, tokens)
+    assert "must match the size of tensor b (12)" in message
+    repaired = synth.repaired_candidates(tokens, message)
+    assert repaired[0]["args"][0] == {"op": "randn", "shape": [*tokens["args"][0]["shape"], 12]}
+    assert _runs(model, repaired[0])
+
+
 def test_a_recurrent_cell_gets_one_step_of_its_input_size():
     class Stepper(nn.Module):
         def __init__(self):

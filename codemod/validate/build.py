@@ -474,7 +474,8 @@ def _parsed(function: Any) -> ast.Module | None:
 
 def _compared_strings(cls: type, name: str) -> list[str]:
     """The strings the constructor compares a parameter with (``if kind == "hann": ... elif kind
-    == "hamming": ... else: ...``), then one that matches none of them (the ``else`` arm)."""
+    == "hamming": ... else: ...``, or ``self.kind`` after ``self.kind = kind``), then one that
+    matches none of them (the ``else`` arm)."""
     import ast
     import textwrap
 
@@ -483,18 +484,37 @@ def _compared_strings(cls: type, name: str) -> list[str]:
         tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(init))))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return []
+    # `self.kind = kind` then `if self.kind == "universal":`, in __init__ or in forward
+    kept = {
+        target.attr
+        for node in ast.walk(tree) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == name
+        for target in node.targets if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+    }
+    trees = [tree]
+    if kept:
+        try:
+            trees.append(ast.parse(textwrap.dedent(inspect.getsource(cls))))
+        except (OSError, TypeError, SyntaxError, IndentationError):
+            pass
+
+    def is_parameter(side: ast.expr, in_init: bool) -> bool:
+        if isinstance(side, ast.Name):
+            return in_init and side.id == name
+        return isinstance(side, ast.Attribute) and isinstance(side.value, ast.Name) and side.attr in kept
+
     found: list[str] = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
-            continue
-        sides = [node.left, node.comparators[0]]
-        if not any(isinstance(side, ast.Name) and side.id == name for side in sides):
-            continue
-        for side in sides:
-            values = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
-            for item in values:
-                if isinstance(item, ast.Constant) and isinstance(item.value, str) and item.value not in found:
-                    found.append(item.value)
+    for number, searched in enumerate(trees):
+        for node in ast.walk(searched):
+            if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+                continue
+            sides = [node.left, node.comparators[0]]
+            if not any(is_parameter(side, number == 0) for side in sides):
+                continue
+            for side in sides:
+                values = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+                for item in values:
+                    if isinstance(item, ast.Constant) and isinstance(item.value, str) and item.value not in found:
+                        found.append(item.value)
     return found + ["none of these"] if found else []
 
 

@@ -396,6 +396,43 @@ class ForwardReads:
             hook.remove()
 
 
+class PlainReads(ForwardReads):
+    """The raw attributes to be rewritten that a forward reads (original side).
+
+    A plain attribute lives in its module's ``__dict__``, which Python reads without a hook:
+    while the block runs, each is moved out of it (unless its class has an attribute of the
+    same name, which the move would expose), so that a read reaches ``nn.Module.__getattr__``,
+    which returns the value and notes the read.  What forward binds again stays; the rest is
+    put back when the block ends."""
+
+    def __enter__(self) -> PlainReads:
+        self.stash: dict[tuple[int, str], tuple[torch.nn.Module, Any]] = {}
+        for (owner_id, name), _attr in self.by_owner.items():
+            owner = next((m for m in self.model.modules() if id(m) == owner_id), None)
+            if owner is not None and name in owner.__dict__ and not hasattr(type(owner), name):
+                self.stash[(owner_id, name)] = (owner, owner.__dict__.pop(name))
+        super().__enter__()
+        wrapped, tracker = torch.nn.Module.__getattr__, self
+
+        def __getattr__(module: torch.nn.Module, name: str) -> Any:
+            kept = tracker.stash.get((id(module), name))
+            if kept is None or name in module.__dict__:
+                return wrapped(module, name)
+            if tracker.running:
+                tracker.read.add(tracker.by_owner[(id(module), name)])
+            return kept[1]
+
+        torch.nn.Module.__getattr__ = __getattr__  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        super().__exit__(*exc)
+        for (_, name), (owner, value) in self.stash.items():
+            bound_again = name in owner.__dict__ or name in owner._buffers or name in owner._parameters or name in owner._modules
+            if not bound_again:
+                owner.__dict__[name] = value
+
+
 # -- coverage of the rewritten statements ------------------------------------------------------
 
 

@@ -78,7 +78,14 @@ class Evidence:
             holds = (data["attrs"].get(attr) or {}).get("tensor") is not None or (
                 (data.get("attrs_after_forward") or {}).get(attr) or {}).get("tensor") is not None
             self.tensor[attr] |= holds
-            self.forward[attr] |= bool(holds and forward)
+            read = data.get("plain_reads")
+            self.forward[attr] |= bool(holds and forward and (read is None or attr in read or attr in self.lazy(data)))
+
+    @staticmethod
+    def lazy(data: dict[str, Any]) -> set[str]:
+        """Attributes that held no tensor before the forward (a lazy slot it fills): not in
+        ``__dict__`` as a tensor while it ran, so their reads are not seen."""
+        return {a for a, state in (data.get("attrs") or {}).items() if (state or {}).get("tensor") is None}
 
     def added(self, data: dict[str, Any]) -> Evidence:
         self.add(data)
@@ -730,7 +737,12 @@ class WorkerState:
                         output = model(*args, **kwargs)
                     data["forward_reads"] = sorted(read)
                 else:
-                    output = model(*args, **kwargs)
+                    # which raw attributes this forward reads: a build whose forward takes
+                    # another path proves nothing about them (Evidence asks for more builds)
+                    seen: set[str] = set()
+                    with checks.PlainReads(model, [attr for attr, *_ in findings], seen):
+                        output = model(*args, **kwargs)
+                    data["plain_reads"] = sorted(seen)
                 data["outputs"] = compare.flatten(output)
                 del output
             except BaseException as exc:

@@ -622,11 +622,41 @@ _PADDING_RANK = re.compile(r"Padding size (\d+) is not supported for (\d)D input
 _EXPECTED_RANK = re.compile(r"Expected (?:\d)D \(unbatched\) or (\d)D \(batched\) input|Expected (\d)(?:D|-dimensional) input")
 
 
+# Broadcasting against a tensor the model holds: `x + self.time_signal[:, :T]` with x 2 x 7
+# says "The size of tensor a (7) must match the size of tensor b (200) at non-singleton
+# dimension 2": the input wants 200 there.
+_SIZE_MISMATCH = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton dimension")
+
+
+def _sized_again(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
+    """The first input with its last size set to the one a broadcast asked for, or with that
+    size added as a last dimension (token ids become features: floats)."""
+    found = _SIZE_MISMATCH.search(message)
+    specs = [*candidate.get("args", []), *candidate.get("kwargs", {}).values()]
+    first = next((s for s in specs if isinstance(s, dict) and s.get("op") in ("randn", "rand", "randint")), None)
+    if found is None or first is None or not first.get("shape"):
+        return []
+    ours, wanted = int(found.group(1)), int(found.group(2))
+    shape = list(first["shape"])
+    if shape[-1] != ours or wanted > 4096:
+        return []
+    options = [[*shape, wanted], [*shape[:-1], wanted]]
+    out = []
+    for option in options:
+        spec = {"op": "randn", "shape": option}
+        out.append({"args": [spec if a == first else a for a in candidate.get("args", [])],
+                    "kwargs": {k: spec if v == first else v for k, v in candidate.get("kwargs", {}).items()}})
+    return out
+
+
 def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
-    """Made-up inputs again, at the rank a failed forward's error asks for (its first float
+    """Made-up inputs again, at the rank or size a failed forward's error asks for (its first
     input, and those made like it): `(2 x 16)` raising `not enough values to unpack (expected
-    4, got 2)` gives `(2 x 16 x 16 x 16)` and `(2 x 3 x 32 x 32)`; [] when the error says
-    nothing of a rank."""
+    4, got 2)` gives `(2 x 16 x 16 x 16)` and `(2 x 3 x 32 x 32)`; a broadcast against a held
+    tensor of 200 features gives the input those 200; [] when the error says neither."""
+    sized = _sized_again(candidate, message)
+    if sized:
+        return _distinct(sized)
     rank = None
     found = _UNPACK_RANK.search(message)
     if found is not None:
