@@ -323,47 +323,46 @@ class ClassFacts:
         return None
 
     @cached_property
-    def run_by_base_constructor(self) -> set[str]:
-        """Own methods that override a repository base's method the base's source calls
-        (`self.register_schedule(...)`, `self(...)` for forward), and those they call: the
-        base constructor may run them before this class's __init__ body."""
-        texts = [class_text(symbols, base) for symbols, base in self.bases]
-        own = {
-            stmt.name: stmt
-            for stmt in self.cls.body
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
-        }
+    def own_methods(self) -> dict[str, FunctionNode]:
+        """The methods the class body defines, by name."""
+        return {stmt.name: stmt for stmt in self.cls.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+    def _with_helpers(self, names) -> set[str]:
+        """`names` (own methods other than __init__) and the own methods they call."""
+        own = {name: stmt for name, stmt in self.own_methods.items() if name != "__init__"}
         found: set[str] = set()
-        for name in sorted(self.overrides & set(own)):
-            if not any(f"self.{name}(" in text or (name == "forward" and "self(" in text) for text in texts):
-                continue
+        for name in sorted(set(names) & set(own)):
             found.add(name)
             first = own[name].args.args[0].arg if own[name].args.args else None
             found.update(method.name for _, method in constructor_helpers.helper_calls(own[name], first, own))
         return found
 
     @cached_property
+    def run_by_base_constructor(self) -> set[str]:
+        """Own methods that override a repository base's method the base's source calls
+        (`self.register_schedule(...)`, `self(...)` for forward), and those they call: the
+        base constructor may run them before this class's __init__ body."""
+        texts = [class_text(symbols, base) for symbols, base in self.bases]
+        called = {
+            name for name in self.own_methods
+            if any(f"self.{name}(" in text or (name == "forward" and "self(" in text) for text in texts)
+        }
+        return self._with_helpers(called & self.overrides)
+
+    @cached_property
     def overrides(self) -> set[str]:
         """Own methods that override a repository base's method, and those they call: a base
         constructor may run them before this class's __init__ body."""
-        base_names = {
+        return self._with_helpers(self._base_method_names)
+
+    @cached_property
+    def _base_method_names(self) -> set[str]:
+        return {
             stmt.name
             for _, cls in self.bases
             for stmt in cls.body
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
         }
-        own = {
-            stmt.name: stmt
-            for stmt in self.cls.body
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name != "__init__"
-        }
-        found: set[str] = set()
-        for name in sorted(set(own) & base_names):
-            found.add(name)
-            first = own[name].args.args[0].arg if own[name].args.args else None
-            for _, method in constructor_helpers.helper_calls(own[name], first, own):
-                found.add(method.name)
-        return found
 
     # -- other methods ----------------------------------------------------------------------
 
@@ -395,6 +394,7 @@ class ClassFacts:
     def _collect_method_events(self, symbols, cls, own_init, result, relation: str, candidates: set[str]) -> None:
         lines = symbols.source_lines
         helpers = self.constructor_helpers if relation == "own" else set()
+        whole = ""  # the class's text, read once if a method may be a forward hook
         for stmt in cls.body:
             if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) or stmt is own_init:
                 continue
@@ -412,7 +412,7 @@ class ClassFacts:
                 continue
             positional = [*stmt.args.posonlyargs, *stmt.args.args]
             if len(positional) == 4 and positional[3].annotation is None and (
-                f"register_forward_hook(self.{stmt.name})" in class_text(symbols, cls)
+                f"register_forward_hook(self.{stmt.name})" in (whole := whole or class_text(symbols, cls))
             ):
                 # `layer.register_forward_hook(self._hook)`: its third argument is the layer's output
                 evaluator.env[positional[3].arg] = Value(Kind.TENSOR, "data passed in (the output a forward hook receives)")
@@ -594,8 +594,7 @@ class AttributeFacts:
         the input is a list of objects (call_sites.elements_used_as_objects)."""
         if not bindings or not all(e.value is not None and FORWARD_INPUT in (e.value.stateful or "") for _, e in bindings):
             return False
-        methods = {s.name: s for s in self.cls.cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        method = methods.get(bindings[0][0].rpartition(".")[2])
+        method = self.cls.own_methods.get(bindings[0][0].rpartition(".")[2])
         if method is None or not method.args.args:
             return False
         return elements_used_as_objects(self.cls.cls, method.args.args[0].arg, self.attr) is not None

@@ -229,12 +229,12 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     return False
 
 
-# `self.out = self.encoder(x)`, `self.ins, self.attn = self.instruction(q)`: what a submodule or
-# a method returns, typed from its body (tensors.Evaluator._helper_method).
 # `self.x += value`, not a counter's `self.steps += 1`.
 _AUGMENTS_WITH_VALUE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?:[-+*/]|//)=[ \t]*(?![-+]?[\d.]+[ \t]*(?:#[^\n]*)?$)\S", re.MULTILINE)
 # `(ids != pad).float()`: a tensor (tensors._COMPARISON_CASTS).
 _COMPARISON_CAST = re.compile(r"(?:[!=]=|[<>])[^\n]*\)\.(?:float|long|int|bool|byte|half|double|type_as|to|cuda)\(")
+# `self.out = self.encoder(x)`, `self.ins, self.attn = self.instruction(q)`: what a submodule or
+# a method returns, typed from its body (tensors.Evaluator._helper_method).
 _STORES_SELF_CALL = re.compile(r"^[ \t]*self\.\w+(?:[ \t]*,[ \t]*self\.\w+)*[ \t]*(?:[-+*/]|//)?=[ \t]*self\.\w+[ \t]*\(", re.MULTILINE)
 
 
@@ -536,14 +536,15 @@ def binds_self_attribute(text: str) -> bool:
 
 
 # `+=` too: `self.loss += criterion(out, y)` makes a number placeholder a tensor (rules/placeholder.py)
-_BINDS_ATTRIBUTE = re.compile(r"self\.\w+[ \t]*(?::[^=\n]*|[-+*/@]|//)?=(?!=)|setattr\(\s*self\b")
+_BINDS_ATTRIBUTE_PATTERN = r"self\.\w+[ \t]*(?::[^=\n]*|[-+*/@]|//)?=(?!=)|setattr\(\s*self\b"
+_BINDS_ATTRIBUTE = re.compile(_BINDS_ATTRIBUTE_PATTERN)
 
 
 # `self.x = ...`, `setattr(self, ...)`, and a container of self filled: `self.d[k] = ...`,
 # `self.items.append(...)` (a list or dict of tensors is reported wherever it is filled).
 _BINDS_SELF = re.compile(
-    r"self\.\w+[ \t]*(?::[^=\n]*|[-+*/@]|//)?=(?!=)|setattr\(\s*self\b"
-    r"|self\.\w+(?:\[[^\]\n]*\])+[ \t]*=(?!=)|self\.\w+\.(?:append|extend|insert|update|setdefault)\("
+    _BINDS_ATTRIBUTE_PATTERN
+    + r"|self\.\w+(?:\[[^\]\n]*\])+[ \t]*=(?!=)|self\.\w+\.(?:append|extend|insert|update|setdefault)\("
 )
 
 

@@ -783,25 +783,34 @@ def constructor_attributes(index: RepoIndex | None, lineage, depth: int) -> dict
     setattr(cls, _CONSTRUCTOR_MEMO_ATTR, ({}, ()))  # recursion guard
     from codemod.walker import BodyWalker  # local import: walker builds on this module
 
-    attrs: dict[str, Value] = {}
-    if index is not None:
-        index.begin_tracking()
-    try:
+    def bind() -> dict[str, Value]:
+        attrs: dict[str, Value] = {}
         for position in reversed(range(len(lineage))):
-            symbols, owner = lineage[position]
-            init = next(
-                (s for s in owner.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None
-            )
-            if init is None:
+            found = method_in(lineage[position : position + 1], "__init__")
+            if found is None:
                 continue
+            symbols, init = found
             rest = lineage[position:]
             evaluator = Evaluator(index, symbols, init, lambda name, rest=rest: method_in(rest, name), depth=depth, self_attrs=dict(attrs))
             BodyWalker(evaluator).walk(init.body)
             attrs.update(evaluator.self_attrs)
-    finally:
-        dependencies = frozenset(index.end_tracking()) if index is not None else frozenset()
+        return attrs
+
+    attrs, dependencies = _tracked(index, bind)
     setattr(cls, _CONSTRUCTOR_MEMO_ATTR, (attrs, dependencies))
     return attrs
+
+
+def _tracked(index: RepoIndex | None, compute: Callable[[], Any]) -> tuple[Any, frozenset]:
+    """compute()'s result and the files it read (RepoIndex dependency tracking), to memoise both."""
+    if index is None:
+        return compute(), frozenset()
+    index.begin_tracking()
+    try:
+        result = compute()
+    finally:
+        dependencies = frozenset(index.end_tracking())
+    return result, dependencies
 
 
 def _instance_call_value(index: RepoIndex | None, lineage, symbols: ModuleSymbols, method, methods, depth: int) -> Value:
@@ -819,13 +828,9 @@ def _instance_call_value(index: RepoIndex | None, lineage, symbols: ModuleSymbol
             index.note(dependencies)
         return value
     memo[method.name] = (UNKNOWN, ())  # recursion guard
-    if index is not None:
-        index.begin_tracking()
-    try:
-        attrs = constructor_attributes(index, lineage, depth)
-        value = function_value(index, symbols, method, methods, depth, dict(attrs))
-    finally:
-        dependencies = frozenset(index.end_tracking()) if index is not None else frozenset()
+    value, dependencies = _tracked(
+        index, lambda: function_value(index, symbols, method, methods, depth, dict(constructor_attributes(index, lineage, depth)))
+    )
     memo[method.name] = (value, dependencies)
     return value
 
@@ -1053,14 +1058,13 @@ def function_value(
     setattr(function, _FUNCTION_MEMO_ATTR, (UNKNOWN, ()))  # recursion guard
     from codemod.walker import BodyWalker  # local import: walker builds on this module
 
-    if index is not None:
-        index.begin_tracking()
-    try:
+    def walked() -> tuple[Evaluator, BodyWalker]:
         evaluator = Evaluator(index, symbols, function, class_methods, depth=depth, self_attrs=self_attrs)
         walker = BodyWalker(evaluator)
         walker.walk(function.body)
-    finally:
-        dependencies = frozenset(index.end_tracking()) if index is not None else frozenset()
+        return evaluator, walker
+
+    (evaluator, walker), dependencies = _tracked(index, walked)
     returns = walker.returns
     result = UNKNOWN
     plain = not isinstance(function, ast.AsyncFunctionDef) and not _is_generator(function)

@@ -38,8 +38,9 @@ def _is_number(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool)
 
 
-def _later_tensor(facts: AttributeFacts) -> tuple[str, int] | None:
-    """Where an own method (not a base's or a subclass's) assigns a tensor to the attribute."""
+def _later_binding(facts: AttributeFacts):
+    """(where, event) of the binding by an own method (not a base's or a subclass's) that makes
+    the attribute a tensor, or a tuple of tensors when nothing makes it one tensor."""
     found = facts.own_tensor_binding(kinds=("assign", "unpack"))
     if found is None:
         # `self.loss += criterion(out, y)`: a number plus a tensor is a tensor
@@ -54,13 +55,7 @@ def _later_tensor(facts: AttributeFacts) -> tuple[str, int] | None:
              and e.value is not None and e.value.kind is Kind.SEQUENCE),
             None,
         )
-    return (found[0], found[1].stmt.lineno) if found is not None else None
-
-
-def _later_value_words(facts: AttributeFacts) -> str:
-    """"a tensor", or "a tuple of tensors" where only a sequence of them is bound later."""
-    tensor = facts.own_tensor_binding(kinds=("assign", "unpack", "mutate"))
-    return "a tensor" if tensor is not None else "a tuple of tensors"
+    return found
 
 
 def _is_none(node: ast.expr | None) -> bool:
@@ -78,7 +73,7 @@ def wants(facts: AttributeFacts) -> bool:
         all(_is_number(e.value_node) for e in facts.events) or not lazy.is_lazy(facts)
     ):
         later = [(label, e) for label, e in facts.outside if e.value is not None and e.value.kind is Kind.TENSOR]
-        return _later_tensor(facts) is not None and not facts.forward_input_refuted(later)
+        return _later_binding(facts) is not None and not facts.forward_input_refuted(later)
     return False
 
 
@@ -87,13 +82,14 @@ def decide(facts: AttributeFacts) -> Decision | None:
 
     if not wants(facts):
         return None
-    label, line = _later_tensor(facts)  # type: ignore[misc]
+    label, event = _later_binding(facts)  # type: ignore[misc]
+    line = event.stmt.lineno
     number = ast.unparse(facts.events[0].value_node)  # type: ignore[arg-type]
-    value = _later_value_words(facts)
-    if value != "a tensor":
+    if event.value.kind is Kind.SEQUENCE:
         # a buffer holds one tensor or None, never a tuple of them
         return RULE.skip(
-            f"set to {number} in __init__ and to {value} in {label} (line {line}); they are not moved by .to() nor saved",
+            f"set to {number} in __init__ and to a tuple of tensors in {label} (line {line}); they are not moved by .to() "
+            "nor saved",
             "state a method rebuilds on every call (a recurrent (h, c) passed back in) needs no change; a tuple the model "
             "keeps between calls: one buffer per tensor, each declared in __init__ with register_buffer(name, None, "
             "persistent=False)",

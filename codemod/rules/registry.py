@@ -67,14 +67,15 @@ ORDER = (
 )
 
 # An attribute the constructor never binds (assigned only by other methods, or by a base class's
-# method __init__ calls) has no statement to rewrite: only these rules speak about it.
+# method __init__ calls) has no statement to rewrite: only these rules speak about it (each is
+# in ORDER too, which `considers` and the registry walk).
 OUTSIDE_CONSTRUCTOR = (reported, mixins, untyped_method_arguments)
 
 # Modules that hold rules without a decision of their own: their rules are facts the others use.
 _OTHERS = (branches, inplace_init, size_limits)
 
 REGISTRY: dict[str, Rule] = {}
-for _module in dict.fromkeys((*ORDER, *OUTSIDE_CONSTRUCTOR, *_OTHERS)):
+for _module in (*ORDER, *_OTHERS):
     for _rule in getattr(_module, "RULES", ()):
         if _rule.code in REGISTRY:
             raise RuntimeError(f"rule code {_rule.code} used twice")
@@ -87,9 +88,7 @@ def considers(facts) -> bool:
     (AttributeFacts.considered), or a pattern a rule module claims with `wants(facts)`."""
     if facts.registered_by_base:
         return False  # a buffer already (registered by a base class or a helper): assignments land in it
-    return facts.considered or any(
-        getattr(module, "wants", None) and module.wants(facts) for module in dict.fromkeys((*ORDER, *OUTSIDE_CONSTRUCTOR))
-    )
+    return facts.considered or any(getattr(module, "wants", None) and module.wants(facts) for module in ORDER)
 
 
 def decide(facts) -> Decision | None:
@@ -120,7 +119,7 @@ def refine_class(cls, decided: dict) -> None:
 
 def module_of(code: str):
     """The module holding the rule with this code."""
-    for module in (*ORDER, *OUTSIDE_CONSTRUCTOR, *_OTHERS):
+    for module in (*ORDER, *_OTHERS):
         if any(r.code == code for r in getattr(module, "RULES", ())):
             return module
     raise KeyError(code)

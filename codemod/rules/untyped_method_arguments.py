@@ -58,7 +58,7 @@ def _kept_argument(facts: AttributeFacts) -> tuple[str, str, str] | None:
 def _find(facts: AttributeFacts) -> tuple[str, str, str] | None:
     cls = facts.cls.cls
     own = f"{cls.name}."
-    methods = {s.name: s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    methods = facts.cls.own_methods
     kept: tuple[str, str] | None = None
     for label, event in facts.outside:
         if not label.startswith(own) or event.kind != "assign" or event.value is None:

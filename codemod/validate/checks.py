@@ -407,8 +407,9 @@ class PlainReads(ForwardReads):
 
     def __enter__(self) -> PlainReads:
         self.stash: dict[tuple[int, str], tuple[torch.nn.Module, Any]] = {}
-        for (owner_id, name), _attr in self.by_owner.items():
-            owner = next((m for m in self.model.modules() if id(m) == owner_id), None)
+        modules = {id(m): m for m in self.model.modules()}
+        for owner_id, name in self.by_owner:
+            owner = modules.get(owner_id)
             if owner is not None and name in owner.__dict__ and not hasattr(type(owner), name):
                 self.stash[(owner_id, name)] = (owner, owner.__dict__.pop(name))
         super().__enter__()

@@ -39,6 +39,7 @@ import sys
 import textwrap
 import types
 import typing
+from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -632,21 +633,14 @@ def _sized_again(candidate: dict[str, Any], message: str) -> list[dict[str, Any]
     """The first input with its last size set to the one a broadcast asked for, or with that
     size added as a last dimension (token ids become features: floats)."""
     found = _SIZE_MISMATCH.search(message)
-    specs = [*candidate.get("args", []), *candidate.get("kwargs", {}).values()]
-    first = next((s for s in specs if isinstance(s, dict) and s.get("op") in ("randn", "rand", "randint")), None)
+    first = _first_input(candidate, ("randn", "rand", "randint"))
     if found is None or first is None or not first.get("shape"):
         return []
     ours, wanted = int(found.group(1)), int(found.group(2))
     shape = list(first["shape"])
     if shape[-1] != ours or wanted > 4096:
         return []
-    options = [[*shape, wanted], [*shape[:-1], wanted]]
-    out = []
-    for option in options:
-        spec = {"op": "randn", "shape": option}
-        out.append({"args": [spec if a == first else a for a in candidate.get("args", [])],
-                    "kwargs": {k: spec if v == first else v for k, v in candidate.get("kwargs", {}).items()}})
-    return out
+    return [_replaced(candidate, first, {"op": "randn", "shape": option}) for option in ([*shape, wanted], [*shape[:-1], wanted])]
 
 
 def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
@@ -665,8 +659,7 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         rank = int(found.group(1)) // 2 + 2
     elif (found := _EXPECTED_RANK.search(message)) is not None:
         rank = int(found.group(1) or found.group(2))
-    specs = [*candidate.get("args", []), *candidate.get("kwargs", {}).values()]
-    first = next((s for s in specs if isinstance(s, dict) and s.get("op") in ("randn", "rand")), None)
+    first = _first_input(candidate, ("randn", "rand"))
     if rank is None or not 2 <= rank <= 5 or first is None or len(first.get("shape") or []) == rank:
         return []
     shape = list(first["shape"])
@@ -677,17 +670,16 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         options += [[BATCH, width, *inner], [BATCH, *inner, width]] if rank > 2 else [[BATCH, width]]
     if rank == 4:
         options.append([BATCH, 3, 32, 32])
-    options = [list(o) for o in dict.fromkeys(map(tuple, options))]
-    out = []
-    for option in options:
-        spec = {**first, "shape": option}  # every input made like the first (a pair to compare) alike
-        out.append({"args": [spec if a == first else a for a in candidate.get("args", [])],
-                    "kwargs": {k: spec if v == first else v for k, v in candidate.get("kwargs", {}).items()}})
-    return _distinct(out)
+    # every input made like the first (a pair to compare) alike
+    return _distinct([_replaced(candidate, first, {**first, "shape": option}) for option in options])
+
+
+def _input_specs(candidate: dict[str, Any]) -> list[Any]:
+    return [*candidate.get("args", []), *candidate.get("kwargs", {}).values()]
 
 
 def _image_specs(candidate: dict[str, Any]) -> list[dict[str, Any]]:
-    specs = [*candidate.get("args", []), *candidate.get("kwargs", {}).values()]
+    specs = _input_specs(candidate)
     return [s for s in specs if isinstance(s, dict) and s.get("op") in ("randn", "rand") and len(s.get("shape") or []) == 4]
 
 
@@ -704,8 +696,23 @@ def _with_image_size(candidate: dict[str, Any], size: int) -> dict[str, Any]:
         return spec
 
     images = _image_specs(candidate)
-    return {"args": [resized(a) for a in candidate.get("args", [])],
-            "kwargs": {k: resized(v) for k, v in candidate.get("kwargs", {}).items()}}
+    return _mapped(candidate, resized)
+
+
+def _mapped(candidate: dict[str, Any], change: Callable[[Any], Any]) -> dict[str, Any]:
+    """The candidate with ``change`` applied to each of its input specs."""
+    return {"args": [change(a) for a in candidate.get("args", [])],
+            "kwargs": {k: change(v) for k, v in candidate.get("kwargs", {}).items()}}
+
+
+def _first_input(candidate: dict[str, Any], ops: tuple[str, ...]) -> dict[str, Any] | None:
+    """The first input spec made by one of ``ops``."""
+    return next((s for s in _input_specs(candidate) if isinstance(s, dict) and s.get("op") in ops), None)
+
+
+def _replaced(candidate: dict[str, Any], old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The candidate with every input made like ``old`` (a pair to compare alike) made ``new``."""
+    return _mapped(candidate, lambda spec: new if spec == old else spec)
 
 
 def _arrange(required: list[inspect.Parameter], chosen: list[dict[str, Any]]) -> dict[str, Any]:
