@@ -189,6 +189,43 @@ class MaskedConv(nn.Conv2d):
         return y * self.updater.sum() if self.multi_channel else y
 
 
+class PretrainedTable(nn.Module):
+    """A position table only the constructor reads: it hands it to nn.Embedding.from_pretrained,
+    and the forward reads the embedding, which holds the same tensor on both sides."""
+
+    def __init__(self, n=8, dim=4):
+        super().__init__()
+        self.table = torch.linspace(0, 1, n * dim).reshape(n, dim)
+        self.pos = nn.Embedding.from_pretrained(self.table, freeze=True)
+
+    def forward(self, ids):
+        return self.pos(ids) * 2
+
+
+class Offset(nn.Module):
+    def __init__(self, get):
+        super().__init__()
+        self.get = get
+
+    def forward(self, x):
+        return x + self.get()
+
+
+class ClosureTable(nn.Module):
+    """Hands on a closure that reads the parent's slot again at each call, which the made-up
+    forward never makes: not a tensor handed on as it is."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.table = torch.linspace(0, 1, 4)
+        self.offset = Offset(lambda: self.table)
+
+    def forward(self, x, use_offset: bool = False):
+        y = self.lin(x)
+        return self.offset(y) if use_offset else y
+
+
 class OnGpuOnly(nn.Module):
     def __init__(self):
         super().__init__()
@@ -238,6 +275,12 @@ EDITS = [
     ("MaskedConv", "updater", "self.updater = torch.ones(self.out_channels, self.in_channels, *self.kernel_size)",
      'self.register_buffer("updater", torch.ones(self.out_channels, self.in_channels, *self.kernel_size), persistent=False)',
      "buffer", False, "persistent=False: derived from constructor arguments"),
+    ("PretrainedTable", "table", "self.table = torch.linspace(0, 1, n * dim).reshape(n, dim)",
+     'self.register_buffer("table", torch.linspace(0, 1, n * dim).reshape(n, dim), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
+    ("ClosureTable", "table", "self.table = torch.linspace(0, 1, 4)",
+     'self.register_buffer("table", torch.linspace(0, 1, 4), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
     ("OnGpuOnly", "boost", "self.boost = torch.ones(4)",
      'self.register_buffer("boost", torch.ones(4), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
@@ -406,6 +449,20 @@ def test_a_forward_counts_for_a_rewrite_only_when_it_reads_the_rewritten_tensor(
     assert v.verdict is Verdict.CHECKED_WITHOUT_FORWARD, _describe(v)
     assert "forward:cpu" in v.compared  # a forward was compared, but it took the other path
     assert "the forward compared never read offset" in v.message_for("offset"), v.message_for("offset")
+
+
+def test_a_tensor_handed_on_in_init_is_proven_by_a_forward_of_what_received_it(verdicts):
+    v = verdicts["PretrainedTable"]
+    assert v.verdict is Verdict.PASSED and v.forward_for("table") == "compared", _describe(v)
+    message = v.message_for("table")
+    assert "forward compared in float32 and after" in message, message
+    assert "reaches the forward only through what __init__ handed it to" in message, message
+
+
+def test_a_closure_handed_on_in_init_is_no_such_evidence(verdicts):
+    v = verdicts["ClosureTable"]  # the closure reads self.table at each call; the forward never called it
+    assert v.verdict is Verdict.CHECKED_WITHOUT_FORWARD, _describe(v)
+    assert "the forward compared never read table" in v.message_for("table"), v.message_for("table")
 
 
 def test_changes_the_checkpoint_format(verdicts):

@@ -173,7 +173,7 @@ CAST_LABELS = tuple(label for label, _, _ in CASTS)
 
 
 def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads: dict[str, bool],
-          tried: int = 0) -> dict[str, Any]:
+          tried: int = 0, handed_on: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     """Each rewrite's verdict from the builds of its class (judge results, the first build first).
 
     * **failed**: any build shows a difference that concerns the rewrite (a failure naming
@@ -182,7 +182,9 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
       rewrite spanning both arms of an ``if`` is proven once each arm ran in some build), or
       its attribute held no tensor in any build;
     * **checked without forward**: no build compared a forward, in float32 and after each
-      cast, with the attribute holding a tensor, while some forward of the class reads it;
+      cast, with the attribute holding a tensor, while some forward of the class reads it
+      (for an attribute in ``handed_on``, which forward reaches only through what ``__init__``
+      handed it to, any such forward counts);
     * **changes the checkpoint format**: the only difference is new ``state_dict`` keys;
     * **passed**: none of the above.
     """
@@ -214,8 +216,9 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
         if covered and not unrun:
             checks.append("coverage")
         tensor_builds = [i for i, b in enumerate(builds) if attr not in b["uncompared"] and not b["error"]]
-        # a forward counts for a rewrite when it read the rewritten tensor
-        forward_builds = [i for i in tensor_builds if builds[i]["forward_with_casts"] and attr in builds[i]["read"]]
+        # a forward counts for a rewrite when it read the rewritten tensor, or ran what holds it
+        forward_builds = [i for i in tensor_builds if builds[i]["forward_with_casts"]
+                          and (attr in builds[i]["read"] or attr in handed_on)]
         keys = sorted({k for b in builds for k in b["new_keys"].get(attr, [])})
         entry: dict[str, Any] = {"checks": checks, "builds": [i + 1 for i in tensor_builds],
                                  "forward": "compared" if forward_builds else (
@@ -242,7 +245,9 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
         elif keys:
             entry.update(verdict="changes the checkpoint format", message=_new_keys_message(keys, entry["forward"]))
         else:
-            entry.update(verdict="passed", message=_proof(attr, builds, forward_builds, entry["forward"]))
+            entry.update(verdict="passed", message=_proof(attr, builds, forward_builds, entry["forward"],
+                                                          attr in handed_on and attr not in builds[forward_builds[0]]["read"]
+                                                          if forward_builds else False))
         rewrites[attr] = entry
 
     verdict = min((r["verdict"] for r in rewrites.values()), key=ORDER.index, default="passed")
@@ -316,7 +321,7 @@ def _new_keys_message(keys: list[str], forward: str) -> str:
             "(written only with --allow-new-keys)")
 
 
-def _proof(attr: str, builds: list[dict[str, Any]], forward_builds: list[int], forward: str) -> str:
+def _proof(attr: str, builds: list[dict[str, Any]], forward_builds: list[int], forward: str, through: bool) -> str:
     if forward == "not used":
         return (f"proven by running; no forward of the class reads {attr}, so no forward was compared "
                 "(the attribute, checkpoint, cast and meta checks were)")
@@ -326,6 +331,9 @@ def _proof(attr: str, builds: list[dict[str, Any]], forward_builds: list[int], f
     text = f"proven by running: forward compared in float32 and after {casts}"
     if len(builds) > 1:
         text += f" (build {i + 1})"
+    if through:
+        text += (f"; no forward reads {attr} itself: it reaches the forward only through what __init__ handed it to, "
+                 "which holds the same tensor before and after the rewrite")
     return text
 
 

@@ -5,6 +5,12 @@ forward can reach (a table only ``sample()`` reads, a class with no ``forward`` 
 judged without one, and its verdict says so.  The answer is conservative: when the source
 cannot be read, or the attribute leaves the class (handed to a submodule or a function in
 ``__init__``, named in a string for ``getattr``), forward is taken to read it.
+
+An attribute that no forward reads itself, but that ``__init__`` hands on as it is
+(``nn.Embedding.from_pretrained(self.table)``, ``Child(self.mask)``), reaches a forward only
+through what received it.  That receiver holds the same tensor on both sides of a rewrite
+(registering it changes only the parent's own slot, which no forward reads), so a forward
+compared in float32 and after each cast is the evidence for it (``handed_on``).
 """
 
 from __future__ import annotations
@@ -33,6 +39,20 @@ def forward_reads(cls: type, attrs: list[str]) -> dict[str, bool]:
         read = any(_reads(methods[name], attr) for name in reached)
         out[attr] = read or _escapes(methods, attr)
     return out
+
+
+def handed_on(cls: type, attrs: list[str]) -> list[str]:
+    """The attributes no forward of ``cls`` reads itself, which ``__init__`` hands on as they are.
+
+    Handing on inside a ``lambda`` or a nested function does not count: such a closure reads
+    ``self.attr`` again each time it is called, the parent's slot that a rewrite does change."""
+    methods = _methods(cls)
+    if methods is None:
+        return []
+    reached = _reached(methods, "forward") if "forward" in methods else set()
+    return [attr for attr in attrs
+            if not any(_reads(methods[name], attr) for name in reached)
+            and _escapes(methods, attr) and not _closure_reads(methods["__init__"], attr)]
 
 
 def _methods(cls: type) -> dict[str, ast.FunctionDef] | None:
@@ -89,22 +109,37 @@ def _reads(function: ast.FunctionDef, attr: str) -> bool:
 
 
 def _escapes(methods: dict[str, Any], attr: str) -> bool:
-    """Whether the constructor hands ``self.attr`` on (to a submodule, a function, a container):
-    then whatever receives it may be run by forward."""
+    """Whether the constructor hands ``self.attr`` on (to a submodule, a function, a container),
+    or builds a closure that reads it: then whatever receives it may be run by forward."""
     init = methods.get("__init__")
     if init is None:
         return False
+    if _closure_reads(init, attr):
+        return True
     me = _self_name(init)
     for node in ast.walk(init):
         if not isinstance(node, ast.Call):
             continue
         for argument in list(node.args) + [k.value for k in node.keywords]:
             for inner in ast.walk(argument):
-                if isinstance(inner, ast.Attribute) and inner.attr == attr and isinstance(inner.value, ast.Name) \
-                        and inner.value.id == me:
+                if _is_self_attr(inner, me, attr):
                     # its own registration (register_buffer("x", self.x)) is not handing it on
                     func = node.func
                     if isinstance(func, ast.Attribute) and func.attr in ("register_buffer", "Parameter", "Buffer"):
                         continue
                     return True
     return False
+
+
+def _closure_reads(init: ast.FunctionDef, attr: str) -> bool:
+    """Whether a ``lambda`` or nested function of the constructor reads ``self.attr``: it reads
+    the parent's slot again each time it is called, wherever it was handed."""
+    me = _self_name(init)
+    return any(_is_self_attr(inner, me, attr)
+               for node in ast.walk(init) if node is not init and isinstance(node, (ast.Lambda, ast.FunctionDef))
+               for inner in ast.walk(node))
+
+
+def _is_self_attr(node: ast.AST, me: str, attr: str) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) \
+        and node.value.id == me

@@ -60,9 +60,10 @@ _NOT_A_TENSOR_FOR_BUFFER = "(torch Tensor or None required)"
 class Evidence:
     """What the builds of a class so far show about each rewrite (original side)."""
 
-    def __init__(self, findings: list[list[Any]], forward_reads: dict[str, bool]) -> None:
+    def __init__(self, findings: list[list[Any]], forward_reads: dict[str, bool], handed_on: list[str]) -> None:
         self.attrs = [attr for attr, *_ in findings]
         self.forward_reads = forward_reads
+        self.handed_on = set(handed_on)
         self.unrun: dict[str, set[int] | None] = {attr: None for attr in self.attrs}
         self.tensor = {attr: False for attr in self.attrs}
         self.forward = {attr: False for attr in self.attrs}
@@ -79,7 +80,8 @@ class Evidence:
                 (data.get("attrs_after_forward") or {}).get(attr) or {}).get("tensor") is not None
             self.tensor[attr] |= holds
             read = data.get("plain_reads")
-            self.forward[attr] |= bool(holds and forward and (read is None or attr in read or attr in self.lazy(data)))
+            self.forward[attr] |= bool(holds and forward and (read is None or attr in read or attr in self.lazy(data)
+                                                             or attr in self.handed_on))
 
     @staticmethod
     def lazy(data: dict[str, Any]) -> set[str]:
@@ -511,12 +513,13 @@ class WorkerState:
             return {"status": "error", "message": f"{where} raised {exc.text}"}
         builds = [self._portable(data, source)]
         forward_reads = reads.forward_reads(cls, [attr for attr, *_ in findings])
+        handed_on = reads.handed_on(cls, [attr for attr, *_ in findings])
         tried = [0]
         first_cpu = time.process_time() - cpu_started
         if self.zero_setup and not data["forward_error"]:
             if first_cpu <= self.timeout * MORE_BUILDS_SHARE:
-                builds += self._more_builds(cls, target, source, request, data, forward_reads, tried)
-            elif not Evidence(findings, forward_reads).added(data).complete():
+                builds += self._more_builds(cls, target, source, request, data, forward_reads, handed_on, tried)
+            elif not Evidence(findings, forward_reads, handed_on).added(data).complete():
                 # CPU time, not the clock: a busy machine decides as an idle one
                 builds[0]["notes"].append(f"no further builds: the first took {first_cpu:.0f} s of CPU time, more than "
                                           f"{MORE_BUILDS_SHARE:.0%} of the {self.timeout:g} s a class may take")
@@ -528,7 +531,8 @@ class WorkerState:
                     if stubs.DECORATED else "")
             builds[0]["notes"].append("imported with stand-ins for modules that are not installed: "
                                       + ", ".join(stubs.stubbed()) + f" (not otherwise used while building and running{used})")
-        torch.save({"builds": builds, "forward_reads": forward_reads, "tried": tried[0] - (len(builds) - 1)},
+        torch.save({"builds": builds, "forward_reads": forward_reads, "handed_on": handed_on,
+                    "tried": tried[0] - (len(builds) - 1)},
                    request["data"])
         return {"status": "ok", "source": source.kind}
 
@@ -542,14 +546,14 @@ class WorkerState:
         return data
 
     def _more_builds(self, cls: type, target: str, primary: Source, request: dict[str, Any], first: dict[str, Any],
-                     forward_reads: dict[str, bool], tried: list[int]) -> list[dict[str, Any]]:
+                     forward_reads: dict[str, bool], handed_on: list[str], tried: list[int]) -> list[dict[str, Any]]:
         """Further builds of the class while they add evidence the builds so far lack: a
         rewritten statement that has not run yet (the other arm of an ``if``), an attribute that
         held no tensor, or a forward for an attribute some forward reads.  Variants of the first
         build's arguments come first (each boolean flipped, each None default given a value),
         then the other sources (the record, the repository's calls, made-up arguments)."""
         findings = request["findings"]
-        evidence = Evidence(findings, forward_reads)
+        evidence = Evidence(findings, forward_reads, handed_on)
         evidence.add(first)
         out: list[dict[str, Any]] = []
         if evidence.complete():
@@ -666,7 +670,7 @@ class WorkerState:
             results.append(judge(build_data, data, request["findings"], self.index, self.device, self.device_label))
             del data
         validation = merge(results, request["findings"], original.get("forward_reads") or {},
-                           int(original.get("tried") or 0))
+                           int(original.get("tried") or 0), original.get("handed_on") or [])
         return {"status": "judged", "validation": validation}
 
     # -- evidence shared by both sides -----------------------------------------------------
