@@ -9,6 +9,7 @@ not turns into a skip with a reason instead.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from codemod.edits import char_col
@@ -214,6 +215,16 @@ class TextScan:
         return self.holders is not None and not self.holders
 
 
+_STATIC_METHOD = re.compile(r"^([ \t]+)@staticmethod[ \t]*\n(?:\1@.*\n)*\1def[ \t]+(\w+)", re.M)
+
+
+def _static_body(text: str, match: re.Match[str]) -> str:
+    """The text of a static method, up to the next line indented no deeper than its def."""
+    indent = match.group(1)
+    end = re.compile(rf"^(?!{re.escape(indent)}[ \t])[ \t]*\S", re.M).search(text, match.end())
+    return text[match.end(): end.start() if end else len(text)]
+
+
 def scan_text(index: RepoIndex, path, text: str) -> TextScan:
     """Which top-level statements can hold a finding (see segments.may_hold_finding)."""
     pieces = split(text)
@@ -223,6 +234,12 @@ def scan_text(index: RepoIndex, path, text: str) -> TextScan:
     if not holders:
         return TextScan(pieces, set())
     functions = {p.name: p.text for p in pieces if p.kind == "def" and p.name}
+    for piece in pieces:
+        if piece.kind == "class":
+            # a static method, called through its class's name (`Table.build(n)`), is a helper
+            # like a module-level function
+            functions.update((m.group(2), _static_body(piece.text, m)) for m in _STATIC_METHOD.finditer(piece.text)
+                             if m.group(2) not in functions)
     header = "".join(p.text for p in pieces if p.kind in ("import", "other"))
     hints = finding_hints(index, header, index.module_name(path), path.name == "__init__.py", functions)
     if hints is None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from codemod.torch_names import TENSOR_ONLY_METHODS as RESULT_IS_TENSOR_METHODS
 from codemod.torch_names import CallKind, classify_call, may_make_tensor
+from codemod.torch_table import NON_TENSOR_ARGUMENT_POSITIONS
 
 # The scans below run over every file, so their patterns begin with a literal (which the
 # regular expression engine finds fast) and conditions on what begins the line are checked
@@ -348,6 +349,8 @@ def torch_slot_takes_tensor(name: str, position: int | None, keyword: str | None
         return keyword not in SCALAR_KEYWORDS
     if position is None:
         return False
+    if position in NON_TENSOR_ARGUMENT_POSITIONS.get(name, ()):
+        return False  # a number or an option in every overload torch has (`torch.batch_norm_stats(x, eps)`)
     late = TENSOR_LATE_POSITIONS.get(name)
     if late is not None:
         return position == 0 or position in late

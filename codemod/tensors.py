@@ -233,6 +233,7 @@ class Evaluator:
         class_methods: Callable[[str], tuple[ModuleSymbols, ast.FunctionDef | ast.AsyncFunctionDef] | None] | None = None,
         self_attrs: dict[str, Value] | None = None,
         depth: int = 0,
+        arguments: dict[str, Value] | None = None,
     ):
         self.index = index
         self.symbols = symbols
@@ -275,6 +276,8 @@ class Evaluator:
                     value = self.eval(default)
                     if value.kind is Kind.TENSOR and not value.requires_grad:
                         self.env[name] = Value(Kind.TENSOR, ARGUMENT_STATE, None, value.integer, integer_guessed=value.integer_guessed)
+            # what one call site passes (a layer handed to a helper: `attention(q, k, v, dropout=self.dropout)`)
+            self.env.update((name, value) for name, value in (arguments or {}).items() if name in self.env)
 
     # -- names ---------------------------------------------------------------------------------
 
@@ -504,6 +507,9 @@ class Evaluator:
                 held = self.env[func.id]
                 if held.tensor_type is not None:
                     return self._qualified_call(held.tensor_type, node)  # Tensor(...) with Tensor a tensor type
+                if held.module is not None and tn.module_returns_tensor(held.module):
+                    # `dropout(p_attn)` with an nn.Dropout handed in by the call site
+                    return Value(Kind.TENSOR, f"data passed in (computed by {held.module.rpartition('.')[2]})")
                 return self._instance_method(held.instance, "__call__") if held.instance is not None else UNKNOWN
             qualname = self.qualify(func)
             if qualname is None:
@@ -589,11 +595,22 @@ class Evaluator:
         if self._is_method_of_a_class(qualname.rpartition(".")[0]):
             # `AutoModel.from_config(...)`: a method of a class, which the analysis cannot
             # type; finding the class through a package's re-exports would be the costly part.
-            return UNKNOWN
+            # A static method of a class of this module is typed from its body
+            # (`SinusoidalPositionalEmbedding.get_embedding(n, dim)`).
+            return self._static_method(qualname)
+        owner = qualname.rpartition(".")[0]
+        if owner.rpartition(".")[0] == self.symbols.name and owner.rpartition(".")[2] in self.symbols.classes:
+            return self._static_method(qualname)  # a class named in lower case
         if kind is tn.CallKind.UNKNOWN and self.index is not None and not qualname.startswith("torch."):
             resolved = self.index.resolve(qualname, self.symbols.path)
             if resolved.kind == "function" and resolved.module is not None:
-                return function_value(self.index, resolved.module, resolved.node, None, self.depth + 1)  # type: ignore[arg-type]
+                value = function_value(self.index, resolved.module, resolved.node, None, self.depth + 1)  # type: ignore[arg-type]
+                if _partly_typed(value):
+                    layers = self._layers_passed(resolved.node, node)  # type: ignore[arg-type]
+                    if layers:
+                        return function_value(self.index, resolved.module, resolved.node, None, self.depth + 1,
+                                              arguments=layers)  # type: ignore[arg-type]
+                return value
             if resolved.kind == "class":
                 # An instance of a repository class: a module, a config, ... never a raw
                 # tensor worth registering (a torch.Tensor subclass is left alone too).
@@ -604,6 +621,31 @@ class Evaluator:
         if kind is tn.CallKind.UNKNOWN and local[0] == self.symbols.name and local[2] in self.symbols.functions:
             return function_value(self.index, self.symbols, self.symbols.functions[local[2]], None, self.depth + 1)
         return UNKNOWN
+
+    def _layers_passed(self, function: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> dict[str, Value]:
+        """The torch.nn layers a call hands a function, by parameter name."""
+        params = [a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)]
+        passed = dict(zip(params, node.args)) if not any(isinstance(a, ast.Starred) for a in node.args) else {}
+        passed.update((k.arg, k.value) for k in node.keywords if k.arg is not None)
+        out = {}
+        for name, expr in passed.items():
+            value = self.eval(expr)
+            if value.module is not None and tn.module_returns_tensor(value.module):
+                out[name] = value
+        return out
+
+    def _static_method(self, qualname: str) -> Value:
+        """What `Owner.method(...)` returns, where Owner is a class defined in this module and
+        method a @staticmethod of its own: typed from the method's body, as a helper function."""
+        owner, _, name = qualname.rpartition(".")
+        owner_name = owner.rpartition(".")[2]
+        if owner != f"{self.symbols.name}.{owner_name}" or owner_name not in self.symbols.classes:
+            return UNKNOWN
+        cls = self.symbols.classes[owner_name]
+        found = method_in([(self.symbols, cls)], name)
+        if found is None or not _is_static(found[1]):
+            return UNKNOWN
+        return function_value(self.index, self.symbols, found[1], None, self.depth + 1)
 
     def _is_method_of_a_class(self, owner: str) -> bool:
         """Whether the owner of a called name is a class, told by what it is bound to: a
@@ -1042,11 +1084,14 @@ def function_value(
     class_methods,
     depth: int,
     self_attrs: dict[str, Value] | None = None,
+    arguments: dict[str, Value] | None = None,
 ) -> Value:
     """The value a helper function returns, when every return gives a tensor (or None).
 
-    self_attrs: for a method, what the caller's self holds (the result is then not memoised)."""
-    memo = getattr(function, _FUNCTION_MEMO_ATTR, None) if self_attrs is None else None
+    self_attrs: for a method, what the caller's self holds; arguments: what one call site passes
+    for some parameters.  Either makes the result the caller's own (not memoised)."""
+    own = self_attrs is None and arguments is None
+    memo = getattr(function, _FUNCTION_MEMO_ATTR, None) if own else None
     if memo is not None:
         value, dependencies = memo
         if index is not None:
@@ -1059,7 +1104,8 @@ def function_value(
     from codemod.walker import BodyWalker  # local import: walker builds on this module
 
     def walked() -> tuple[Evaluator, BodyWalker]:
-        evaluator = Evaluator(index, symbols, function, class_methods, depth=depth, self_attrs=self_attrs)
+        evaluator = Evaluator(index, symbols, function, class_methods, depth=depth, self_attrs=self_attrs,
+                              arguments=arguments)
         walker = BodyWalker(evaluator)
         walker.walk(function.body)
         return evaluator, walker
@@ -1079,13 +1125,20 @@ def function_value(
         annotated = return_annotation_value(function, evaluator)
         if annotated.kind is not Kind.UNKNOWN:
             result = annotated
-    if self_attrs is None:
+    if own:
         setattr(function, _FUNCTION_MEMO_ATTR, (result, dependencies))
     elif previous is not None:
         setattr(function, _FUNCTION_MEMO_ATTR, previous)
     else:
         delattr(function, _FUNCTION_MEMO_ATTR)
     return result
+
+
+def _partly_typed(value: Value) -> bool:
+    """Whether a helper's result leaves something untyped that its arguments might settle."""
+    if value.kind is Kind.UNKNOWN:
+        return True
+    return value.elements is not None and any(e.kind is Kind.UNKNOWN for e in value.elements)
 
 
 def return_annotation_value(function: ast.FunctionDef | ast.AsyncFunctionDef, evaluator: Evaluator) -> Value:

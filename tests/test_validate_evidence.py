@@ -226,6 +226,18 @@ class ClosureTable(nn.Module):
         return self.offset(y) if use_offset else y
 
 
+class HashLoss(nn.Module):
+    """A loss configured by a dict (`config["num_train"]`), as many research repositories
+    are, whose forward reads the dict too: made-up dicts with those keys build and run it."""
+
+    def __init__(self, config, bit):
+        super().__init__()
+        self.centers = torch.linspace(-1, 1, config["n_class"] * bit).reshape(config["n_class"], bit).to(config["device"])
+
+    def forward(self, batch, config):
+        return config["alpha"] * (batch["codes"] @ self.centers.t()).mean()
+
+
 class OnGpuOnly(nn.Module):
     def __init__(self):
         super().__init__()
@@ -281,6 +293,10 @@ EDITS = [
     ("ClosureTable", "table", "self.table = torch.linspace(0, 1, 4)",
      'self.register_buffer("table", torch.linspace(0, 1, 4), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
+    ("HashLoss", "centers",
+     'self.centers = torch.linspace(-1, 1, config["n_class"] * bit).reshape(config["n_class"], bit).to(config["device"])',
+     'self.register_buffer("centers", torch.linspace(-1, 1, config["n_class"] * bit).reshape(config["n_class"], bit)'
+     '.to(config["device"]), persistent=False)', "buffer", False, "persistent=False: derived from constructor arguments"),
     ("OnGpuOnly", "boost", "self.boost = torch.ones(4)",
      'self.register_buffer("boost", torch.ones(4), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
@@ -463,6 +479,15 @@ def test_a_closure_handed_on_in_init_is_no_such_evidence(verdicts):
     v = verdicts["ClosureTable"]  # the closure reads self.table at each call; the forward never called it
     assert v.verdict is Verdict.CHECKED_WITHOUT_FORWARD, _describe(v)
     assert "the forward compared never read table" in v.message_for("table"), v.message_for("table")
+
+
+def test_a_dict_config_is_made_up_from_the_keys_the_constructor_and_forward_read(verdicts):
+    v = verdicts["HashLoss"]
+    assert v.verdict is Verdict.PASSED and v.forward_for("centers") == "compared", _describe(v)
+    assert any("config=a dict ({'device': 'cpu', 'n_class':" in b for b in v.builds), v.builds
+    # an option by its name, data as a tensor
+    assert any("forward inputs made up" in d and "{'codes': randn(2x" in d and "{'alpha': 0.5}" in d
+               for d in v.details), v.details
 
 
 def test_changes_the_checkpoint_format(verdicts):

@@ -213,7 +213,7 @@ class Sinc(nn.Module):
         self.n_ = 2 * math.pi * torch.arange(n, dtype=torch.float32) / 16000
 
     def forward(self, batch):
-        return batch["waveform"] * self.n_
+        return batch.waveform * self.n_
 """
 
 

@@ -31,7 +31,8 @@ RULES = (RULE,)
 
 REASON = (
     "every read moves it to a device itself ({where}); as a buffer it would also be cast by model.half() "
-    "or model.to(torch.bfloat16), which the code does not do today (a float32 value loses precision)"
+    "or model.to(torch.bfloat16), which the code does not do today: it would take the model's dtype where it keeps "
+    "its own (values that float16 cannot hold exactly would be rounded)"
 )
 SUGGESTION = "leave it as it is; register it with persistent=False if casting it with the model is intended"
 

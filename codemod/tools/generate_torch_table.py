@@ -1159,7 +1159,31 @@ def build_tables(clf: Classifier | None = None) -> dict[str, object]:
     tables.update(_types_and_dtypes())
     tables.update(_nn_classes())
     tables["NON_TENSOR_TORCH_CALLABLES"] = _non_tensor_callables(clf)
+    tables["NON_TENSOR_ARGUMENT_POSITIONS"] = _non_tensor_argument_positions(clf)
     return tables
+
+
+def _non_tensor_argument_positions(clf: Classifier) -> dict[str, tuple[int, ...]]:
+    """torch.<name> -> the positions of its call that take no tensor in any of its aten
+    overloads (`torch.batch_norm_stats(input, eps)`: eps is a float).  Only positional
+    arguments count (keyword-only ones have no position)."""
+    out: dict[str, tuple[int, ...]] = {}
+    for name, obj in _public(torch):
+        if not callable(obj) or isinstance(obj, type):
+            continue
+        schemas = clf.schemas.native_for(name)
+        if not schemas:
+            continue
+        width = max(len([a for a in s.arguments if not a.kwarg_only]) for s in schemas)
+        positions = []
+        for i in range(width):
+            types_here = [[a for a in s.arguments if not a.kwarg_only][i].type for s in schemas
+                          if i < len([a for a in s.arguments if not a.kwarg_only])]
+            if not any(_mentions_tensor(t) or "Scalar" in str(t) for t in types_here):
+                positions.append(i)
+        if positions:
+            out[name] = tuple(positions)
+    return out
 
 
 # --- rendering ---------------------------------------------------------------
@@ -1209,6 +1233,7 @@ DOCS = {
     "NN_PARAMETER_FREE_MODULES": "torch.nn.<name> holding no parameter, buffer or child when built (probed).",
     "NN_REGISTERED_BUFFERS": "torch.nn module class (dotted) -> the buffers its constructor registers (probed).",
     "NON_TENSOR_TORCH_CALLABLES": "Callables, dotted relative to torch, whose results are never Tensors.",
+    "NON_TENSOR_ARGUMENT_POSITIONS": "torch.<name> -> call positions that take no Tensor in any aten overload.",
 }
 
 LINE_WIDTH = 88

@@ -180,8 +180,9 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     if annotation is not typing.Any:
         return []  # an annotation we cannot satisfy: guessing against it only builds nonsense
     # unannotated: the name decides
-    if any(name == c or name.endswith("_" + c) or name.startswith(c + "_") for c in _CONFIG_PARAMS):
-        return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name)
+    if _is_config_name(name):
+        return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name) + _mappings(
+            cls, parameter.name)
     if _names_an_adjacency(name):
         return _tensor_values(name) + _namespaces(cls, parameter.name) + [(v, str(v)) for v in _int_values(name)]
     if "anchor" in name:
@@ -197,6 +198,8 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     accessed = _attribute_reads(cls, parameter.name)
     if accessed:  # used like an object: something with those attributes
         return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name)
+    if _subscript_reads(_init_tree(cls), parameter.name):  # used like a dict: one with those keys
+        return _mappings(cls, parameter.name)
     return [(v, str(v)) for v in _int_values(name)]
 
 
@@ -398,6 +401,53 @@ def _namespaces(cls: type, parameter: str) -> list[tuple[Any, str]]:
     return [(value, f"a namespace ({shown})")]
 
 
+def _subscript_reads(tree: ast.AST | None, parameter: str) -> dict[str, Any]:
+    """``{key: nested}`` for every ``parameter["key"](["sub"]...)`` a function reads; a
+    ``parameter.get("key", default)`` keeps its default and needs nothing."""
+    if tree is None:
+        return {}
+    found: dict[str, Any] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript) or not isinstance(node.ctx, ast.Load):
+            continue
+        chain = []
+        current: ast.AST = node
+        while isinstance(current, ast.Subscript) and isinstance(current.slice, ast.Constant) \
+                and isinstance(current.slice.value, str):
+            chain.append(current.slice.value)
+            current = current.value
+        if chain and isinstance(current, ast.Name) and current.id == parameter:
+            level = found
+            for part in reversed(chain):
+                level = level.setdefault(part, {})
+    return found
+
+
+def _mappings(cls: type, parameter: str) -> list[tuple[Any, str]]:
+    reads = _subscript_reads(_init_tree(cls), parameter)
+    if not reads:
+        return []
+    value = _mapping(reads)
+    shown = ", ".join(f"{k!r}: {value[k]!r}" for k in sorted(reads) if not reads[k])
+    return [(value, f"a dict ({{{shown}}})")]
+
+
+class MadeUpMapping(dict):
+    """A dict config made up from the keys a constructor reads (``config["num_train"]``); a
+    key it hands on to a submodule that reads more gets a value by its name too."""
+
+    def __missing__(self, key: Any) -> Any:
+        if not isinstance(key, str) or key.startswith("_"):
+            raise KeyError(key)
+        value = _value_by_name(key)
+        self[key] = value
+        return value
+
+
+def _mapping(reads: dict[str, Any]) -> MadeUpMapping:
+    return MadeUpMapping({key: _mapping(nested) if nested else _value_by_name(key) for key, nested in reads.items()})
+
+
 class MadeUpConfig(types.SimpleNamespace):
     """A config made up from the attributes a constructor reads.
 
@@ -549,6 +599,10 @@ class _Model:
         self.width = _width_specs(model)
         self.embedding = next((m for m in model.modules() if isinstance(m, (nn.Embedding, nn.EmbeddingBag))), None)
         self.nodes = node_counts(model)
+        try:
+            self.forward_tree: ast.AST | None = ast.parse(textwrap.dedent(inspect.getsource(type(model).forward)))
+        except (OSError, TypeError, SyntaxError, IndentationError):
+            self.forward_tree = None
 
 
 def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ()) -> list[dict[str, Any]]:
@@ -761,6 +815,9 @@ def _param_specs(p: inspect.Parameter, annotation: Any, layer: nn.Module | None,
         specs = layer_specs(layer, seen.nodes)
         if specs:
             return specs
+    keys = _subscript_reads(seen.forward_tree, p.name)
+    if keys:  # `config["alpha"]` in forward: a dict with those keys, values by name
+        return _dict_specs(keys, seen, _is_config_name(name))
     if "mask" in name:
         return [{"op": "ones", "shape": [BATCH, SEQ]}]
     if name in _ADJACENCY_NAMES or name.startswith("adj") or (name in ("a", "g") and seen.nodes):
@@ -777,6 +834,32 @@ def _param_specs(p: inspect.Parameter, annotation: Any, layer: nn.Module | None,
     if seen.width:  # the first layer may not be where this input goes: the usual shapes last
         specs += [{"op": "randn", "shape": list(shape)} for shape in _GENERIC_SHAPES]
     return _distinct(specs)
+
+
+def _dict_specs(reads: dict[str, Any], seen: _Model, options: bool) -> list[dict[str, Any]]:
+    """Dicts with the keys a forward reads: options by their names (`alpha`, `device`,
+    `n_class`; every key of a dict named like a config), data (`batch["image"]`) a tensor of
+    each of the usual sizes in turn."""
+    data = _generic_floats(seen)[:3] or [{"op": "randn", "shape": [BATCH, 16]}]
+
+    def made(level: dict[str, Any], tensor: dict[str, Any]) -> dict[str, Any]:
+        items = []
+        for key, nested in level.items():
+            lowered = key.lower()
+            if nested:
+                items.append([key, made(nested, tensor)])
+            elif options or _looks_bool(lowered) or _looks_float(lowered) or _string_value(lowered) is not None or any(
+                    f in lowered for fragments, _ in _INT_NAMES for f in fragments):
+                items.append([key, {"op": "value", "value": _value_by_name(key)}])
+            else:
+                items.append([key, tensor])
+        return {"op": "dict", "items": items}
+
+    return _distinct([made(reads, tensor) for tensor in data])
+
+
+def _is_config_name(name: str) -> bool:
+    return any(name == c or name.endswith("_" + c) or name.startswith(c + "_") for c in _CONFIG_PARAMS)
 
 
 def _distinct(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:

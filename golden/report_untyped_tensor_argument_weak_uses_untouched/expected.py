@@ -64,3 +64,15 @@ class Sizes(nn.Module):
 
     def forward(self, x):
         return x * self.n / self.k
+
+
+class BatchStats(nn.Module):
+    # eps and dim sit where every overload torch has takes a number (torch's own schemas say so)
+    def __init__(self, eps, dim):
+        super().__init__()
+        self.eps = eps
+        self.dim = dim
+
+    def forward(self, x, index):
+        mean, invstd = torch.batch_norm_stats(x, self.eps)
+        return torch.index_select(x, self.dim, index) * invstd.mean() + mean.mean()
