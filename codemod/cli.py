@@ -167,11 +167,37 @@ def run_command(ctx: click.Context, paths: tuple[Path, ...], **flags) -> None:
     except Interrupted as stopped:
         if not flags["silent"]:
             click.echo(f"codemod: {stopped.message()}", err=True)
-        ctx.exit(EXIT_INTERRUPTED)
+        _exit_interrupted(ctx)
     except KeyboardInterrupt:
         if not flags["silent"]:
             click.echo("codemod: interrupted; nothing was written", err=True)
+        _exit_interrupted(ctx)
+
+
+# Set by entry.main: this process is the command itself (not a test's CliRunner), and may end
+# with os._exit.
+OWNS_PROCESS = False
+
+
+def _exit_interrupted(ctx: click.Context) -> None:
+    """End a run stopped by Ctrl-C with status 130.  The interpreter would otherwise end it by
+    SIGINT itself (status -2) when the interrupt landed inside code run through its C API (an
+    import of a compiled module): CPython then re-raises the signal at exit, however the
+    KeyboardInterrupt was handled.  So the exit handlers run here, and the process ends."""
+    import atexit
+    import signal
+
+    if not OWNS_PROCESS:
         ctx.exit(EXIT_INTERRUPTED)
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # nothing left to interrupt
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    atexit._run_exitfuncs()
+    os._exit(EXIT_INTERRUPTED)
 
 
 def _run_command(ctx: click.Context, paths: tuple[Path, ...], flags: dict) -> None:

@@ -36,6 +36,7 @@ def isolate_from_working_directory() -> None:
 
 def main() -> None:
     isolate_from_working_directory()
-    from codemod.cli import main as cli_main
+    from codemod import cli
 
-    cli_main()
+    cli.OWNS_PROCESS = True
+    cli.main()

@@ -182,6 +182,23 @@ def _run(
         return _run_stages(paths, options, progress, stdin, state)
     except KeyboardInterrupt:
         raise _interrupted(state, options) from None
+    except Exception as exc:
+        if _caused_by_interrupt(exc):
+            raise _interrupted(state, options) from None
+        raise
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether a Ctrl-C is what this error wraps: an interrupt that lands in a class body
+    being imported comes out of `abc` or `__set_name__` as another error raised from it."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def _interrupted(state: dict, options: RunOptions) -> Interrupted:

@@ -51,6 +51,8 @@ STILL_MIXES_AFTER_REWRITE: list[tuple[str, str]] = [
     ("device_move_kept_read_by_child_module", "GraphNet"),  # the child's own `degree` stays raw
     ("persistent_data_passed_in", "ClassWeights"),  # BUF204 keeps `stats` raw
     ("parameter_trained_tensor_handed_to_an_optimizer_elsewhere", "PromptedClassifier"),  # BUF217 keeps temperature raw
+    # the embedding's forward_o builds CPU indices (torch.LongTensor(data)) and moves them only to CUDA
+    ("safety_cpu_data_read_through_held_module", "Uniform"),
 ]
 
 BRANCH_NOT_TAKEN: dict[tuple[str, str], set[str]] = {

@@ -212,6 +212,43 @@ def test_collate_only_tensor_stays_with_the_data():
         moved.collate(batch)
 
 
+def test_values_that_reach_cpu_only_calls_stay_on_the_cpu():
+    original, rewritten = _case("safety_cpu_data_read_numpy")
+    assert "self.edges = torch.linspace(0, 1, bins + 1)\n        self.fc" in rewritten  # Histogram: kept
+    old_rewrite = original.replace(
+        "self.edges = torch.linspace(0, 1, bins + 1)\n        self.fc",
+        'self.register_buffer("edges", torch.linspace(0, 1, bins + 1), persistent=False)\n        self.fc', 1)
+    # "meta" stands for the accelerator: the model moves, the raw table stays where numpy() can read it
+    kept = _module(rewritten, "rewritten").Histogram().to("meta")
+    assert kept.edges[1:-1].numpy().shape == (7,)
+    moved = _module(old_rewrite, "old_rewrite").Histogram().to("meta")
+    with pytest.raises((RuntimeError, TypeError, NotImplementedError)):
+        moved.edges[1:-1].numpy()
+
+    # a float tensor's host copy too: numpy has no bfloat16, which the cast makes a buffer
+    assert "self.edges = torch.linspace(0, 1, bins + 1)\n        self.fc" in rewritten.split("class HostCopy")[1]
+    kept = _module(rewritten, "rewritten").HostCopy().to(torch.bfloat16)
+    assert kept.edges.cpu().numpy().dtype.name == "float32"
+    cast = original.split("class HostCopy")[1].replace(
+        "self.edges = torch.linspace(0, 1, bins + 1)", 'self.register_buffer("edges", torch.linspace(0, 1, bins + 1))', 1)
+    moved = _module(original.split("class HostCopy")[0] + "class HostCopy" + cast, "cast").HostCopy().to(torch.bfloat16)
+    with pytest.raises(TypeError):
+        moved.edges.cpu().numpy()
+
+    original, rewritten = _case("safety_cpu_data_read_through_held_module")
+    assert "self.weights = torch.FloatTensor(weights)" in rewritten
+    old_rewrite = original.replace("self.weights = None\n", 'self.register_buffer("weights", None, persistent=False)\n')
+    weights = [0.1, 0.2, 0.3, 0.4]
+    kept = _module(rewritten, "rewritten").SGNS(None, weights=weights).to("meta")
+    draws = torch.multinomial(kept.weights, 6, replacement=True)
+    assert torch.LongTensor(draws).shape == (6,)  # what Word2Vec.forward_o builds from them
+    moved = _module(old_rewrite, "old_rewrite").SGNS(None, weights=weights).to("meta")
+    draws = torch.multinomial(moved.weights, 6, replacement=True)
+    assert draws.device.type == "meta"
+    with pytest.raises(TypeError):
+        torch.LongTensor(draws)
+
+
 def test_trained_tensor_handed_to_an_optimizer_before_rebinding_keeps_training():
     original, rewritten = _case("safety_trained_tensor_handed_out_before_rebinding")
     assert "self.log_alpha = torch.tensor([0.0], requires_grad=True)" in rewritten

@@ -176,6 +176,23 @@ def test_ctrl_c_before_anything_is_decided_says_nothing_was_written(project: Pat
     assert dry.exit_code == 130 and "this run writes nothing" in dry.stderr
 
 
+def test_ctrl_c_that_an_import_wraps_in_another_error_is_still_an_interruption(project: Path, monkeypatch):
+    from codemod import runner
+
+    def stop(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:  # what `abc` makes of one landing in a class body being imported
+            raise RuntimeError("Error calling __set_name__") from exc
+
+    monkeypatch.setattr(runner, "_analyse_one", stop)
+    result = invoke("--no-validate", "--no-cache", "--jobs", "1", ".")
+    assert result.exit_code == 130, result.output
+    assert result.stderr == "codemod: interrupted while analysing; nothing was written (the rewrites were not yet decided)\n"
+
+    assert not runner._caused_by_interrupt(RuntimeError("a real error"))  # any other error stays one
+
+
 SLOW_MODEL = """\
 import time
 

@@ -14,6 +14,7 @@ from codemod.rules import (
     collisions,
     complex_values,
     constructor_helpers,
+    cpu_data_reads,
     device_moves,
     inplace_init,
     lazy,
@@ -51,6 +52,7 @@ ORDER = (
     constructor_helpers,  # BUF208: also bound by a base-class method
     complex_values,  # BUF201
     off_device,  # BUF206
+    cpu_data_reads,  # BUF218: values that reach Tensor.numpy() or torch.LongTensor(t)
     placed_where_read,  # BUF215
     transformers_models,  # BUF202
     parameter_limits,  # BUF210

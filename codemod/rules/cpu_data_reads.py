@@ -1,0 +1,197 @@
+"""Tensors whose values end in code that takes only CPU data stay plain attributes.
+
+Torch fact (torch 2.13): `model.to(device)` / `.cuda()` move every buffer, and a raw
+attribute stays where it was made.  `Tensor.numpy()` and the legacy typed constructors given
+data (`torch.LongTensor(t)`, `torch.FloatTensor(t)`) take only CPU tensors: on a CUDA
+tensor they raise `TypeError`.  A tensor read where its value (or one computed from it in
+the same method) reaches such a call, in its own class or in the method of the repository
+it is handed to (`self.embedding.forward_o(nwords)` with `nwords` drawn from it), works
+today on the CPU while the model runs on the GPU, and would raise as a buffer.  numpy has
+no bfloat16 either: a float buffer cast by `model.to(torch.bfloat16)` makes even
+`.cpu().numpy()` raise, so for a float tensor every `.numpy()` of its values counts.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from codemod import torch_names as tn
+from codemod.rules.base import Decision, Rule
+
+if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts
+    from codemod.repo_index import RepoIndex
+    from codemod.symbols import ModuleSymbols
+
+RULE = Rule(
+    "BUF218",
+    "cpu-data-read",
+    "its values reach Tensor.numpy() or a legacy typed constructor (torch.LongTensor(t)), which take only CPU tensors",
+    fact="model.cuda() moves every buffer, not a raw attribute; Tensor.numpy() and torch.LongTensor(t) raise TypeError on a CUDA tensor, so a value drawn from a buffer there fails where the attribute's CPU value works.",
+    before="def __init__(self, weights):\n    super().__init__()\n    self.weights = torch.FloatTensor(weights)\n\n"
+    "def forward(self, n):\n    draws = torch.multinomial(self.weights, n)\n    return torch.LongTensor(draws)",
+)
+RULES = (RULE,)
+
+REASON = (
+    "a value read from it reaches {sink}, which takes only CPU tensors: the plain attribute stays on the CPU when "
+    "the model moves, a buffer would follow it to the GPU and that call would raise"
+)
+SUGGESTION = "leave it as it is; or register it and move what reaches that call to the CPU first (.cpu())"
+
+_METHODS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _self_name(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    parameters = [*function.args.posonlyargs, *function.args.args]
+    return parameters[0].arg if parameters else None
+
+
+# Calls whose result is no tensor (a number, a list, an array), on any device and dtype.
+_NO_TENSOR = frozenset({"item", "tolist", "numpy"})
+
+
+def _ends(node: ast.AST, dtype: bool) -> bool:
+    """Whether a call's result no longer carries the buffer's device (`.cpu()`, `.item()`),
+    or, with `dtype`, its dtype (only what leaves tensors: `.item()`, `.tolist()`)."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return False
+    if node.func.attr in _NO_TENSOR:
+        return True
+    if dtype:
+        return False
+    if node.func.attr == "cpu":
+        return True
+    return node.func.attr == "to" and any(
+        isinstance(a, ast.Constant) and a.value == "cpu" for a in [*node.args, *(k.value for k in node.keywords)])
+
+
+def _mentions(node: ast.AST, self_name: str | None, attr: str | None, tainted: set[str], dtype: bool = False) -> bool:
+    """Whether `node` computes from self.<attr> or a tainted name, other than through a call
+    that brings the value to the host (`.cpu()`, `.item()`); with `dtype`, other than
+    through one that leaves tensors (`.item()`)."""
+    pending = [node]
+    while pending:
+        inner = pending.pop()
+        if _ends(inner, dtype):
+            continue
+        if isinstance(inner, ast.Name) and inner.id in tainted and isinstance(inner.ctx, ast.Load):
+            return True
+        if attr is not None and isinstance(inner, ast.Attribute) and inner.attr == attr \
+                and isinstance(inner.value, ast.Name) and inner.value.id == self_name:
+            return True
+        pending.extend(ast.iter_child_nodes(inner))
+    return False
+
+
+def _tainted_names(function: ast.AST, self_name: str | None, attr: str | None, seeds: set[str],
+                   dtype: bool = False) -> set[str]:
+    """The local names whose values are computed from self.<attr> or from `seeds`, in any
+    order of the assignments (a loop may bind a name before its source)."""
+    tainted = set(seeds)
+    assignments = [n for n in ast.walk(function) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
+    changed = True
+    while changed:
+        changed = False
+        for node in assignments:
+            if node.value is None or not _mentions(node.value, self_name, attr, tainted, dtype):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name) and name.id not in tainted:
+                        tainted.add(name.id)
+                        changed = True
+    return tainted
+
+
+def _cpu_sink(call: ast.Call, symbols: ModuleSymbols, self_name: str | None, attr: str | None,
+              tainted: set[str], cast: set[str] | None = None) -> str | None:
+    """What in `call` takes only CPU data from a tainted value: `x.numpy()`, `LongTensor(x)`.
+    `cast`: the names tainted through `.cpu()` too, for a float tensor (numpy has no bfloat16)."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "numpy":
+        if _mentions(func.value, self_name, attr, tainted):
+            return "Tensor.numpy()"
+        if cast is not None and _mentions(func.value, self_name, attr, cast, dtype=True):
+            return "Tensor.numpy() (numpy has no bfloat16, which model.to(torch.bfloat16) would make it)"
+    qualname = symbols.qualify(func)
+    if qualname is not None and tn.classify_call(qualname) is tn.CallKind.LEGACY and any(
+            _mentions(a, self_name, attr, tainted) for a in call.args):
+        return f"{qualname}(data)"
+    return None
+
+
+def _handed(call: ast.Call, self_name: str | None, attr: str, tainted: set[str]) -> tuple[str, list[int], list[str]] | None:
+    """`self.<held>.<method>(...)` with tainted arguments: (method, positions, keywords)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute)
+            and isinstance(func.value.value, ast.Name) and func.value.value.id == self_name):
+        return None
+    positions = [i for i, a in enumerate(call.args) if _mentions(a, self_name, attr, tainted)]
+    keywords = [k.arg for k in call.keywords if k.arg is not None and _mentions(k.value, self_name, attr, tainted)]
+    return (func.attr, positions, keywords) if positions or keywords else None
+
+
+def _method_sinks(index: RepoIndex, name: str, positions: list[int], keywords: list[str]) -> str | None:
+    """Whether a repository method called `name` (any class: the receiver is not typed) hands
+    the parameters at those positions or keywords to a CPU-only call."""
+    for path in index.files_calling([name]):
+        symbols = index.symbols_for_path(path)
+        if symbols is None:
+            continue
+        index.note([path])
+        for class_name in list(symbols.classes):
+            cls = symbols.classes[class_name]
+            for method in cls.body:
+                if not isinstance(method, _METHODS) or method.name != name:
+                    continue
+                parameters = [*method.args.posonlyargs, *method.args.args][1:]
+                seeds = {parameters[i].arg for i in positions if i < len(parameters)}
+                seeds |= {k for k in keywords if any(p.arg == k for p in [*parameters, *method.args.kwonlyargs])}
+                if not seeds:
+                    continue
+                tainted = _tainted_names(method, None, None, seeds)
+                for call in (n for n in ast.walk(method) if isinstance(n, ast.Call)):
+                    sink = _cpu_sink(call, symbols, None, None, tainted)
+                    if sink is not None:
+                        return f"{sink} in {class_name}.{name}"
+    return None
+
+
+def cpu_data_sink(facts: AttributeFacts) -> str | None:
+    """Where a value read from self.<attr> outside __init__ reaches a CPU-only call, or None."""
+    cls = facts.cls
+    attr = facts.attr
+    # an integer or bool tensor is never cast by the model, so its host copies stay readable
+    integer = all(e.value is not None and e.value.integer and not e.value.integer_guessed
+                  for e in facts.events if e.value is not None and e.value.is_tensor)
+    for method in cls.cls.body:
+        if not isinstance(method, _METHODS) or method.name == "__init__":
+            continue
+        me = _self_name(method)
+        if me is None or not any(isinstance(n, ast.Attribute) and n.attr == attr and isinstance(n.value, ast.Name)
+                                 and n.value.id == me for n in ast.walk(method)):
+            continue
+        tainted = _tainted_names(method, me, attr, set())
+        cast = None if integer else _tainted_names(method, me, attr, set(), dtype=True)
+        for call in (n for n in ast.walk(method) if isinstance(n, ast.Call)):
+            sink = _cpu_sink(call, cls.symbols, me, attr, tainted, cast)
+            if sink is not None:
+                return f"{sink} in {cls.cls.name}.{method.name}"
+            handed = _handed(call, me, attr, tainted)
+            if handed is not None:
+                sink = _method_sinks(cls.index, *handed)
+                if sink is not None:
+                    return sink
+    return None
+
+
+def decide(facts: AttributeFacts) -> Decision | None:
+    if not facts.events or not any(e.value is not None and e.value.is_tensor for e in facts.events):
+        return None
+    sink = cpu_data_sink(facts)
+    if sink is None:
+        return None
+    return RULE.skip(REASON.format(sink=sink), SUGGESTION)
