@@ -810,6 +810,19 @@ def test_a_compiled_extension_not_built_is_not_validated_with_how_to_build_it(tm
     assert "pkg.ops.voxel_op" in finding.validation.message and "extension to build" in finding.validation.message
 
 
+def test_a_shared_library_the_repository_loads_and_never_built_is_not_validated_with_how_to_build_it(tmp_path):
+    # `src/align.py` loads `src/libalign.so` with ctypes, built from `src/align.c`
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "align.c").write_text("int add(int a, int b) { return a + b; }\n")
+    (root / "src" / "loss.py").write_text(
+        'from ctypes import cdll\nlibalign = cdll.LoadLibrary("src/libalign.so")\n' + LOSS.replace("SCALE", "1.0"))
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    assert finding.validation.verdict is Verdict.NOT_VALIDATED, finding.validation
+    assert "src/libalign.so" in finding.validation.message and "is not built" in finding.validation.message
+
+
 def test_a_package_that_another_folder_shadows_on_the_path_is_imported_from_the_class_own_folder(tmp_path):
     # `models/` at the root and a copy in `release/models/`, both packages: `models.networks`
     # answers from the root's package (which lacks the class) until the package itself is

@@ -98,12 +98,23 @@ def _tainted_names(function: ast.AST, self_name: str | None, attr: str | None, s
             if node.value is None or not _mentions(node.value, self_name, attr, tainted, dtype):
                 continue
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                for name in ast.walk(target):
-                    if isinstance(name, ast.Name) and name.id not in tainted:
-                        tainted.add(name.id)
-                        changed = True
+            for name in (n for target in targets for n in _bound_names(target)):
+                if name not in tainted:
+                    tainted.add(name)
+                    changed = True
     return tainted
+
+
+def _bound_names(target: ast.expr) -> list[str]:
+    """The local names an assignment target binds (`a`, `a, (b, *c)`); a subscript or an
+    attribute (`out["x"] = ...`) binds none: the container is not the value."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in _bound_names(element)]
+    return []
 
 
 def _cpu_sink(call: ast.Call, symbols: ModuleSymbols, self_name: str | None, attr: str | None,

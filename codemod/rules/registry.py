@@ -52,7 +52,6 @@ ORDER = (
     constructor_helpers,  # BUF208: also bound by a base-class method
     complex_values,  # BUF201
     off_device,  # BUF206
-    cpu_data_reads,  # BUF218: values that reach Tensor.numpy() or torch.LongTensor(t)
     placed_where_read,  # BUF215
     transformers_models,  # BUF202
     parameter_limits,  # BUF210
@@ -61,6 +60,7 @@ ORDER = (
     registered_later,  # BUF108: assigned, then registered under the same name
     moved_parameter,  # BUF216: nn.Parameter(t).to(device), reported unless persistence is asked for
     trained_tensors,  # BUF217: requires grad and handed out in a list (an optimizer of its own): reported
+    cpu_data_reads,  # BUF218: values that reach Tensor.numpy() or torch.LongTensor(t)
     parameters,  # BUF103-105: nn.Parameter for trained tensors
     lazy,  # BUF107: None in __init__, a tensor later
     persistence,  # BUF101/102: register_buffer

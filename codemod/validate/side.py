@@ -12,6 +12,7 @@ import gc
 import importlib
 import importlib.util
 import os
+import re
 import sys
 import sysconfig
 import time
@@ -177,6 +178,9 @@ def _unbuilt_extension(exc: BaseException, root: str | None) -> str | None:
     """What to say when a module of the repository's own packages is missing and the folder
     that should hold it holds C++ or CUDA sources: an extension to build first
     (`pointpillars.ops.voxel_op` next to `voxelization/*.cu`)."""
+    library = _unbuilt_library(exc, root)
+    if library is not None:
+        return library
     if not isinstance(exc, ModuleNotFoundError) or not exc.name or root is None or "." not in exc.name:
         return None
     folder = Path(root, *exc.name.split(".")[:-1])
@@ -187,6 +191,28 @@ def _unbuilt_extension(exc: BaseException, root: str | None) -> str | None:
     return (f"the repository's module {exc.name} is not there to import: its folder holds C++/CUDA sources, an "
             "extension to build (python setup.py build_ext --inplace, or the repository's own instructions) before "
             "validating")
+
+
+# ctypes.CDLL("src/libalign.so") where the library was never built.
+_MISSING_LIBRARY = re.compile(r"([\w./-]+\.(?:so|dylib|dll))\b[^\n]*(?:cannot open shared object file|image not found|no such file)",
+                              re.IGNORECASE)
+
+
+def _unbuilt_library(exc: BaseException, root: str | None) -> str | None:
+    """A shared library the repository loads itself (`cdll.LoadLibrary("src/libalign.so")`)
+    that is not there, beside C or C++ sources to build it from."""
+    if not isinstance(exc, OSError) or root is None:
+        return None
+    match = _MISSING_LIBRARY.search(str(exc))
+    if match is None:
+        return None
+    library = Path(root, match.group(1))
+    folder = library.parent
+    if library.exists() or not folder.is_dir() or not any(
+            p.suffix in (".c", ".cc", ".cpp", ".cu") for p in folder.iterdir() if p.is_file()):
+        return None
+    return (f"the shared library {match.group(1)} that the repository loads is not built: its folder holds the C/C++ "
+            "sources; build it (make, or the repository's own instructions) before validating")
 
 
 def _path_module(file: str | None, root: str | None) -> str | None:

@@ -42,3 +42,20 @@ class HostRead(nn.Module):
     def forward(self, x):
         first = self.order.cpu().numpy()[0]
         return self.fc(x)[:, :2] + self.edges[0].item() + sum(self.edges.tolist()) + float(first)
+
+
+class Outputs(nn.Module):
+    """A dict that holds a value made from the tensor and, under another key, the lengths
+    handed to torch.LongTensor: the dict is not the value, and the offset is rewritten."""
+
+    def __init__(self, n=4):
+        super().__init__()
+        self.offset = torch.linspace(0, 1, n)
+        self.fc = nn.Linear(n, n)
+
+    def forward(self, x, lengths):
+        out = {}
+        out["shifted"] = self.fc(x) + self.offset
+        out["lengths"] = lengths
+        kept = torch.LongTensor(out["lengths"])
+        return out["shifted"][: len(kept)]
