@@ -592,15 +592,19 @@ class Evaluator:
                              integer_guessed=argument.integer_guessed)
             return Value(Kind.TENSOR, self._args_state(node), argument.requires_grad, argument.integer,
                          integer_guessed=argument.integer_guessed)
-        if self._is_method_of_a_class(qualname.rpartition(".")[0]):
+        owner = qualname.rpartition(".")[0]
+        local = self._local_class(owner)
+        if local is not None:
+            # `SinusoidalPositionalEmbedding.get_embedding(n, dim)`: a static method of a class
+            # of this module is typed from its body, as a helper function is
+            found = method_in([(self.symbols, local)], name)
+            if found is None or not _is_static(found[1]):
+                return UNKNOWN
+            return function_value(self.index, self.symbols, found[1], None, self.depth + 1)
+        if self._is_method_of_a_class(owner):
             # `AutoModel.from_config(...)`: a method of a class, which the analysis cannot
             # type; finding the class through a package's re-exports would be the costly part.
-            # A static method of a class of this module is typed from its body
-            # (`SinusoidalPositionalEmbedding.get_embedding(n, dim)`).
-            return self._static_method(qualname)
-        owner = qualname.rpartition(".")[0]
-        if owner.rpartition(".")[0] == self.symbols.name and owner.rpartition(".")[2] in self.symbols.classes:
-            return self._static_method(qualname)  # a class named in lower case
+            return UNKNOWN
         if kind is tn.CallKind.UNKNOWN and self.index is not None and not qualname.startswith("torch."):
             resolved = self.index.resolve(qualname, self.symbols.path)
             if resolved.kind == "function" and resolved.module is not None:
@@ -634,18 +638,10 @@ class Evaluator:
                 out[name] = value
         return out
 
-    def _static_method(self, qualname: str) -> Value:
-        """What `Owner.method(...)` returns, where Owner is a class defined in this module and
-        method a @staticmethod of its own: typed from the method's body, as a helper function."""
-        owner, _, name = qualname.rpartition(".")
-        owner_name = owner.rpartition(".")[2]
-        if owner != f"{self.symbols.name}.{owner_name}" or owner_name not in self.symbols.classes:
-            return UNKNOWN
-        cls = self.symbols.classes[owner_name]
-        found = method_in([(self.symbols, cls)], name)
-        if found is None or not _is_static(found[1]):
-            return UNKNOWN
-        return function_value(self.index, self.symbols, found[1], None, self.depth + 1)
+    def _local_class(self, owner: str) -> ast.ClassDef | None:
+        """The class of this module that a dotted owner names (`<module>.Table`), or None."""
+        module, _, name = owner.rpartition(".")
+        return self.symbols.classes[name] if module == self.symbols.name and name in self.symbols.classes else None
 
     def _is_method_of_a_class(self, owner: str) -> bool:
         """Whether the owner of a called name is a class, told by what it is bound to: a
