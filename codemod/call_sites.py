@@ -9,6 +9,7 @@ untyped argument and use that attribute as a tensor (`gate`), and memoised per c
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING
 
 from codemod import torch_table as table
@@ -412,6 +413,23 @@ def argument_values(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef,
         finally:
             index.memo["call_sites_depth"] = depth
     return {name: memo[name] for name in wanted if name in memo}
+
+
+def registered_elsewhere(index: RepoIndex, argument: str) -> bool:
+    """Whether `obj.name` (`clip_model.text_projection`) names what a module of the repository
+    makes a parameter or a buffer under that name: then the argument is most likely that
+    module's registered tensor, which `Module.__setattr__` registers here too (a Parameter),
+    not a raw tensor to report."""
+    owner, _, name = argument.rpartition(".")
+    if not owner or not name.isidentifier():
+        return False
+    pattern = re.compile(rf"self\.{name}\s*=\s*(?:torch\.)?(?:nn\.)?Parameter\(|register_buffer\(\s*['\"]{name}['\"]")
+    for path in index.files_calling(["Parameter", "register_buffer"]):
+        text = index.text(path) or ""
+        if name in text and pattern.search(text):
+            index.note([path])
+            return True
+    return False
 
 
 def refuted_arguments(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef) -> frozenset[str]:

@@ -20,6 +20,7 @@ from codemod.call_sites import (
     elements_used_as_objects,
     kept_arguments,
     refuted_arguments,
+    registered_elsewhere,
     tensor_use_evidence,
     used_as_tensor,
 )
@@ -140,7 +141,7 @@ class ClassFacts:
         untyped = {a for a in used if kept[a] not in typed}
         if untyped:
             refuted = refuted_arguments(self.index, self.symbols, self.cls)
-            candidates = {a for a in untyped if kept[a] not in refuted}
+            candidates = {a for a in untyped if kept[a] not in refuted and not registered_elsewhere(self.index, kept[a])}
             evidence = {a: where for a, where in in_bindings.items() if a in candidates}
             evidence.update(tensor_use_evidence(self.cls, walker.ev.self_name, candidates - set(evidence)))
             self.untyped_tensor_arguments = {a: (kept[a], where) for a, where in evidence.items()}

@@ -323,20 +323,25 @@ class RepoIndex:
                     return found
         return Resolved("unknown", qualname)
 
-    def _may_export(self, module: str, name: str, near: Path | None, _depth: int = 0) -> bool:
+    def _may_export(self, module: str, name: str, near: Path | None, _depth: int = 0,
+                    _seen: set[Path] | None = None) -> bool:
         """Whether `module` (or what it star-imports) can bind `name`: a text search, no parsing.
 
         A package that re-exports hundreds of modules with `from .x import *` would
-        otherwise have every one of them parsed to look up a single name.
+        otherwise have every one of them parsed to look up a single name.  Each file is
+        searched once: star imports that reach a module by many paths (or in a cycle)
+        would otherwise be searched once per path.
         """
         path = self._path_for(module, near)
-        if path is None or _depth > _MAX_DEPTH:
+        seen = set() if _seen is None else _seen
+        if path is None or _depth > _MAX_DEPTH or path in seen:
             return False
+        seen.add(path)
         self.note((path,))  # the answer depends on this file's text
         text = self.text(path) or ""
         if name in text:
             return True
-        return any(self._may_export(star, name, path, _depth + 1) for star in self._star_targets(module, path, text))
+        return any(self._may_export(star, name, path, _depth + 1, seen) for star in self._star_targets(module, path, text))
 
     def _star_targets(self, module: str, path: Path, text: str) -> list[str]:
         if path not in self._star_memo:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from codemod.torch_names import TENSOR_ONLY_METHODS as RESULT_IS_TENSOR_METHODS
 from codemod.torch_names import CallKind, classify_call, may_make_tensor
-from codemod.torch_table import NON_TENSOR_ARGUMENT_POSITIONS
+from codemod.torch_table import NON_TENSOR_ARGUMENT_KEYWORDS, NON_TENSOR_ARGUMENT_POSITIONS
 
 # The scans below run over every file, so their patterns begin with a literal (which the
 # regular expression engine finds fast) and conditions on what begins the line are checked
@@ -346,7 +346,7 @@ def torch_slot_takes_tensor(name: str, position: int | None, keyword: str | None
     if not name[:1].islower() or name in NON_TENSOR_ARGUMENT_FUNCTIONS:
         return False
     if keyword is not None:
-        return keyword not in SCALAR_KEYWORDS
+        return keyword not in SCALAR_KEYWORDS and keyword not in NON_TENSOR_ARGUMENT_KEYWORDS.get(name, ())
     if position is None:
         return False
     if position in NON_TENSOR_ARGUMENT_POSITIONS.get(name, ()):
@@ -711,7 +711,7 @@ def _block_end(text: str, position: int, indent: int, quotes: list[int]) -> int:
             line_end = length
         line = text[line_start:line_end]
         stripped = line.lstrip(" \t")
-        if stripped and not stripped.startswith(("#", ")", "]", "}")):
+        if stripped.rstrip("\r") and not stripped.startswith(("#", ")", "]", "}")):  # "\r": a blank CRLF line
             depth = len(line) - len(stripped)
             if depth <= indent and bisect.bisect_left(quotes, line_start) % 2 == 0:
                 return line_start

@@ -334,3 +334,30 @@ def test_standard_input_is_decided_with_the_whole_project(tmp_path, write_tree, 
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "pkg/base.py:8:9: Base.table skipped: bound to a non-tensor in subclass Sub.__init__" in completed.stdout
+
+
+def test_star_imports_reaching_a_module_by_many_paths_search_each_file_once(tmp_path) -> None:
+    """Twelve layers of modules, each star-importing both modules of the next layer: 2**12
+    paths lead to the last one.  Looking up a name none of them binds reads each file once."""
+    from codemod.repo_index import RepoIndex
+
+    layers = 12
+    files = {}
+    for layer in range(layers):
+        for side in "ab":
+            body = "" if layer == layers - 1 else f"from m{layer + 1}a import *\nfrom m{layer + 1}b import *\n"
+            files[f"m{layer}{side}.py"] = body + "VALUE = 1\n"
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    index = RepoIndex(sorted(tmp_path.glob("*.py")), root=tmp_path)
+    searched = []
+    real_text = index.text
+
+    def counting_text(path):
+        searched.append(path)
+        return real_text(path)
+
+    index.text = counting_text  # type: ignore[method-assign]
+    assert not index._may_export("m0a", "missing_name", None)
+    assert len(searched) == len(set(searched)) <= 2 * layers
+    assert index._may_export("m0a", "VALUE", None)

@@ -305,3 +305,34 @@ def test_a_stand_in_base_beside_an_abc_metaclass_and_a_bare_decorator(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["abstract", "7 ['missing_overrides_for_codemod_test.overrides']"], done.stdout
+
+
+MISSING_ON_THE_REWRITTEN_SIDE = """
+import torch
+from torch import nn
+
+
+class Table(nn.Module):
+    def __init__(self, n=4):
+        super().__init__()
+        self.table = torch.arange(n)
+
+    def forward(self, x):
+        return x + self.table
+"""
+
+
+def test_a_missing_module_used_at_import_by_the_rewritten_side_is_not_validated_not_failed(tmp_path):
+    # The rewritten module's import meets a module that is not installed (here the rewrite's
+    # text names one; in a real run, a sibling module imported on that side only): nothing is
+    # learnt about the rewrite, so "not validated", never "failed".
+    _repo(tmp_path, {"tab/__init__.py": "", "tab/m.py": MISSING_ON_THE_REWRITTEN_SIDE})
+    out = _validate(tmp_path, "tab/m.py", "tab.m",
+                    {"table": ("        self.table = torch.arange(n)",
+                               '        self.register_buffer("table", torch.arange(n), persistent=False)'),
+                     "import": ("from torch import nn", "from torch import nn\nimport regex_not_installed_xyz\n"
+                                "PATTERN = regex_not_installed_xyz.compile('a')")},
+                    [("Table", [_finding("Table", "table")])])
+    v = out["Table"]
+    assert v.verdict is Verdict.NOT_VALIDATED, _detail(v)
+    assert "regex_not_installed_xyz" in v.message and "not installed" in v.message, v.message

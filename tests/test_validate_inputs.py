@@ -5,8 +5,10 @@ build (build.py)."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import textwrap
+import typing
 from pathlib import Path
 
 import torch
@@ -457,3 +459,21 @@ def test_forward_reads_follow_helpers_strings_and_what_the_constructor_hands_on(
     assert found == {"scale": True, "table": True, "handed": True, "unused": False}
     assert reads.forward_reads(_NoForward, ["table"]) == {"table": False}
     assert reads.forward_reads(nn.Linear, ["weight"]) == {"weight": True}  # source of torch's own: assumed read
+
+
+def test_channel_statistics_and_float_lists_are_made_up_as_floats():
+    class Normalize(nn.Module):
+        def __init__(self, means: typing.List[float], sds, scales: typing.List[float], sizes: typing.List[int]):
+            super().__init__()
+
+    parameters = inspect.signature(Normalize).parameters
+    hints = typing.get_type_hints(Normalize.__init__)
+
+    def first(name):
+        return synth.parameter_values(Normalize, parameters[name], hints.get(name, parameters[name].annotation))[0][0]
+
+    # integers would make an integer buffer, which no cast touches: no evidence about casts
+    assert first("means") == [0.485, 0.456, 0.406]
+    assert first("sds") == [0.229, 0.224, 0.225]
+    assert all(isinstance(v, float) for v in first("scales"))
+    assert all(isinstance(v, int) for v in first("sizes"))

@@ -1160,7 +1160,29 @@ def build_tables(clf: Classifier | None = None) -> dict[str, object]:
     tables.update(_nn_classes())
     tables["NON_TENSOR_TORCH_CALLABLES"] = _non_tensor_callables(clf)
     tables["NON_TENSOR_ARGUMENT_POSITIONS"] = _non_tensor_argument_positions(clf)
+    tables["NON_TENSOR_ARGUMENT_KEYWORDS"] = _non_tensor_argument_keywords(clf)
     return tables
+
+
+def _non_tensor_argument_keywords(clf: Classifier) -> dict[str, tuple[str, ...]]:
+    """torch.<name> -> the argument names that take no tensor in any of its aten overloads
+    (`torch.reshape(x, shape=...)`: shape is a list of sizes)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for name, obj in _public(torch):
+        if not callable(obj) or isinstance(obj, type):
+            continue
+        schemas = clf.schemas.native_for(name)
+        if not schemas:
+            continue
+        types_by_name: dict[str, list] = defaultdict(list)
+        for schema in schemas:
+            for argument in schema.arguments:
+                types_by_name[argument.name].append(argument.type)
+        names = sorted(n for n, types in types_by_name.items()
+                       if n != "self" and not any(_mentions_tensor(t) or "Scalar" in str(t) for t in types))
+        if names:
+            out[name] = tuple(names)
+    return out
 
 
 def _non_tensor_argument_positions(clf: Classifier) -> dict[str, tuple[int, ...]]:
@@ -1234,6 +1256,7 @@ DOCS = {
     "NN_REGISTERED_BUFFERS": "torch.nn module class (dotted) -> the buffers its constructor registers (probed).",
     "NON_TENSOR_TORCH_CALLABLES": "Callables, dotted relative to torch, whose results are never Tensors.",
     "NON_TENSOR_ARGUMENT_POSITIONS": "torch.<name> -> call positions that take no Tensor in any aten overload.",
+    "NON_TENSOR_ARGUMENT_KEYWORDS": "torch.<name> -> argument names that take no Tensor in any aten overload.",
 }
 
 LINE_WIDTH = 88

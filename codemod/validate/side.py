@@ -642,6 +642,12 @@ class WorkerState:
         try:
             cls = import_class(request["module"], request["class_name"], self.root, request.get("file"))
         except BaseException as exc:
+            used = stubs.stub_used(exc)
+            if used is not None or isinstance(exc, ModuleNotFoundError):
+                # a module that is not installed, which the rewrite does not touch: nothing
+                # learnt about the rewrite either way
+                return {"status": "not_validated", "message": f"importing the rewritten {request['module']}: "
+                        f"{used if used is not None else format_exception(exc)}"}
             return {"status": "failed", "message": f"the rewritten {request['module']} fails to import: "
                     f"{format_exception(exc)}"}
         results = []

@@ -175,7 +175,11 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         return _tensor_values(name)
     origin = typing.get_origin(annotation)
     if origin in (list, tuple, typing.Sequence) or annotation in (list, tuple):
-        item = _int_values(name)[0]
+        statistics = _STATISTICS.get(name)
+        if statistics is not None:
+            return [(list(statistics), str(list(statistics)))]
+        element = typing.get_args(annotation)[:1]
+        item = _float_values(name)[0] if element == (float,) else _int_values(name)[0]  # List[float]: floats
         return [([item, item], f"[{item}, {item}]")]
     if annotation is not typing.Any:
         return []  # an annotation we cannot satisfy: guessing against it only builds nonsense
@@ -190,6 +194,11 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         return [(list(_ANCHORS), str(list(_ANCHORS)))] + [(v, str(v)) for v in _int_values(name)]
     if _looks_bool(name):
         return [(False, "False"), (True, "True")]
+    statistics = _STATISTICS.get(name)
+    if statistics is not None:
+        # per-channel statistics (`NormalizeLayer(means, sds)`, `Normalize(mean, std)`): three
+        # floats, as an image model's are, then one; never integers, which a cast leaves alone
+        return [(list(statistics), str(list(statistics))), (statistics[0], repr(statistics[0]))]
     if _looks_float(name):
         return [(v, repr(v)) for v in _float_values(name)]
     value = _string_value(name)
@@ -204,6 +213,12 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
 
 
 _ANCHORS = ((10, 13), (16, 30), (33, 23))
+
+# Names of per-channel statistics, and the values made up for them (ImageNet's).
+_STATISTICS = {
+    **dict.fromkeys(("mean", "means", "mu", "pixel_mean", "img_mean", "rgb_mean"), (0.485, 0.456, 0.406)),
+    **dict.fromkeys(("std", "stds", "sd", "sds", "sigma_rgb", "pixel_std", "img_std", "rgb_std"), (0.229, 0.224, 0.225)),
+}
 
 
 def _names_an_adjacency(name: str) -> bool:

@@ -12,3 +12,17 @@ class Scale(nn.Module):
 
     def forward(self, x):
         return self.lin(x) * self.scale
+
+
+class Spaced(nn.Module):
+    """A blank line inside the constructor, as in most files: the pre-filter reads on past it."""
+
+    def __init__(self, features=4):
+        super().__init__()
+
+        self.lin = nn.Linear(features, features)
+
+        self.offset = torch.zeros(features)
+
+    def forward(self, x):
+        return self.lin(x) + self.offset

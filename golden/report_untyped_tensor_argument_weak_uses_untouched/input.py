@@ -76,3 +76,15 @@ class BatchStats(nn.Module):
     def forward(self, x, index):
         mean, invstd = torch.batch_norm_stats(x, self.eps)
         return torch.index_select(x, self.dim, index) * invstd.mean() + mean.mean()
+
+
+class TextEncoder(nn.Module):
+    # a model's projection, kept from another module: repo/clip_model.py makes it an
+    # nn.Parameter, which Module.__setattr__ registers here too; the reshape's sizes are sizes
+    def __init__(self, clip_model, width):
+        super().__init__()
+        self.text_projection = clip_model.text_projection
+        self.width = width
+
+    def forward(self, x):
+        return torch.reshape(x, shape=[-1, self.width]) @ self.text_projection
