@@ -415,6 +415,10 @@ def argument_values(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef,
     return {name: memo[name] for name in wanted if name in memo}
 
 
+# `self.name = nn.Parameter(...)`, `self.register_buffer("name", ...)`: what a class registers.
+_REGISTERS = re.compile(r"self\.(\w+)\s*=\s*(?:torch\.)?(?:nn\.)?Parameter\(|register_buffer\(\s*['\"](\w+)['\"]")
+
+
 def registered_elsewhere(index: RepoIndex, argument: str) -> bool:
     """Whether `obj.name` (`clip_model.text_projection`) names what a module of the repository
     makes a parameter or a buffer under that name: then the argument is most likely that
@@ -423,13 +427,16 @@ def registered_elsewhere(index: RepoIndex, argument: str) -> bool:
     owner, _, name = argument.rpartition(".")
     if not owner or not name.isidentifier():
         return False
-    pattern = re.compile(rf"self\.{name}\s*=\s*(?:torch\.)?(?:nn\.)?Parameter\(|register_buffer\(\s*['\"]{name}['\"]")
-    for path in index.files_calling(["Parameter", "register_buffer"]):
-        text = index.text(path) or ""
-        if name in text and pattern.search(text):
-            index.note([path])
-            return True
-    return False
+    # The answer depends on every file of the run; the names are gathered once per run.
+    index.scanned_repository = True
+    names = index.memo.get("registered_names")
+    if names is None:
+        names = set()
+        for path in index.files_calling(["Parameter", "register_buffer"]):
+            for match in _REGISTERS.finditer(index.text(path) or ""):
+                names.add(match.group(1) or match.group(2))
+        index.memo["registered_names"] = names
+    return name in names
 
 
 def refuted_arguments(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef) -> frozenset[str]:
