@@ -1159,53 +1159,41 @@ def build_tables(clf: Classifier | None = None) -> dict[str, object]:
     tables.update(_types_and_dtypes())
     tables.update(_nn_classes())
     tables["NON_TENSOR_TORCH_CALLABLES"] = _non_tensor_callables(clf)
-    tables["NON_TENSOR_ARGUMENT_POSITIONS"] = _non_tensor_argument_positions(clf)
-    tables["NON_TENSOR_ARGUMENT_KEYWORDS"] = _non_tensor_argument_keywords(clf)
+    tables["NON_TENSOR_ARGUMENT_POSITIONS"], tables["NON_TENSOR_ARGUMENT_KEYWORDS"] = _non_tensor_arguments(clf)
     return tables
 
 
-def _non_tensor_argument_keywords(clf: Classifier) -> dict[str, tuple[str, ...]]:
-    """torch.<name> -> the argument names that take no tensor in any of its aten overloads
-    (`torch.reshape(x, shape=...)`: shape is a list of sizes)."""
-    out: dict[str, tuple[str, ...]] = {}
+def _non_tensor_arguments(clf: Classifier) -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[str, ...]]]:
+    """torch.<name> -> the call positions, and the argument names, that take no tensor in any
+    of its aten overloads (`torch.batch_norm_stats(input, eps)`: eps is a float;
+    `torch.reshape(x, shape=...)`: shape is a list of sizes).  Keyword-only arguments have no
+    position."""
+    positions: dict[str, tuple[int, ...]] = {}
+    keywords: dict[str, tuple[str, ...]] = {}
     for name, obj in _public(torch):
         if not callable(obj) or isinstance(obj, type):
             continue
         schemas = clf.schemas.native_for(name)
         if not schemas:
             continue
-        types_by_name: dict[str, list] = defaultdict(list)
+        by_position: dict[int, list] = defaultdict(list)
+        by_name: dict[str, list] = defaultdict(list)
         for schema in schemas:
+            for i, argument in enumerate(a for a in schema.arguments if not a.kwarg_only):
+                by_position[i].append(argument.type)
             for argument in schema.arguments:
-                types_by_name[argument.name].append(argument.type)
-        names = sorted(n for n, types in types_by_name.items()
-                       if n != "self" and not any(_mentions_tensor(t) or "Scalar" in str(t) for t in types))
-        if names:
-            out[name] = tuple(names)
-    return out
+                by_name[argument.name].append(argument.type)
+        found = tuple(i for i in sorted(by_position) if not any(map(_may_hold_tensor, by_position[i])))
+        named = tuple(sorted(n for n, types in by_name.items() if n != "self" and not any(map(_may_hold_tensor, types))))
+        if found:
+            positions[name] = found
+        if named:
+            keywords[name] = named
+    return positions, keywords
 
 
-def _non_tensor_argument_positions(clf: Classifier) -> dict[str, tuple[int, ...]]:
-    """torch.<name> -> the positions of its call that take no tensor in any of its aten
-    overloads (`torch.batch_norm_stats(input, eps)`: eps is a float).  Only positional
-    arguments count (keyword-only ones have no position)."""
-    out: dict[str, tuple[int, ...]] = {}
-    for name, obj in _public(torch):
-        if not callable(obj) or isinstance(obj, type):
-            continue
-        schemas = clf.schemas.native_for(name)
-        if not schemas:
-            continue
-        width = max(len([a for a in s.arguments if not a.kwarg_only]) for s in schemas)
-        positions = []
-        for i in range(width):
-            types_here = [[a for a in s.arguments if not a.kwarg_only][i].type for s in schemas
-                          if i < len([a for a in s.arguments if not a.kwarg_only])]
-            if not any(_mentions_tensor(t) or "Scalar" in str(t) for t in types_here):
-                positions.append(i)
-        if positions:
-            out[name] = tuple(positions)
-    return out
+def _may_hold_tensor(t: torch._C.JitType) -> bool:
+    return _mentions_tensor(t) or "Scalar" in str(t)  # a Scalar slot takes a 0-dim tensor too
 
 
 # --- rendering ---------------------------------------------------------------
