@@ -302,10 +302,14 @@ def _build_case(root: Path, case: Path) -> tuple[list[ClassRewrite], dict[Path, 
 
 @pytest.fixture(scope="module")
 def golden_validation(tmp_path_factory):
-    """Validate every golden case in one run; {(case, class): Validation}."""
+    """Validate every golden case in one run on the meta path, which gives the same evidence
+    on every machine (auto picks the GPU where there is one); {(case, class): Validation}."""
+    return _validate_every_case(tmp_path_factory.mktemp("golden_validation"), "meta")
+
+
+def _validate_every_case(root: Path, device: str) -> dict:
     from codemod.validate import ValidationOptions, validate_rewrites
 
-    root = tmp_path_factory.mktemp("golden_validation")
     rewrites: list[ClassRewrite] = []
     overlay: dict[Path, str] = {}
     example_modules = []
@@ -320,7 +324,7 @@ def golden_validation(tmp_path_factory):
     before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
     # New state_dict keys (parameters, persistent buffers) are what these rewrites plan;
     # test_new_keys_are_exactly_the_planned_ones checks that nothing else breaks old checkpoints.
-    results = validate_rewrites(root, rewrites, overlay, ValidationOptions(jobs=2, timeout=120))
+    results = validate_rewrites(root, rewrites, overlay, ValidationOptions(jobs=2, timeout=120, device=device))
     after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
     assert after == before, "validation changed the scratch repository"
     validations = {(r.path.parent.name, r.class_name): results.get((r.path, r.class_name)) for r in rewrites}
@@ -421,6 +425,24 @@ def test_golden_case_validates(case: Path, golden_validation):
         assert validation.device == "cpu+meta", f"{case.name}.{cls}:\n{_describe(validation)}"
         assert {"state_dict", "parameters", "device_movement"} <= set(validation.compared), validation.compared
         assert validation.max_abs_diff in (None, 0.0), f"{case.name}.{cls}:\n{_describe(validation)}"
+
+
+@pytest.mark.cuda
+@pytest.mark.skipif(not __import__("torch").cuda.is_available(), reason="needs a CUDA device")
+def test_every_golden_verdict_is_the_same_on_the_gpu(tmp_path_factory, golden_validation):
+    """On a GPU the device stage builds the model again with its own .cuda() calls real and runs
+    its forward there: each rewrite gets the verdict the meta path gives it, and a forward
+    compared there agrees with the original's."""
+    on_gpu = _validate_every_case(tmp_path_factory.mktemp("golden_validation_gpu"), "cuda")
+    assert on_gpu.keys() == golden_validation.keys()
+    for key, meta in golden_validation.items():
+        gpu = on_gpu[key]
+        assert meta is not None and gpu is not None, key
+        assert gpu.device.startswith("cuda"), (key, gpu.device)
+        for attr in meta.rewrites:
+            assert gpu.verdict_for(attr) is meta.verdict_for(attr), f"{key}.{attr}:\n{_describe(meta)}\n{_describe(gpu)}"
+        if "forward:meta" in meta.compared:
+            assert f"forward:{gpu.device}" in gpu.compared, f"{key}:\n{_describe(gpu)}"
 
 
 def _has_examples_with_inputs(case: str, cls: str) -> bool:

@@ -236,8 +236,9 @@ def codemod_cli(args: list[str], cwd: Path, timeout: float = 300) -> subprocess.
 def cli_json_run(tmp_path_factory):
     root = model_repo(tmp_path_factory.mktemp("cli_json"))
     before = snapshot(root)
-    # Encoder.scale becomes an nn.Parameter, a new state_dict key: accepted here
-    completed = codemod_cli(["run", "--format", "json", "--jobs", "1", "--no-cache", "--allow-new-keys", "."], root)
+    # Encoder.scale becomes an nn.Parameter, a new state_dict key: accepted here.  The meta path
+    # gives the same evidence on every machine (auto picks the GPU where there is one).
+    completed = codemod_cli(["run", "--format", "json", "--jobs", "1", "--no-cache", "--allow-new-keys", "--device", "meta", "."], root)
     return root, before, completed
 
 
@@ -311,7 +312,7 @@ def mixed_run(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(codemod.rewrite, "apply_plan", corrupting_apply)
         # 20 s per class: long enough for the other classes on a loaded 2-core machine; Hangs still times out.
-        report = run([root], RunOptions(write=True, validate=True, jobs=2, timeout=20, use_cache=False, root=root))
+        report = run([root], RunOptions(write=True, validate=True, jobs=2, timeout=20, use_cache=False, root=root, device="meta"))
     assert corrupted, "the corrupting rewriter was never used"
     return root, before, report
 
@@ -555,7 +556,7 @@ def recorded_run(tmp_path_factory):
         ["record", "--", sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], root
     )
     before = snapshot(root)
-    dry = codemod_cli(["run", "--dry-run", "--format", "json", "--jobs", "1", "."], root)
+    dry = codemod_cli(["run", "--dry-run", "--format", "json", "--jobs", "1", "--device", "meta", "."], root)
     return root, recorded, before, dry
 
 
@@ -601,12 +602,62 @@ def test_run_validates_on_the_gpu(tmp_path):
         pytest.skip("needs a CUDA device")
     root = model_repo(tmp_path)
     report = run([root], RunOptions(write=False, validate=True, jobs=1, use_cache=False, root=root))
-    for cls in ("TypeCls", "Encoder"):
+    for cls, attr in (("TypeCls", "type_indices"), ("Encoder", "pe")):
         validation = verdict_of(report, cls)
-        assert validation.verdict is Verdict.PASSED, describe(validation)
+        # Encoder.scale becomes a parameter, a new key: its own verdict, not the buffer's
+        assert validation.verdict_for(attr) is Verdict.PASSED, describe(validation)
         assert validation.device.startswith("cuda")
         assert any(c.startswith("forward:cuda") for c in validation.compared)
         assert validation.original_failure
+
+
+ON_GPU = """
+import torch
+import torch.nn as nn
+
+
+class Regression(nn.Module):
+    \"\"\"Moves its table to the GPU in the constructor (PSMNet's disparity regression).\"\"\"
+
+    def __init__(self, maxdisp=4):
+        super().__init__()
+        self.disp = torch.arange(maxdisp).float().view(1, maxdisp).cuda()
+
+    def forward(self, x):
+        return (x * self.disp).sum(1)
+
+
+class Recurrent(nn.Module):
+    \"\"\"Keeps a hidden state that every forward updates: a second call gives other outputs.\"\"\"
+
+    def __init__(self, size=4):
+        super().__init__()
+        self.cell = nn.GRUCell(size, size)
+        self.hidden = torch.zeros(2, size)
+
+    def forward(self, x):
+        self.hidden = self.cell(x, self.hidden)
+        return self.hidden
+"""
+
+
+@pytest.mark.cuda
+def test_constructor_cuda_calls_and_a_state_updating_forward_pass_on_the_gpu(tmp_path):
+    import torch
+
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA device")
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "nets.py").write_text(ON_GPU)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=120, use_cache=False, root=root,
+                                    unsafe_fixes=True))
+    for cls in ("Regression", "Recurrent"):
+        validation = verdict_of(report, cls)
+        # the CPU stages keep .cuda() on the CPU on both sides (the same on every machine); the
+        # GPU stage builds afresh with it real, and compares with a first forward
+        assert validation.verdict is Verdict.PASSED, describe(validation)
+        assert validation.forward_compared and f"forward:{validation.device}" in validation.compared, describe(validation)
 
 
 LOSS = """

@@ -164,7 +164,7 @@ def test_validation_uses_the_records(recorded):
     text = overlay[path].replace("self.table = torch.ones(2)",
                                  'self.register_buffer("table", torch.ones(2), persistent=False)')
     # zero_setup=False: Unpicklable(fn) would otherwise be built with a made-up `fn`
-    results = validate_rewrites(root, rewrites + unpicklable, {path: text}, ValidationOptions(timeout=60, zero_setup=False))
+    results = validate_rewrites(root, rewrites + unpicklable, {path: text}, ValidationOptions(timeout=60, zero_setup=False, device="meta"))
     tagger = results[(path, "Tagger")]
     assert tagger.verdict is Verdict.PASSED, tagger.message
     assert "forward:cpu" in tagger.compared and "forward:meta" in tagger.compared

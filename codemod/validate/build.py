@@ -308,14 +308,20 @@ def _synth_build(cls: type, candidate: Any) -> Any:
 
 
 def _without_gpu(construct: Callable[[], Any]) -> Any:
-    """``construct()``; where it fails for want of CUDA (a factory given device="cuda"), again
-    with the factories' CPU stand-in (cuda_standin), which both sides then use."""
+    """``construct()``; where it fails for want of CUDA (a factory given device="cuda"), or
+    leaves a tensor on the GPU, again with the factories' CPU stand-in (cuda_standin), which
+    both sides then use."""
     try:
-        return construct()
+        model = construct()
     except Exception as exc:
         if not (cuda_standin.needs_cuda(exc) and cuda_standin.install_factories()):
             raise
-    return construct()
+        return construct()
+    # where there is a GPU the factory did not fail: its tensor is there, not on the CPU
+    if cuda_standin.holds_cuda_tensors(model) and cuda_standin.install_factories():
+        del model
+        return construct()
+    return model
 
 
 def _from_candidate(candidate: Any, index: int, notes: list[str]) -> Source:

@@ -10,10 +10,16 @@ CPU, tensor factories given `device="cuda"` make CPU tensors, and so do the lega
 same device, so comparing them still tells whether the rewrite changed anything; where a
 tensor lives when it is read is still checked on the meta device, which the stand-in
 leaves alone.  The verdict says when the stand-in was used.
+
+Where there is a GPU, the stand-in is installed too, so that the CPU stages give the same
+evidence on every machine; the stage on the GPU builds a fresh model with it suspended
+(:func:`suspended`), where the constructor's `.cuda()` calls and the forward's reach the GPU.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import torch
@@ -44,9 +50,14 @@ def _count() -> None:
     _calls += 1
 
 
+# What the stand-in replaced, (owner, name, original), restored while it is suspended.
+_replaced: list[tuple[Any, str, Any]] = []
+_suspended = False
+
+
 def install() -> bool:
-    """Install the stand-in where torch has no usable CUDA; whether it was installed."""
-    if torch.cuda.is_available():
+    """Install the stand-in (once); whether it was installed now."""
+    if _replaced:
         return False
     tensor_to, module_to = torch.Tensor.to, torch.nn.Module.to
 
@@ -75,15 +86,48 @@ def install() -> bool:
         args, kwargs = _cpu_arguments(args, kwargs)
         return module_to(self, *args, **kwargs)
 
-    torch.Tensor.cuda = tensor_cuda  # type: ignore[method-assign]
-    torch.nn.Module.cuda = module_cuda  # type: ignore[method-assign]
-    torch.Tensor.to = tensor_to_cpu  # type: ignore[method-assign]
-    torch.nn.Module.to = module_to_cpu  # type: ignore[method-assign]
+    _replace(torch.Tensor, "cuda", tensor_cuda)
+    _replace(torch.nn.Module, "cuda", module_cuda)
+    _replace(torch.Tensor, "to", tensor_to_cpu)
+    _replace(torch.nn.Module, "to", module_to_cpu)
     for name in _LEGACY:
         cpu_type = getattr(torch, f"{name}Tensor", None)
         if cpu_type is not None:
-            setattr(torch.cuda, f"{name}Tensor", _legacy(cpu_type))
+            _replace(torch.cuda, f"{name}Tensor", _legacy(cpu_type))
     return True
+
+
+def _replace(owner: Any, name: str, value: Any) -> None:
+    _replaced.append((owner, name, getattr(owner, name, None)))
+    setattr(owner, name, value)
+
+
+@contextlib.contextmanager
+def suspended() -> Iterator[None]:
+    """The real `.cuda()`, `.to()`, factories and torch.cuda types, for the stage on the GPU."""
+    global _suspended
+    current = [(owner, name, getattr(owner, name, None)) for owner, name, _ in _replaced]
+    for owner, name, original in reversed(_replaced):
+        setattr(owner, name, original)
+    _suspended = True
+    try:
+        yield
+    finally:
+        _suspended = False
+        for owner, name, value in current:
+            setattr(owner, name, value)
+
+
+def holds_cuda_tensors(model: Any) -> bool:
+    """Whether a model built under the stand-in still holds a tensor on the GPU (a factory
+    given device="cuda", which the stand-in leaves alone until a constructor needs it)."""
+    if _suspended or not _replaced or not torch.cuda.is_available() or not isinstance(model, torch.nn.Module):
+        return False
+    for module in model.modules():
+        for value in (*module._parameters.values(), *module._buffers.values(), *vars(module).values()):
+            if isinstance(value, torch.Tensor) and value.device.type == "cuda":
+                return True
+    return False
 
 
 _factories_installed = False
@@ -102,12 +146,12 @@ def install_factories() -> bool:
     friends for every class would change code that keeps or compares them (model loaders
     that patch the factories while they build)."""
     global _factories_installed
-    if _factories_installed or torch.cuda.is_available():
+    if _factories_installed or _suspended or (torch.cuda.is_available() and not _replaced):
         return False
     for name in _FACTORIES:
         factory = getattr(torch, name, None)
         if factory is not None:
-            setattr(torch, name, _on_cpu(factory))
+            _replace(torch, name, _on_cpu(factory))
     _factories_installed = True
     return True
 
@@ -133,5 +177,9 @@ def _legacy(cpu_type: Any) -> Any:
     return make
 
 
-NOTE = ("no GPU here: the constructor's .cuda() / .to('cuda') calls and torch.cuda tensor types ran on the CPU, "
-        "the same on both sides")
+def note() -> str:
+    if torch.cuda.is_available():
+        return ("the constructor's .cuda() / .to('cuda') calls and torch.cuda tensor types ran on the CPU in the "
+                "CPU stages, the same on both sides, and on the GPU in the stage there")
+    return ("no GPU here: the constructor's .cuda() / .to('cuda') calls and torch.cuda tensor types ran on the CPU, "
+            "the same on both sides")

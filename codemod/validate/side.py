@@ -551,7 +551,7 @@ class WorkerState:
                                           f"{MORE_BUILDS_SHARE:.0%} of the {self.timeout:g} s a class may take")
         phase("save")
         if cuda_standin.used() > cuda_calls:
-            builds[0]["notes"].append(cuda_standin.NOTE)
+            builds[0]["notes"].append(cuda_standin.note())
         if stubs.stubbed():
             used = (f"; used only as decorators, which left what they decorate unchanged: {', '.join(stubs.DECORATED)}"
                     if stubs.DECORATED else "")
@@ -568,7 +568,11 @@ class WorkerState:
                                "no_inputs": source.make_inputs is None}
         data["outputs"] = compare.portable(data["outputs"]) if data["outputs"] is not None else None
         if data.get("device"):
-            data["device"].pop("outputs", None)
+            # a GPU forward of the original is the reference of the rewritten one there (the same
+            # kernels and random streams); meta outputs hold no values
+            outputs = data["device"].pop("outputs", None)
+            if outputs is not None and data["device"].get("status") == "ok" and not _on_meta(outputs):
+                data["device"]["outputs"] = compare.portable(outputs)
         return data
 
     def _more_builds(self, cls: type, target: str, primary: Source, request: dict[str, Any], first: dict[str, Any],
@@ -740,8 +744,16 @@ class WorkerState:
             # the baseline of the rewritten side's checkpoint check: does the original's own
             # state_dict load back into it? (custom state_dict hooks may refuse even that)
             data["checkpoint_self"] = checkpoint_check(model, data["state_dict"], data.get("state_metadata"))
-        if self.device is not None:
+        if self.device is not None and self.device.type == "meta":
             data["device"] = self._device_stage(model, source, data["forward_error"] is None)
+        elif self.device is not None:
+            # A GPU: a fresh build, compared with the first forward of the fresh build above (a
+            # forward that updates a hidden state or a history gives other outputs at its second
+            # call), with the constructor's own .cuda() calls reaching the GPU.
+            del model
+            with cuda_standin.suspended():
+                data["device"] = self._device_stage(None, source, data["forward_error"] is None, cls)
+            return data
         del model
         return data
 
@@ -891,10 +903,22 @@ class WorkerState:
         source.inputs_spec = spec
         source.make_inputs = lambda: synth.make_inputs(spec, importer)
 
-    def _device_stage(self, model: torch.nn.Module, source: Source, forward_ok: bool) -> dict[str, Any]:
+    def _device_stage(
+        self, model: torch.nn.Module | None, source: Source, forward_ok: bool, cls: type | None = None
+    ) -> dict[str, Any]:
+        """Move the model (built again from ``cls`` where none is given) and run its forward there."""
         device = self.device
         assert device is not None
         result: dict[str, Any] = {"left": [], "status": None, "error": None, "outputs": None}
+        if model is None:
+            assert cls is not None
+            phase(f"build:{device}")
+            try:
+                model = build(cls, source)
+            except BaseException as exc:
+                result["status"] = "unchecked"
+                result["error"] = f"building the model again for {device} raised {format_exception(exc)}"
+                return result
         phase(f"move:{device}")
         try:
             model.to(device)
@@ -928,6 +952,10 @@ class WorkerState:
 
 # Inputs made again at the rank a failed forward asked for, at most (synth.repaired_candidates).
 MAX_REPAIRED_INPUTS = 6
+
+
+def _on_meta(leaves: list[tuple[str, Any]]) -> bool:
+    return any(isinstance(leaf, torch.Tensor) and leaf.device.type == "meta" for _, leaf in leaves)
 
 
 def _cuda_usable() -> bool:

@@ -201,10 +201,11 @@ def main(config_path: str, watch_fd: int | None = None) -> None:
 
     if config.get("threads"):
         torch.set_num_threads(int(config["threads"]))
-    if not str(config.get("device", "auto")).startswith("cuda"):
-        from codemod.validate import cuda_standin
+    from codemod.validate import cuda_standin
 
-        cuda_standin.install()  # no GPU: .cuda() in a constructor runs on the CPU on both sides
+    # .cuda() in a constructor runs on the CPU in the CPU stages on both sides, on every machine;
+    # the stage on a GPU suspends it
+    cuda_standin.install()
     from codemod.validate import side
 
     skip_dynamo_disable()  # done in the zygote already when forked from it

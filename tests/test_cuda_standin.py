@@ -1,0 +1,39 @@
+"""The CPU stand-in for .cuda(): installed in every validation worker, suspended for the stage
+on a GPU (so that stage's constructor and forward reach the GPU)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+
+def test_the_stand_in_keeps_constructors_on_the_cpu_and_suspending_it_restores_torch():
+    # a fresh interpreter: the stand-in patches torch for the whole process
+    script = textwrap.dedent(
+        """
+        import torch
+        from codemod.validate import cuda_standin
+
+        real = (torch.Tensor.cuda, torch.Tensor.to, torch.nn.Module.to, torch.cuda.FloatTensor, torch.zeros)
+        assert cuda_standin.install() and not cuda_standin.install()
+        assert cuda_standin.install_factories()
+        assert torch.ones(2).cuda().device.type == "cpu"
+        assert torch.ones(2).to("cuda").device.type == "cpu"
+        assert torch.nn.Linear(2, 2).to("cuda:0").weight.device.type == "cpu"
+        assert torch.cuda.FloatTensor([1.0]).device.type == "cpu"
+        assert torch.zeros(2, device="cuda").device.type == "cpu"
+        assert cuda_standin.used() == 5
+        with cuda_standin.suspended():
+            now = (torch.Tensor.cuda, torch.Tensor.to, torch.nn.Module.to, torch.cuda.FloatTensor, torch.zeros)
+            assert now == real, now
+            # what a constructor leaves on the GPU in the GPU stage is not a reason to patch again
+            assert not cuda_standin.install_factories()
+            assert not cuda_standin.holds_cuda_tensors(torch.nn.Linear(2, 2))
+        assert torch.ones(2).cuda().device.type == "cpu" and torch.zeros(2, device="cuda").device.type == "cpu"
+        assert torch.Tensor.cuda is not real[0] and torch.zeros is not real[4]
+        print("ok")
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
