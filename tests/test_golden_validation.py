@@ -441,8 +441,14 @@ def test_every_golden_verdict_is_the_same_on_the_gpu(tmp_path_factory, golden_va
         assert gpu.device.startswith("cuda"), (key, gpu.device)
         for attr in meta.rewrites:
             assert gpu.verdict_for(attr) is meta.verdict_for(attr), f"{key}.{attr}:\n{_describe(meta)}\n{_describe(gpu)}"
-        if "forward:meta" in meta.compared:
+        if "forward:meta" in meta.compared and key not in FILLED_BY_FORWARD:
             assert f"forward:{gpu.device}" in gpu.compared, f"{key}:\n{_describe(gpu)}"
+        elif "forward:meta" in meta.compared:
+            # a slot that the forward fills: the meta path moves the model after a first forward
+            # filled it; the fresh GPU build is moved empty, and its forward fills the slot on
+            # the CPU (torch.arange with no device) on both sides, which no rewrite changes
+            assert f"forward:{gpu.device}" in gpu.compared or any(
+                "the original fails there too" in d for d in gpu.details), f"{key}:\n{_describe(gpu)}"
 
 
 def _has_examples_with_inputs(case: str, cls: str) -> bool:
