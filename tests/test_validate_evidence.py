@@ -238,6 +238,21 @@ class HashLoss(nn.Module):
         return config["alpha"] * (batch["codes"] @ self.centers.t()).mean()
 
 
+class GatedLayer(nn.Module):
+    """The gate mask exists only with gate_size > 0, a size that is also a switch, which the
+    first build (the default 0) does not take: a build with a positive size runs that arm."""
+
+    def __init__(self, in_size=4, out_size=4, gate_size=0):
+        super().__init__()
+        self.linear = nn.Linear(in_size, out_size)
+        if gate_size > 0:
+            self.gate_mask = torch.ones(gate_size, out_size)
+
+    def forward(self, x):
+        y = self.linear(x)
+        return y * self.gate_mask.sum(0) if hasattr(self, "gate_mask") else y
+
+
 class OnGpuOnly(nn.Module):
     def __init__(self):
         super().__init__()
@@ -256,6 +271,9 @@ EDITS = [
      "persistent=False: derived from constructor arguments"),
     ("FilterBank", "window", "self.window = torch.hann_window(dim)",
      'self.register_buffer("window", torch.hann_window(dim), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
+    ("GatedLayer", "gate_mask", "self.gate_mask = torch.ones(gate_size, out_size)",
+     'self.register_buffer("gate_mask", torch.ones(gate_size, out_size), persistent=False)', "buffer", False,
      "persistent=False: derived from constructor arguments"),
     # a wrong rewrite: other values in memory whose values are not compared
     ("WeightedMSE", "weights", "self.weights = torch.empty(size).fill_(2.0)",
@@ -408,6 +426,12 @@ def test_a_rewrite_in_an_arm_only_a_second_build_takes_fails(verdicts):
     assert v.branches == [1, 1]
     message = v.message_for("window")
     assert "build 2" in message and "model.half()" in message, message
+
+
+def test_a_size_the_constructor_compares_with_zero_gets_a_build_with_a_positive_one(verdicts):
+    v = verdicts["GatedLayer"]
+    assert v.verdict is Verdict.PASSED and v.forward_for("gate_mask") == "compared", _describe(v)
+    assert any(b.endswith("with gate_size=2") for b in v.builds), v.builds
 
 
 def test_a_flag_read_from_kwargs_gets_a_build_that_sets_it(verdicts):

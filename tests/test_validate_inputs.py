@@ -477,3 +477,47 @@ def test_channel_statistics_and_float_lists_are_made_up_as_floats():
     assert first("sds") == [0.229, 0.224, 0.225]
     assert all(isinstance(v, float) for v in first("scales"))
     assert all(isinstance(v, int) for v in first("sizes"))
+
+
+def test_a_sequence_too_short_for_a_kernel_is_made_again_longer():
+    class Onsets(nn.Module):  # a stride-2 conv, then a kernel of 10: 16 steps are too few
+        def __init__(self):
+            super().__init__()
+            self.down = nn.Conv1d(1, 4, kernel_size=2, stride=2)
+            self.conv = nn.Conv1d(4, 4, kernel_size=10)
+            self.hidden = torch.zeros(1, 4)
+
+        def forward(self, x):
+            return self.conv(self.down(x)).mean(-1) + self.hidden
+
+    model = Onsets()
+    short = next(c for c in synth.input_candidates(model) if len(c["args"][0]["shape"]) == 3)
+    message = _error(model, short)
+    assert "Kernel size can't be greater than actual input size" in message
+    repaired = synth.repaired_candidates(short, message)
+    assert [c["args"][0]["shape"][2:] for c in repaired] == [[64], [256]]
+    assert all(c["args"][0]["shape"][:2] == short["args"][0]["shape"][:2] for c in repaired)
+    assert _runs(model, repaired[0])
+
+
+def test_a_loss_built_for_one_batch_size_gets_inputs_of_that_batch():
+    class PairLoss(nn.Module):  # NT-Xent: its mask pairs the 2 x batch_size rows of one batch
+        def __init__(self, batch_size=8):
+            super().__init__()
+            self.batch_size = batch_size
+            n = 2 * batch_size
+            self.mask = ~torch.eye(n, dtype=torch.bool)
+
+        def forward(self, z_i, z_j):
+            n = 2 * self.batch_size
+            z = torch.cat((z_i, z_j), dim=0)
+            sim = z @ z.T
+            positives = torch.cat((torch.diag(sim, self.batch_size), torch.diag(sim, -self.batch_size))).reshape(n, 1)
+            return (sim[self.mask].reshape(n, -1).logsumexp(1, keepdim=True) - positives).mean()
+
+    model = PairLoss()
+    candidates = synth.input_candidates(model)
+    assert not _runs(model, candidates[0])  # a batch of 2 has no pairs at offset 8
+    first = _first_that_runs(model)
+    assert [spec["shape"][0] for spec in first["args"]] == [8, 8]
+    assert first["args"][0] == first["args"][1]

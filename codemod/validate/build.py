@@ -357,14 +357,16 @@ def _from_usage(usage: dict[str, Any], index: int, context: Context | None, note
 
 # -- other builds of the same class ------------------------------------------------------------
 
-MAX_CHANGES = 8  # variants of the first build's arguments (a boolean flipped, a None default given a value)
+MAX_CHANGES = 8  # variants of the first build's arguments (a boolean flipped, a None default given a value,
+# a zero that the constructor compares with 0 made positive)
 
 
 def variant_sources(cls: type, target: str, primary: Source, examples: ExamplesFile, record_path: str | None,
                     context: Context | None) -> Iterator[Source]:
     """Other builds of ``cls``, most telling first: the first build's arguments with each boolean
-    flipped (a parameter, or an attribute of a config object) and each ``None`` default given
-    a made-up value; then every other source that may build it (the record, the repository's
+    flipped (a parameter, or an attribute of a config object), each ``None`` default given
+    a made-up value and each zero default the constructor compares with 0 made positive; then
+    every other source that may build it (the record, the repository's
     own calls, the parent, made-up arguments).  Each is built only when the caller asks."""
     seen = {_key(primary.label)}
     if primary.arguments is not None:
@@ -432,6 +434,9 @@ def _changes(cls: type, primary: Source) -> list[list[list[Any]]]:
         elif value is None and parameter.default is None:
             if synth.parameter_values(cls, parameter, hints.get(parameter.name, parameter.annotation)):
                 changes.append([[[parameter.name], {"op": "synth", "index": 0}]])
+        elif _is_zero(value) and _is_zero(parameter.default) and parameter.name in _compared_with_zero(cls):
+            # a size or a rate that is also a switch: `if gate_size > 0: self.gate_mask = ...`
+            changes.append([[[parameter.name], {"op": "value", "value": 2 if isinstance(value, int) else 0.5}]])
         elif _config_object(value):
             for name, item in sorted(vars(value).items()):
                 if isinstance(item, bool) and not name.startswith("_"):
@@ -441,6 +446,25 @@ def _changes(cls: type, primary: Source) -> list[list[list[Any]]]:
                 if other != value:
                     changes.append([[[parameter.name], {"op": "value", "value": other}]])
     return changes[:MAX_CHANGES]
+
+
+def _is_zero(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0
+
+
+def _compared_with_zero(cls: type) -> set[str]:
+    """The names the constructor compares with 0 (``if gate_size > 0:``, ``if drop != 0``)."""
+    tree = _parsed(cls.__dict__.get("__init__"))
+    if tree is None:
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and len(node.comparators) == 1:
+            sides = (node.left, node.comparators[0])
+            for one, other in (sides, sides[::-1]):
+                if isinstance(one, ast.Name) and isinstance(other, ast.Constant) and _is_zero(other.value):
+                    names.add(one.id)
+    return names
 
 
 def _keyword_flags(cls: type, kwargs_name: str) -> list[tuple[str, bool]]:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
+import math
 import re
 import sys
 import textwrap
@@ -669,6 +670,14 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
         larger = _with_image_size(image, LARGE_IMAGE)
         if larger not in candidates:
             candidates.append(larger)
+    held = _held_batch_size(model)
+    if held is not None:
+        # a module built for one batch size (a contrastive loss whose mask pairs 2 x batch_size
+        # rows): the first made-up inputs again with that batch
+        for made in candidates[len(known):len(known) + 2]:
+            rebatched = _mapped(made, lambda spec: _with_batch(spec, held))
+            if rebatched not in candidates:
+                candidates.append(rebatched)
     if pair is not None:
         # classification: class indices for the target, as cross-entropy takes them
         prediction, target = pair
@@ -685,6 +694,22 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
 
 LARGE_IMAGE = 128
 
+# Batch sizes a module may hold (`self.batch_size = batch_size`) that inputs are made with.
+MAX_HELD_BATCH = 256
+
+
+def _held_batch_size(model: nn.Module) -> int | None:
+    value = vars(model).get("batch_size")
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_HELD_BATCH and value != BATCH:
+        return value
+    return None
+
+
+def _with_batch(spec: Any, batch: int) -> Any:
+    if isinstance(spec, dict) and spec.get("op") in ("randn", "rand", "randint") and (spec.get("shape") or [None])[0] == BATCH:
+        return {**spec, "shape": [batch, *spec["shape"][1:]]}
+    return spec
+
 # What a failed forward says about the rank its input needed: `b, c, h, w = x.shape` on a
 # matrix, F.pad of four sizes on a matrix, a conv2d handed a vector.
 _UNPACK_RANK = re.compile(r"(?:not enough|too many) values to unpack \(expected (\d)(?:, got (\d))?\)")
@@ -695,6 +720,12 @@ _EXPECTED_RANK = re.compile(r"Expected (?:\d)D \(unbatched\) or (\d)D \(batched\
 # Broadcasting against a tensor the model holds: `x + self.time_signal[:, :T]` with x 2 x 7
 # says "The size of tensor a (7) must match the size of tensor b (200) at non-singleton
 # dimension 2": the input wants 200 there.
+# A sequence or image too short for a kernel or a pooling: `Kernel size can't be greater than
+# actual input size`, `Calculated padded input size per channel: (8). Kernel size: (10)`.
+_TOO_SHORT = re.compile(r"Kernel size can't be greater than actual input size|Output size is too small")
+_LONGER = (64, 256)
+MAX_LONGER_ELEMENTS = 1 << 22
+
 _SIZE_MISMATCH = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton dimension")
 
 
@@ -720,6 +751,8 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
     sized = _sized_again(candidate, message)
     if sized:
         return _distinct(sized)
+    if _TOO_SHORT.search(message):
+        return _distinct(_longer(candidate))
     rank = None
     found = _UNPACK_RANK.search(message)
     if found is not None:
@@ -741,6 +774,21 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         options.append([BATCH, 3, 32, 32])
     # every input made like the first (a pair to compare) alike
     return _distinct([_replaced(candidate, first, {**first, "shape": option}) for option in options])
+
+
+def _longer(candidate: dict[str, Any]) -> list[dict[str, Any]]:
+    """The inputs of rank 3 and more with every size past the channels at 64, then 256."""
+    def resized(size: int) -> Callable[[Any], Any]:
+        def change(spec: Any) -> Any:
+            shape = spec.get("shape") if isinstance(spec, dict) and spec.get("op") in ("randn", "rand") else None
+            if not shape or len(shape) < 3 or max(shape[2:]) >= size:
+                return spec
+            longer = [*shape[:2], *([size] * (len(shape) - 2))]
+            return {**spec, "shape": longer} if math.prod(longer) <= MAX_LONGER_ELEMENTS else spec
+        return change
+
+    options = [_mapped(candidate, resized(size)) for size in _LONGER]
+    return [option for option in options if option != candidate]
 
 
 def _input_specs(candidate: dict[str, Any]) -> list[Any]:
