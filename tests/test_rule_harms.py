@@ -235,6 +235,18 @@ def test_values_that_reach_cpu_only_calls_stay_on_the_cpu():
     with pytest.raises(TypeError):
         moved.edges.cpu().numpy()
 
+    # a numpy function given the tensor itself reads it through Tensor.numpy()
+    original, rewritten = _case("safety_cpu_data_read_numpy_function")
+    assert "self.err_count = torch.zeros(n)" in rewritten and "self.t_count = torch.tensor(0)" in rewritten
+    old_rewrite = original.replace(
+        "self.err_count = torch.zeros(n)", 'self.register_buffer("err_count", torch.zeros(n), persistent=False)'
+    ).replace("self.t_count = torch.tensor(0)", 'self.register_buffer("t_count", torch.tensor(0), persistent=False)')
+    kept = _module(rewritten, "rewritten_rate").ErrorGate().to("meta")
+    assert kept.err_rate.shape == (4,)
+    moved = _module(old_rewrite, "old_rewrite_rate").ErrorGate().to("meta")
+    with pytest.raises((RuntimeError, TypeError, NotImplementedError)):
+        moved.err_rate
+
     original, rewritten = _case("safety_cpu_data_read_through_held_module")
     assert "self.weights = torch.FloatTensor(weights)" in rewritten
     old_rewrite = original.replace("self.weights = None\n", 'self.register_buffer("weights", None, persistent=False)\n')

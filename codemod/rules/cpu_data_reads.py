@@ -3,10 +3,12 @@
 Torch fact (torch 2.13): `model.to(device)` / `.cuda()` move every buffer, and a raw
 attribute stays where it was made.  `Tensor.numpy()` and the legacy typed constructors given
 data (`torch.LongTensor(t)`, `torch.FloatTensor(t)`) take only CPU tensors: on a CUDA
-tensor they raise `TypeError`.  A tensor read where its value (or one computed from it in
-the same method) reaches such a call, in its own class or in the method of the repository
-it is handed to (`self.embedding.forward_o(nwords)` with `nwords` drawn from it), works
-today on the CPU while the model runs on the GPU, and would raise as a buffer.  numpy has
+tensor they raise `TypeError`, and so does a numpy function given the tensor itself
+(`np.maximum(self.err / self.count, 1e-32)`), which reads it through `Tensor.numpy()`.  A
+tensor read where its value (or one computed from it in the same method) reaches such a
+call, in its own class or in the method of the repository it is handed to
+(`self.embedding.forward_o(nwords)` with `nwords` drawn from it), works today on the CPU
+while the model runs on the GPU, and would raise as a buffer.  numpy has
 no bfloat16 either: a float buffer cast by `model.to(torch.bfloat16)` makes even
 `.cpu().numpy()` raise, so for a float tensor every `.numpy()` of its values counts.
 """
@@ -27,8 +29,9 @@ if TYPE_CHECKING:
 RULE = Rule(
     "BUF218",
     "cpu-data-read",
-    "its values reach Tensor.numpy() or a legacy typed constructor (torch.LongTensor(t)), which take only CPU tensors",
-    fact="model.cuda() moves every buffer, not a raw attribute; Tensor.numpy() and torch.LongTensor(t) raise TypeError on a CUDA tensor, so a value drawn from a buffer there fails where the attribute's CPU value works.",
+    "its values reach Tensor.numpy(), a numpy function (np.maximum(t, ...)) or a legacy typed constructor "
+    "(torch.LongTensor(t)), which take only CPU tensors",
+    fact="model.cuda() moves every buffer, not a raw attribute; Tensor.numpy(), a numpy function given a tensor (which reads it through Tensor.numpy()) and torch.LongTensor(t) raise TypeError on a CUDA tensor, so a value drawn from a buffer there fails where the attribute's CPU value works.",
     before="def __init__(self, weights):\n    super().__init__()\n    self.weights = torch.FloatTensor(weights)\n\n"
     "def forward(self, n):\n    draws = torch.multinomial(self.weights, n)\n    return torch.LongTensor(draws)",
 )
@@ -131,7 +134,33 @@ def _cpu_sink(call: ast.Call, symbols: ModuleSymbols, self_name: str | None, att
     if qualname is not None and tn.classify_call(qualname) is tn.CallKind.LEGACY and any(
             _mentions(a, self_name, attr, tainted) for a in call.args):
         return f"{qualname}(data)"
+    if qualname is not None and qualname.split(".")[0] == "numpy" and attr is not None and any(
+            _holds_attribute(a, self_name, attr) for a in [*call.args, *(k.value for k in call.keywords)]):
+        return f"{qualname}() (numpy reads the tensor through Tensor.numpy())"
     return None
+
+
+# Tensor methods whose result is no tensor on the tensor's device: a number, a shape, a list,
+# or a copy on the CPU (`.cpu()`, which numpy reads).
+_NOT_ON_DEVICE = frozenset({"size", "dim", "numel", "nelement", "ndimension", "element_size", "stride", "item",
+                            "tolist", "numpy", "cpu", "data_ptr", "get_device", "is_contiguous", "storage_offset"})
+
+
+def _holds_attribute(node: ast.expr, self_name: str | None, attr: str) -> bool:
+    """Whether an argument is self.<attr>'s values, or computed from them by arithmetic and
+    tensor methods (`self.err / self.n.clamp(min=1)`): not a size read from it
+    (`self.x.shape[0]`, `len(self.x)`), which numpy takes as a number."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == attr and isinstance(node.value, ast.Name) and node.value.id == self_name
+    if isinstance(node, ast.BinOp):
+        return _holds_attribute(node.left, self_name, attr) or _holds_attribute(node.right, self_name, attr)
+    if isinstance(node, ast.UnaryOp):
+        return _holds_attribute(node.operand, self_name, attr)
+    if isinstance(node, ast.Subscript):
+        return _holds_attribute(node.value, self_name, attr)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr not in _NOT_ON_DEVICE:
+        return not _ends(node, dtype=False) and _holds_attribute(node.func.value, self_name, attr)
+    return False
 
 
 def _handed(call: ast.Call, self_name: str | None, attr: str, tainted: set[str]) -> tuple[str, list[int], list[str]] | None:
