@@ -8,6 +8,7 @@ tensor assigned only outside `__init__` have no single constructor statement to 
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
 from codemod import unpacking
@@ -98,15 +99,35 @@ def outside_suggestion(attr: str, class_text: str, overrides_base_method: bool) 
 
 def wants(facts: AttributeFacts) -> bool:
     """A list or dict filled with tensors by a method other than __init__ (built empty in
-    __init__, or in that method itself)."""
+    __init__, or in that method itself), or built empty in __init__ and replaced there by
+    one of tensors."""
     return _filled_outside(facts) is not None
 
 
 def _filled_outside(facts: AttributeFacts) -> str | None:
+    """Where a method of the class fills the attribute with tensors (`self.means.append(t)`),
+    or, after an empty placeholder in __init__, binds it to a container of them
+    (`self.means = means`, a local list of tensors)."""
+    own = f"{facts.cls.cls.name}."
+    placeholder = bool(facts.events) and all(_empty_container(e.value_node) for e in facts.events)
     for label, event in facts.outside:
-        if event.kind == "fill" and event.value is not None and event.value.kind is Kind.SEQUENCE:
-            return f"{label} (line {event.stmt.lineno})"
+        if event.value is None or event.value.kind is not Kind.SEQUENCE:
+            continue
+        if event.kind == "fill":
+            return f"filled in {label} (line {event.stmt.lineno})"
+        if placeholder and event.kind == "assign" and label.startswith(own):
+            return f"set in {label} (line {event.stmt.lineno})"
     return None
+
+
+def _empty_container(node: ast.expr | None) -> bool:
+    """`[]`, `{}`, `()`, `list()`, `dict()`, `tuple()`."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return not node.elts
+    if isinstance(node, ast.Dict):
+        return not node.keys
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "dict", "tuple")
+            and not node.args and not node.keywords)
 
 
 def decide(facts: AttributeFacts) -> Decision | None:
@@ -115,7 +136,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
     filled = _filled_outside(facts)
     if filled is not None and not any(e.value is not None and e.value.is_tensor for e in facts.events if e.kind == "assign"):
         return CONTAINER.skip(
-            f"a list or dict of tensors, filled in {filled}; its tensors are not moved by .to() nor saved",
+            f"a list or dict of tensors, {filled}; its tensors are not moved by .to() nor saved",
             FILLED_LATER_SUGGESTION,
         )
     for event in facts.events:
