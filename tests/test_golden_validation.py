@@ -75,8 +75,6 @@ COVERED_BY_MORE_BUILDS: dict[tuple[str, str], str] = {
 WITHOUT_FORWARD: dict[tuple[str, str], set[str]] = {
     # torch.cdist(x, self.codes[:, None]): x must end in a size-1 dimension
     ("local_first_numpy_linspace_codebook", "Codebook"): {"codes"},
-    # a (2, 4) batch meets a (4, 2)-shaped product of the made-up layers
-    ("device_move_cuda_dropped_when_moved_as_a_whole", "Tagger"): {"ids"},
     # the sequence length of the made-up batch (7) is not the table's (2)
     ("persistent_state_cast_or_view_is_not_an_update", "Embedder"): {"freqs", "window", "grid"},
     # a (2, 3) batch meets a (3, 3) sparse adjacency from the left

@@ -521,3 +521,30 @@ def test_a_loss_built_for_one_batch_size_gets_inputs_of_that_batch():
     first = _first_that_runs(model)
     assert [spec["shape"][0] for spec in first["args"]] == [8, 8]
     assert first["args"][0] == first["args"][1]
+
+
+def test_inputs_are_made_again_at_the_width_a_matrix_product_asks_for():
+    class Excitable(nn.Module):  # a linear layer of the repository's own: nothing sizes its input
+        def __init__(self, in_size=8, out_size=4):
+            super().__init__()
+            self.weight = nn.Parameter(torch.randn(out_size, in_size))
+
+        def forward(self, x):
+            return nn.functional.linear(x, self.weight)
+
+    class Head(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = Excitable()
+            self.gate = torch.ones(4)
+
+        def forward(self, x):
+            return self.linear(x) * self.gate
+
+    model = Head()
+    wide = next(c for c in synth.input_candidates(model) if c["args"][0]["shape"] == [2, 16])
+    message = _error(model, wide)
+    assert "mat1 and mat2 shapes cannot be multiplied (2x16 and 8x4)" in message
+    repaired = synth.repaired_candidates(wide, message)
+    assert repaired[0]["args"][0] == {"op": "randn", "shape": [2, 8]}
+    assert _runs(model, repaired[0])

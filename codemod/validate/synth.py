@@ -726,21 +726,32 @@ _TOO_SHORT = re.compile(r"Kernel size can't be greater than actual input size|Ou
 _LONGER = (64, 256)
 MAX_LONGER_ELEMENTS = 1 << 22
 
+_MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \(\d+x(\d+) and (\d+)x\d+\)")
 _SIZE_MISMATCH = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton dimension")
 
 
 def _sized_again(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
-    """The first input with its last size set to the one a broadcast asked for, or with that
-    size added as a last dimension (token ids become features: floats)."""
+    """The first input with its last size set to the one a broadcast or a matrix product asked
+    for, or with that size added as a last dimension (token ids become features: floats)."""
     found = _SIZE_MISMATCH.search(message)
     first = _first_input(candidate, ("randn", "rand", "randint"))
-    if found is None or first is None or not first.get("shape"):
+    if first is None or not first.get("shape"):
         return []
-    ours, wanted = int(found.group(1)), int(found.group(2))
+    if found is not None:
+        ours, wanted = int(found.group(1)), int(found.group(2))
+        replaced_first = False
+    elif (found := _MATMUL.search(message)) is not None:
+        # `(2x16 and 8x4)`: the input's 16 features where the weight (of a layer torch does not
+        # know, which sized nothing) takes 8
+        ours, wanted = int(found.group(1)), int(found.group(2))
+        replaced_first = True
+    else:
+        return []
     shape = list(first["shape"])
     if shape[-1] != ours or wanted > 4096:
         return []
-    return [_replaced(candidate, first, {"op": "randn", "shape": option}) for option in ([*shape, wanted], [*shape[:-1], wanted])]
+    options = ([*shape[:-1], wanted], [*shape, wanted]) if replaced_first else ([*shape, wanted], [*shape[:-1], wanted])
+    return [_replaced(candidate, first, {"op": "randn", "shape": option}) for option in options]
 
 
 def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
