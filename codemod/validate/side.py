@@ -746,15 +746,13 @@ class WorkerState:
             data["checkpoint_self"] = checkpoint_check(model, data["state_dict"], data.get("state_metadata"))
         if self.device is not None and self.device.type == "meta":
             data["device"] = self._device_stage(model, source, data["forward_error"] is None)
-        elif self.device is not None:
+        del model
+        if self.device is not None and self.device.type != "meta":
             # A GPU: a fresh build, compared with the first forward of the fresh build above (a
             # forward that updates a hidden state or a history gives other outputs at its second
             # call), with the constructor's own .cuda() calls reaching the GPU.
-            del model
             with cuda_standin.suspended():
                 data["device"] = self._device_stage(None, source, data["forward_error"] is None, cls)
-            return data
-        del model
         return data
 
     def _build_and_call(self, cls: type, source: Source, findings: list[list[Any]], data: dict[str, Any]) -> Any:
