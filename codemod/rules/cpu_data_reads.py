@@ -140,10 +140,10 @@ def _cpu_sink(call: ast.Call, symbols: ModuleSymbols, self_name: str | None, att
     return None
 
 
-# Tensor methods whose result is no tensor on the tensor's device: a number, a shape, a list,
-# or a copy on the CPU (`.cpu()`, which numpy reads).
-_NOT_ON_DEVICE = frozenset({"size", "dim", "numel", "nelement", "ndimension", "element_size", "stride", "item",
-                            "tolist", "numpy", "cpu", "data_ptr", "get_device", "is_contiguous", "storage_offset"})
+# Tensor methods whose result is a number or a shape, not the tensor's values (those that bring
+# the values to the host, `.cpu()`, `.item()`, are _ends').
+_SIZES = frozenset({"size", "dim", "numel", "nelement", "ndimension", "element_size", "stride", "data_ptr", "get_device",
+                    "is_contiguous", "storage_offset"})
 
 
 def _holds_attribute(node: ast.expr, self_name: str | None, attr: str) -> bool:
@@ -158,7 +158,7 @@ def _holds_attribute(node: ast.expr, self_name: str | None, attr: str) -> bool:
         return _holds_attribute(node.operand, self_name, attr)
     if isinstance(node, ast.Subscript):
         return _holds_attribute(node.value, self_name, attr)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr not in _NOT_ON_DEVICE:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr not in _SIZES:
         return not _ends(node, dtype=False) and _holds_attribute(node.func.value, self_name, attr)
     return False
 

@@ -562,8 +562,7 @@ class WorkerState:
                    request["data"])
         return {"status": "ok", "source": source.kind}
 
-    @staticmethod
-    def _portable(data: dict[str, Any], source: Source) -> dict[str, Any]:
+    def _portable(self, data: dict[str, Any], source: Source) -> dict[str, Any]:
         data["source_spec"] = {"kind": source.kind, "spec": source.spec, "inputs": source.inputs_spec,
                                "no_inputs": source.make_inputs is None}
         data["outputs"] = compare.portable(data["outputs"]) if data["outputs"] is not None else None
@@ -571,7 +570,7 @@ class WorkerState:
             # a GPU forward of the original is the reference of the rewritten one there (the same
             # kernels and random streams); meta outputs hold no values
             outputs = data["device"].pop("outputs", None)
-            if outputs is not None and data["device"].get("status") == "ok" and not _on_meta(outputs):
+            if outputs is not None and self.device is not None and self.device.type != "meta":
                 data["device"]["outputs"] = compare.portable(outputs)
         return data
 
@@ -950,10 +949,6 @@ class WorkerState:
 
 # Inputs made again at the rank a failed forward asked for, at most (synth.repaired_candidates).
 MAX_REPAIRED_INPUTS = 6
-
-
-def _on_meta(leaves: list[tuple[str, Any]]) -> bool:
-    return any(isinstance(leaf, torch.Tensor) and leaf.device.type == "meta" for _, leaf in leaves)
 
 
 def _cuda_usable() -> bool:

@@ -710,6 +710,7 @@ def _with_batch(spec: Any, batch: int) -> Any:
         return {**spec, "shape": [batch, *spec["shape"][1:]]}
     return spec
 
+
 # What a failed forward says about the rank its input needed: `b, c, h, w = x.shape` on a
 # matrix, F.pad of four sizes on a matrix, a conv2d handed a vector.
 _UNPACK_RANK = re.compile(r"(?:not enough|too many) values to unpack \(expected (\d)(?:, got (\d))?\)")
@@ -717,16 +718,17 @@ _PADDING_RANK = re.compile(r"Padding size (\d+) is not supported for (\d)D input
 _EXPECTED_RANK = re.compile(r"Expected (?:\d)D \(unbatched\) or (\d)D \(batched\) input|Expected (\d)(?:D|-dimensional) input")
 
 
-# Broadcasting against a tensor the model holds: `x + self.time_signal[:, :T]` with x 2 x 7
-# says "The size of tensor a (7) must match the size of tensor b (200) at non-singleton
-# dimension 2": the input wants 200 there.
 # A sequence or image too short for a kernel or a pooling: `Kernel size can't be greater than
 # actual input size`, `Calculated padded input size per channel: (8). Kernel size: (10)`.
 _TOO_SHORT = re.compile(r"Kernel size can't be greater than actual input size|Output size is too small")
 _LONGER = (64, 256)
 MAX_LONGER_ELEMENTS = 1 << 22
 
+# A matrix product whose weight takes another width: "(2x16 and 8x4)" wants 8 features.
 _MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \(\d+x(\d+) and (\d+)x\d+\)")
+# Broadcasting against a tensor the model holds: `x + self.time_signal[:, :T]` with x 2 x 7
+# says "The size of tensor a (7) must match the size of tensor b (200) at non-singleton
+# dimension 2": the input wants 200 there.
 _SIZE_MISMATCH = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton dimension")
 
 
@@ -789,17 +791,16 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
 
 def _longer(candidate: dict[str, Any]) -> list[dict[str, Any]]:
     """The inputs of rank 3 and more with every size past the channels at 64, then 256."""
-    def resized(size: int) -> Callable[[Any], Any]:
-        def change(spec: Any) -> Any:
-            shape = spec.get("shape") if isinstance(spec, dict) and spec.get("op") in ("randn", "rand") else None
-            if not shape or len(shape) < 3 or max(shape[2:]) >= size:
-                return spec
-            longer = [*shape[:2], *([size] * (len(shape) - 2))]
-            return {**spec, "shape": longer} if math.prod(longer) <= MAX_LONGER_ELEMENTS else spec
-        return change
-
-    options = [_mapped(candidate, resized(size)) for size in _LONGER]
+    options = [_mapped(candidate, lambda spec, size=size: _with_length(spec, size)) for size in _LONGER]
     return [option for option in options if option != candidate]
+
+
+def _with_length(spec: Any, size: int) -> Any:
+    shape = spec.get("shape") if isinstance(spec, dict) and spec.get("op") in ("randn", "rand") else None
+    if not shape or len(shape) < 3 or max(shape[2:]) >= size:
+        return spec
+    longer = [*shape[:2], *([size] * (len(shape) - 2))]
+    return {**spec, "shape": longer} if math.prod(longer) <= MAX_LONGER_ELEMENTS else spec
 
 
 def _input_specs(candidate: dict[str, Any]) -> list[Any]:
