@@ -147,7 +147,9 @@ def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluat
     names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
     kept: dict[str, str] = {}
     for event in events:
-        if event.kind != "assign" or event.value is None or event.value.kind is not Kind.UNKNOWN:
+        if event.kind != "assign" or event.value is None:
+            continue
+        if event.value.kind is not Kind.UNKNOWN and not _variable_of_untyped(event.value_node, evaluator):
             continue
         found = _root_name(event.value_node) if event.value_node is not None else None
         if found is not None and found[0].id in names and found[0].id != evaluator.self_name:
@@ -159,6 +161,17 @@ def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluat
         rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         kept = {attr: name for attr, name in kept.items() if name.partition(".")[0] not in rebound}
     return kept
+
+
+def _variable_of_untyped(node: ast.expr | None, evaluator: Evaluator) -> bool:
+    """`Variable(mask)` of a value the analysis cannot type: a tensor whatever mask is, but
+    the calls may say what mask is (and so whether the rewrite can drop the Variable)."""
+    return (
+        isinstance(node, ast.Call) and bool(node.args)
+        and isinstance(node.func, (ast.Name, ast.Attribute))
+        and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr) == "Variable"
+        and evaluator.eval(node.args[0]).kind is Kind.UNKNOWN
+    )
 
 
 def used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[str]:
@@ -184,6 +197,36 @@ def used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[st
                         found.add(source)
                         changed = True
     return found & set(attrs)
+
+
+_ARITHMETIC = (ast.Mult, ast.Add, ast.Sub, ast.Div, ast.MatMult)
+
+
+def combined_with_inputs(cls: ast.ClassDef, attrs: set[str]) -> set[str]:
+    """Those of `attrs` that forward combines with one of its inputs by arithmetic
+    (`inputs * self.mask`, `(1 - self.mask) * x`).  A number or a tensor: only what the
+    repository's calls pass can say which, so this is a reason to read them, never evidence
+    for a report of its own."""
+    forward = next((m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == "forward"), None)
+    if forward is None or not forward.args.args:
+        return set()
+    self_name = forward.args.args[0].arg
+    inputs = {a.arg for a in [*forward.args.args[1:], *forward.args.kwonlyargs]}
+    if not inputs:
+        return set()
+    found: set[str] = set()
+    for node in ast.walk(forward):
+        if not isinstance(node, ast.BinOp) or not isinstance(node.op, _ARITHMETIC):
+            continue
+        sides = (node.left, node.right)
+        for side, other in (sides, sides[::-1]):
+            read = {
+                n.attr for n in ast.walk(side)
+                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == self_name and n.attr in attrs
+            }
+            if read and any(isinstance(n, ast.Name) and n.id in inputs for n in ast.walk(other)):
+                found |= read
+    return found
 
 
 def _derived_attributes(cls: ast.ClassDef, self_name: str) -> dict[str, set[str]]:

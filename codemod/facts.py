@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from codemod.call_sites import (
     argument_values,
     binding_evidence,
+    combined_with_inputs,
     elements_used_as_objects,
     kept_arguments,
     refuted_arguments,
@@ -128,15 +129,18 @@ class ClassFacts:
         bound_as_tensor = binding_evidence(walker.events, {event.attr for event in walker.events})
         kept = kept_arguments(
             init, walker.events, walker.ev,
-            lambda attrs: tensor_used_attributes(text, attrs) | (attrs & bound_as_tensor.keys()),
+            lambda attrs: tensor_used_attributes(text, attrs) | (attrs & bound_as_tensor.keys())
+            | combined_with_inputs(self.cls, attrs),
         )
         if not kept:
             return {}
         in_bindings = {attr: where for attr, where in bound_as_tensor.items() if attr in kept}
         used = used_as_tensor(self.cls, walker.ev.self_name, set(kept)) | set(in_bindings)
-        if not used:
+        # `inputs * self.mask`: a number or a tensor; the calls may say (typed), or nothing is said
+        combined = combined_with_inputs(self.cls, set(kept)) - used
+        if not used and not combined:
             return {}
-        values = argument_values(self.index, self.symbols, self.cls, init, {kept[a] for a in used})
+        values = argument_values(self.index, self.symbols, self.cls, init, {kept[a] for a in used | combined})
         typed = {name: v for name, v in values.items() if v.is_tensor or v.kind is Kind.SEQUENCE}
         untyped = {a for a in used if kept[a] not in typed}
         if untyped:
@@ -383,6 +387,10 @@ class ClassFacts:
             for symbols, cls in self.subclasses:
                 self._collect_method_events(symbols, cls, None, result, "subclass", candidates)
         return result
+
+    @cached_property
+    def attrs_after_construction(self) -> dict[str, Value]:
+        return self._attrs_after_construction()
 
     def _attrs_after_construction(self) -> dict[str, Value]:
         """What self holds when another method runs: the constructor's attributes, and those of

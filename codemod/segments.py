@@ -197,6 +197,8 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
                 return True
             if keeps_tensor_argument(text[line_start:end], text) or derives_from_buffer(text[line_start:end]):
                 return True
+            if _COPIES_ATTRIBUTE.search(text, line_start, end):
+                return True  # `self.alpha_mean = self.alpha`: a base's tensor under a second name (rules/aliases.py)
             if calls_inherited_method(text[line_start:end], text):
                 return True  # a base class's method may bind a tensor (rules/mixins.py)
             constructors.append((line_start, end))
@@ -230,6 +232,8 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     return False
 
 
+# `self.b = self.a`, `self.b = self.a.data`: another attribute's value under a second name.
+_COPIES_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*=[ \t]*self\.\w+(?:\.data|\.detach\(\))?[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 # `self.x += value`, not a counter's `self.steps += 1`.
 _AUGMENTS_WITH_VALUE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?:[-+*/]|//)=[ \t]*(?![-+]?[\d.]+[ \t]*(?:#[^\n]*)?$)\S", re.MULTILINE)
 # `(ids != pad).float()`: a tensor (tensors._COMPARISON_CASTS).
@@ -484,6 +488,12 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
     kept = {match.group(1) for match in _KEEPS_NAME.finditer(init_text)}
     if kept and _KEPT_AS_TENSOR.search(init_text):
         return True  # `self.mean = mean.view(-1, 1, 1)`: call_sites.binding_evidence reads it
+    if kept and "def forward" in class_text and re.search(
+        r"[*+\-/@][ \t]*\(?[ \t]*self\.(?:" + "|".join(map(re.escape, sorted(kept))) + r")\b|\bself\.(?:"
+        + "|".join(map(re.escape, sorted(kept))) + r")\)?[ \t]*[*+\-/@]",
+        class_text,
+    ):
+        return True  # `inputs * self.mask`: the calls may type it (call_sites.combined_with_inputs)
     return bool(kept) and bool(tensor_used_attributes(class_text, kept))
 
 

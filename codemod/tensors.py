@@ -371,7 +371,9 @@ class Evaluator:
     def _eval_Attribute(self, node: ast.Attribute) -> Value:
         attr = self.self_attr(node)
         if attr is not None:
-            return self.self_attrs.get(attr, UNKNOWN)
+            if attr in self.self_attrs:
+                return self.self_attrs[attr]
+            return self._property_value(attr)
         path = dotted_path(node)
         if path is not None and path in self.env:
             # an attribute of a local or argument set here (`args.gso = t`) or typed from the
@@ -557,7 +559,11 @@ class Evaluator:
         if kind is tn.CallKind.VARIABLE:
             inner = self.eval(node.args[0]) if node.args else UNKNOWN
             if not inner.is_tensor:
-                return UNKNOWN
+                if inner.kind is not Kind.UNKNOWN or is_true(keyword(node, "requires_grad")):
+                    return UNKNOWN
+                # Variable(x) raises TypeError unless x is a tensor or None (an empty tensor): what
+                # it returns is a tensor, whatever x is (edits keep the call, as x is not proven one)
+                return Value(Kind.TENSOR, self._args_state(node) or ARGUMENT_STATE)
             requires_grad = "Variable(..., requires_grad=True)" if is_true(keyword(node, "requires_grad")) else None
             return Value(Kind.TENSOR, inner.stateful, requires_grad, inner.integer, integer_guessed=inner.integer_guessed)
         if kind is tn.CallKind.LEGACY:
@@ -775,6 +781,17 @@ class Evaluator:
             # typed with what self holds at this point (not memoised: it depends on the caller)
             return function_value(self.index, symbols, method, self.class_methods, self.depth + 1, dict(self.self_attrs))
         return function_value(self.index, symbols, method, self.class_methods, self.depth + 1)
+
+    def _property_value(self, name: str) -> Value:
+        """`self.err_rate` where the class defines `@property def err_rate(self)`: what its body
+        returns, typed with what self holds at this point."""
+        found = self.class_methods(name) if self.class_methods is not None else None
+        if found is None:
+            return UNKNOWN
+        symbols, method = found
+        if not any(isinstance(d, ast.Name) and d.id == "property" for d in method.decorator_list):
+            return UNKNOWN
+        return function_value(self.index, symbols, method, self.class_methods, self.depth + 1, dict(self.self_attrs))
 
     def _instance_method(self, resolved, name: str) -> Value:
         """What a method of a repository class's instance returns; name "__call__" is calling

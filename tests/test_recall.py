@@ -289,8 +289,13 @@ def test_argument_without_any_call_or_tensor_use_is_left_alone(tmp_path):
     assert {k: (f.action, f.code) for k, f in run_project(tmp_path, True).items()} == {"GraphConv.adj": (Action.SKIP, "BUF308")}
     (tmp_path / "pkg" / "layers.py").write_text(LAYER.replace("self.adj @ self.lin(x)", "self.lin(x) * self.adj"))
     (tmp_path / "pkg" / "model.py").write_text("import torch\nfrom pkg.layers import GraphConv\nm = GraphConv(torch.eye(3), 3)\n")
-    # `x * self.adj` does not show a tensor (an int multiplies too): no call-site search.
-    assert "GraphConv.adj" not in run_project(tmp_path, True)
+    # `x * self.adj` does not show a tensor (an int multiplies too), so it is never reported on
+    # its own; but the calls are read, and this one passes a tensor
+    assert run_project(tmp_path, True)["GraphConv.adj"].action is Action.BUFFER
+    (tmp_path / "pkg" / "model.py").write_text("from pkg.layers import GraphConv\nm = GraphConv(0.5, 3)\n")
+    assert "GraphConv.adj" not in run_project(tmp_path, True)  # a number passed: nothing to say
+    (tmp_path / "pkg" / "model.py").unlink()
+    assert "GraphConv.adj" not in run_project(tmp_path, True)  # no call: nothing to say either
 
 
 def test_list_of_tensors_handed_in_is_reported(tmp_path):

@@ -318,3 +318,40 @@ def test_tensor_starting_empty_and_replaced_keeps_state_dicts_loading():
         else:
             with pytest.raises(RuntimeError, match="size mismatch"):
                 module.DiverseSearch().load_state_dict(used.state_dict(), strict=True)
+
+
+def test_a_second_name_for_a_buffer_stops_sharing_it_after_a_move_either_way():
+    """BUF310: the alias is reported, because registering it would not keep one tensor either."""
+    source, rewritten = _case("report_alias_of_own_buffer")
+    assert "self.last = self.running" in rewritten  # reported, left as written
+    registered = source.replace(
+        "self.last = self.running  #", 'self.register_buffer("last", self.running, persistent=False)  #'
+    )
+    for text, name in ((source, "as_written"), (registered, "registered")):
+        module = _module(text, name)
+        model = module.Smoother(3)
+        assert model.last is model.running  # one tensor, two names, before any move
+        model.to("meta")
+        assert model.running.device.type == "meta"
+        if text is source:
+            assert model.last.device.type == "cpu"  # the plain attribute stays behind
+        else:
+            # two buffers: each converted separately, so an update through one no longer shows through the other
+            assert model.last.device.type == "meta" and model.last is not model.running
+    report = (GOLDEN / "report_alias_of_own_buffer" / "report.txt").read_text(encoding="utf-8")
+    assert "Smoother.last skipped: a second name for self.running's tensor" in report
+
+
+def test_variable_of_anything_that_does_not_raise_is_a_tensor_and_the_rewrite_keeps_the_call():
+    from torch.autograd import Variable
+
+    assert isinstance(Variable(None), torch.Tensor) and Variable(None).numel() == 0
+    with pytest.raises(TypeError, match="has to be a tensor"):
+        Variable([1.0, 2.0])
+    _, rewritten = _case("tensor_variable_of_untyped_argument")
+    assert 'self.register_buffer("weights", Variable(weight), persistent=False)' in rewritten
+    module = _module(rewritten, "rewritten")
+    for weight in (None, torch.tensor([0.3, 0.7])):
+        loss = module.mIoULoss(weight)
+        assert torch.equal(loss.weights, Variable(weight))  # the same value the attribute held
+        assert "weights" in dict(loss.named_buffers()) and "weights" not in loss.state_dict()

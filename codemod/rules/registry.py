@@ -9,6 +9,7 @@ of a whole class.  Adding a rule: its module, its golden cases, and one line her
 from __future__ import annotations
 
 from codemod.rules import (
+    aliases,
     branches,
     captured_reference,
     collisions,
@@ -42,6 +43,7 @@ from codemod.rules.base import Decision, Rule
 
 ORDER = (
     reported,  # BUF301-304: shapes no rewrite fits, reported
+    aliases,  # BUF310: a second name for another attribute's tensor
     mixins,  # BUF306: set by a method of a plain base class
     placeholder,  # BUF307: a number in __init__, a tensor later
     untyped_arguments,  # BUF308: a kept argument used as a tensor that no call types
