@@ -204,7 +204,8 @@ _ARITHMETIC = (ast.Mult, ast.Add, ast.Sub, ast.Div, ast.MatMult)
 
 def combined_with_inputs(cls: ast.ClassDef, attrs: set[str]) -> set[str]:
     """Those of `attrs` that forward combines with one of its inputs by arithmetic
-    (`inputs * self.mask`, `(1 - self.mask) * x`).  A number or a tensor: only what the
+    (`inputs * self.mask`, `(1 - self.mask) * x`) or hands on with them in one call
+    (`focal_loss(input, y, weight=self.weight)`).  A number or a tensor: only what the
     repository's calls pass can say which, so this is a reason to read them, never evidence
     for a report of its own."""
     forward = next((m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == "forward"), None)
@@ -216,6 +217,15 @@ def combined_with_inputs(cls: ast.ClassDef, attrs: set[str]) -> set[str]:
         return set()
     found: set[str] = set()
     for node in ast.walk(forward):
+        if isinstance(node, ast.Call):
+            # `focal_loss(input, y, weight=self.weight)`: handed on with the inputs
+            handed = [*node.args, *(k.value for k in node.keywords)]
+            if any(isinstance(n, ast.Name) and n.id in inputs for a in handed for n in ast.walk(a)):
+                found |= {
+                    a.attr for a in handed
+                    if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == self_name and a.attr in attrs
+                }
+            continue
         if not isinstance(node, ast.BinOp) or not isinstance(node.op, _ARITHMETIC):
             continue
         sides = (node.left, node.right)

@@ -80,6 +80,7 @@ class ClassFacts:
         # attr -> (argument, where the class uses it as only a tensor is used), for constructor
         # arguments kept as attributes that no repository call types (rules/untyped_arguments.py)
         self.untyped_tensor_arguments: dict[str, tuple[str, str]] = {}
+        self._helper_containers: set[str] = set()  # containers bound by the constructor's helpers
         self._walk_constructor()
 
     # -- the constructor --------------------------------------------------------------------
@@ -105,6 +106,7 @@ class ClassFacts:
         for event in events:
             self.init_events.setdefault(event.attr, []).append(event)
         self.final_attrs.update(evaluator.self_attrs)
+        walker.containers.update(self._helper_containers - walker.containers)
         self.evaluator, self.walker = evaluator, walker
 
     @cached_property
@@ -183,6 +185,8 @@ class ClassFacts:
                 event.nested = True  # never moved after super().__init__() from another method
                 result.append((call, event))
             evaluator.self_attrs.update(helper_evaluator.self_attrs)
+            # `self.best = {"acc": 0}` in init_metrics(): a container other methods may fill
+            self._helper_containers |= helper_walker.containers
         self.constructor_helpers = {method.name for _, method in found}
         return result
 

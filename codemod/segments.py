@@ -232,8 +232,8 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     return False
 
 
-# `self.b = self.a`, `self.b = self.a.data`: another attribute's value under a second name.
-_COPIES_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*=[ \t]*self\.\w+(?:\.data|\.detach\(\))?[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+# `self.b = self.a`, `self.b = self.a.data`, `self.b = self.child.a`: another attribute's value under a second name.
+_COPIES_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*=[ \t]*self(?:\.\w+)+(?:\.detach\(\))?[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 # `self.x += value`, not a counter's `self.steps += 1`.
 _AUGMENTS_WITH_VALUE = re.compile(r"^[ \t]*self\.\w+[ \t]*(?:[-+*/]|//)=[ \t]*(?![-+]?[\d.]+[ \t]*(?:#[^\n]*)?$)\S", re.MULTILINE)
 # `(ids != pad).float()`: a tensor (tensors._COMPARISON_CASTS).
@@ -489,11 +489,11 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
     if kept and _KEPT_AS_TENSOR.search(init_text):
         return True  # `self.mean = mean.view(-1, 1, 1)`: call_sites.binding_evidence reads it
     if kept and "def forward" in class_text and re.search(
-        r"[*+\-/@][ \t]*\(?[ \t]*self\.(?:" + "|".join(map(re.escape, sorted(kept))) + r")\b|\bself\.(?:"
-        + "|".join(map(re.escape, sorted(kept))) + r")\)?[ \t]*[*+\-/@]",
+        r"[*+\-/@(,=][ \t]*\(?[ \t]*self\.(?:" + "|".join(map(re.escape, sorted(kept))) + r")\b(?![ \t]*\()|\bself\.(?:"
+        + "|".join(map(re.escape, sorted(kept))) + r")\)?[ \t]*[*+\-/@,)]",
         class_text,
     ):
-        return True  # `inputs * self.mask`: the calls may type it (call_sites.combined_with_inputs)
+        return True  # `inputs * self.mask`, `f(x, w=self.w)`: the calls may type it (call_sites.combined_with_inputs)
     return bool(kept) and bool(tensor_used_attributes(class_text, kept))
 
 

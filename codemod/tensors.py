@@ -88,6 +88,8 @@ class Value:
 
 UNKNOWN = Value(Kind.UNKNOWN)
 ARGUMENT_STATE = "data passed in (constructor argument)"
+# `model.state_dict()`: a dict of the module's tensors (sharing storage with its parameters and buffers)
+STATE_DICT = Value(Kind.SEQUENCE, "a module's state_dict() (its parameters and buffers)")
 NON_TENSOR = Value(Kind.NON_TENSOR)
 NONE = Value(Kind.NONE)
 
@@ -387,6 +389,9 @@ class Evaluator:
                 return Value(Kind.NON_TENSOR, tensor_type=qualname)  # torch.cuda.FloatTensor, the type itself
             return UNKNOWN
         receiver = self.eval(node.value)
+        if receiver.instance is not None:
+            # `self.prompts = self.learner.prompts`: what the instance's constructor bound
+            return self._instance_attribute(receiver.instance, node.attr)
         if receiver.kind is not Kind.TENSOR and receiver.items is not None and node.attr in ("values", "indices"):
             # torch.sort(x).indices, x.max(1).values: the fields of torch.return_types
             return replace(receiver.items, integer=True, integer_guessed=False) if node.attr == "indices" and 1 in receiver.integer_items else receiver.items
@@ -480,6 +485,8 @@ class Evaluator:
             if qualname is not None and self._is_imported_head(func):
                 return self._qualified_call(qualname, node)
             receiver = self.eval(func.value)
+            if func.attr == "state_dict" and (receiver.instance is not None or receiver.module is not None):
+                return STATE_DICT
             if receiver.instance is not None:
                 # self.net = Generator().to(device); self.converter.encode(text)
                 if func.attr in tn.DEVICE_METHODS or func.attr in _MODULE_SELF_METHODS:
@@ -750,6 +757,8 @@ class Evaluator:
         if self.class_methods is None:
             return UNKNOWN
         found = self.class_methods(name)
+        if found is None and name == "state_dict" and not node.args:
+            return STATE_DICT
         if found is None:
             # self.crit(a, b) / self.fc(x): calling a torch.nn layer or loss held by self
             held = self.self_attrs.get(name)
@@ -781,6 +790,15 @@ class Evaluator:
             # typed with what self holds at this point (not memoised: it depends on the caller)
             return function_value(self.index, symbols, method, self.class_methods, self.depth + 1, dict(self.self_attrs))
         return function_value(self.index, symbols, method, self.class_methods, self.depth + 1)
+
+    def _instance_attribute(self, resolved, name: str) -> Value:
+        """An attribute of an instance of a repository class, as its constructors bind it."""
+        module = resolved.module
+        if self.index is None or module is None or self.depth >= _MAX_DEPTH:
+            return UNKNOWN
+        lineage = [(module, resolved.node), *self.index.base_classes(module, resolved.node)]
+        value = constructor_attributes(self.index, lineage, self.depth + 1).get(name, UNKNOWN)
+        return value if value.is_tensor or value.kind in (Kind.PARAMETER, Kind.SEQUENCE) else UNKNOWN
 
     def _property_value(self, name: str) -> Value:
         """`self.err_rate` where the class defines `@property def err_rate(self)`: what its body

@@ -355,3 +355,44 @@ def test_variable_of_anything_that_does_not_raise_is_a_tensor_and_the_rewrite_ke
         loss = module.mIoULoss(weight)
         assert torch.equal(loss.weights, Variable(weight))  # the same value the attribute held
         assert "weights" in dict(loss.named_buffers()) and "weights" not in loss.state_dict()
+
+
+def test_a_move_read_through_an_instance_elsewhere_is_kept_for_the_parent_that_reads_it(monkeypatch):
+    """BUF205: a parent's constructor hands the child's tensor on before the model is moved;
+    on the meta device (standing in for a GPU) the dropped move leaves that copy on the CPU."""
+    _, rewritten = _case("device_move_kept_read_through_an_instance_elsewhere")
+    assert 'torch.rand(n_verts, 3).to(device), persistent=False' in rewritten
+    dropped = rewritten.replace("torch.rand(n_verts, 3).to(device)", "torch.rand(n_verts, 3)")
+    parent = (GOLDEN / "device_move_kept_read_through_an_instance_elsewhere" / "repo" / "handnet.py").read_text(encoding="utf-8")
+    devices = {}
+    for text, name in ((rewritten, "rewritten"), (dropped, "dropped")):
+        monkeypatch.setitem(__import__("sys").modules, "input", _module(text, "input"))
+        handnet = _module(parent, f"handnet_{name}")
+        model = handnet.HandNet(device="meta")
+        devices[name] = model.laplacian.vertices.device.type
+    assert devices == {"rewritten": "meta", "dropped": "cpu"}
+
+
+def test_a_float_read_into_a_tensor_is_made_up_as_a_float_so_casts_have_something_to_change(tmp_path, monkeypatch):
+    """Validation's made-up constructor arguments: `torch.tensor([kappa])` gets a float (an int
+    would make an integer tensor, which half() and bfloat16 leave alone)."""
+    import importlib
+    import inspect
+
+    from codemod.validate import synth
+
+    (tmp_path / "gamma_loss.py").write_text(
+        "import torch\nimport torch.nn as nn\n\n"
+        "class GammaLoss(nn.Module):\n"
+        "    def __init__(self, kappa, n):\n"
+        "        super().__init__()\n"
+        "        self.kappa = torch.tensor([kappa])\n"
+        "        self.table = torch.full((n,), kappa)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cls = importlib.import_module("gamma_loss").GammaLoss
+    parameters = inspect.signature(cls).parameters
+    made = {name: synth.parameter_values(cls, p, p.annotation)[0][0] for name, p in parameters.items()}
+    assert isinstance(made["kappa"], float) and isinstance(made["n"], int)
+    assert cls(**made).kappa.half().dtype == torch.float16  # the cast now has a value to change

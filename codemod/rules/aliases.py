@@ -1,6 +1,7 @@
 """A second name for another attribute's tensor is reported, never registered.
 
-`self.alpha_mean = self.alpha` in a constructor keeps the same tensor under two names.  As
+`self.alpha_mean = self.alpha` in a constructor keeps the same tensor under two names (so
+does `self.tokens = self.prompt_learner.tokens`, a child module's buffer).  As
 a plain attribute the copy stays where it was made when the model moves; registering it
 as a buffer of its own would not keep the two names one tensor either: `Module._apply`
 (what `.to()`, `.half()` run) replaces each buffer with its own converted copy, so after a
@@ -41,15 +42,20 @@ _SAME_TENSOR = frozenset({"data", "detach"})
 
 
 def _source(node: ast.expr | None, self_name: str | None) -> str | None:
-    """The attribute of self a value reads as it is (`self.a`, `self.a.data`, `self.a.detach()`)."""
+    """The attribute of self (or of a module self holds) a value reads as it is: `self.a`,
+    `self.a.data`, `self.a.detach()`, `self.child.a`; its path after `self.`."""
     if isinstance(node, ast.Call) and not node.args and not node.keywords and isinstance(node.func, ast.Attribute):
         if node.func.attr not in _SAME_TENSOR:
             return None
         node = node.func.value
     elif isinstance(node, ast.Attribute) and node.attr in _SAME_TENSOR and isinstance(node.value, ast.Attribute):
         node = node.value
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_name:
-        return node.attr
+    path: list[str] = []
+    while isinstance(node, ast.Attribute):
+        path.append(node.attr)
+        node = node.value
+    if path and isinstance(node, ast.Name) and node.id == self_name:
+        return ".".join(reversed(path))
     return None
 
 
@@ -66,7 +72,7 @@ def _aliased(facts: AttributeFacts) -> tuple[AttrEvent, str] | None:
         if source is None or source == facts.attr:
             return None
         value = event.value
-        if value is None or value.kind is Kind.UNKNOWN:
+        if (value is None or value.kind is Kind.UNKNOWN) and "." not in source:
             value = facts.cls.attrs_after_construction.get(source)
         if value is None or value.kind is not Kind.TENSOR or value.requires_grad:
             return None

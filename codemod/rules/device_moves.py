@@ -12,7 +12,9 @@ never moved with `.to()`, so a buffer left on the CPU would stay there.
 
 So the move is dropped only when all of these hold: every binding with a move is in
 `__init__` itself; nothing reads the attribute after it during construction (`__init__`,
-the methods it calls, anything `self` is handed to); the class builds parameters or
+the methods it calls, anything `self` is handed to); nothing in the repository reads it
+through an object other than `self` (`AtlasLoss(self.branch.verts)` in a parent's
+constructor may run before the model is moved); the class builds parameters or
 submodules that hold state on the CPU (so it must be moved as a whole to run on another
 device; a loss or an activation without weights runs on any device unmoved, and losses
 are often never moved) and none on the move's device expression.  Otherwise the move stays inside the rewrite, and the
@@ -86,6 +88,35 @@ def why_kept(facts: AttributeFacts, decision: Decision) -> str | None:
         return f"the class builds {placed[0]} on that device itself, so it may never be moved with .to()"
     if not any(device is None for _, device in built):
         return "the class builds no parameter, and no submodule holding weights, of its own, so nothing shows it is moved with .to()"
+    elsewhere = _read_through_an_instance(facts)
+    if elsewhere is not None:
+        return f"{elsewhere} reads .{facts.attr} of an object, which may be this class's while a model is still being built"
+    return None
+
+
+def _read_through_an_instance(facts: AttributeFacts) -> str | None:
+    """Where the repository reads the attribute through something other than `self`
+    (`loss = AtlasLoss(self.atlas_branch.test_verts)` in a parent's constructor), if anywhere
+    outside the class itself: a read the class cannot see, which may come before the model
+    is moved."""
+    cls = facts.cls
+    index = cls.index
+    own = (cls.symbols.path, cls.cls.lineno, cls.cls.end_lineno or cls.cls.lineno)
+    for path in list(index.files):
+        text = index.text(path)
+        if not text or f".{facts.attr}" not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            return f"{path.name} (which does not parse)"
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute) and node.attr == facts.attr and isinstance(node.ctx, ast.Load)
+                and not (isinstance(node.value, ast.Name) and node.value.id == "self")
+                and not (path == own[0] and own[1] <= node.lineno <= own[2])
+            ):
+                return f"{path.name}, line {node.lineno},"
     return None
 
 

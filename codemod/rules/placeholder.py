@@ -85,6 +85,16 @@ def decide(facts: AttributeFacts) -> Decision | None:
     label, event = _later_binding(facts)  # type: ignore[misc]
     line = event.stmt.lineno
     number = ast.unparse(facts.events[0].value_node)  # type: ignore[arg-type]
+    if event.value.kind is Kind.SEQUENCE and isinstance(event.value_node, (ast.Dict, ast.DictComp, ast.List, ast.ListComp)):
+        # `self.best = {"net": self.net.state_dict()}`: a container, which no buffer holds
+        from codemod.rules.reported import FILLED_LATER_SUGGESTION
+
+        shape = "dict" if isinstance(event.value_node, (ast.Dict, ast.DictComp)) else "list"
+        return RULE.skip(
+            f"set to {number} in __init__ and to a {shape} of tensors in {label} (line {line}); they are not moved by .to() "
+            "nor saved",
+            FILLED_LATER_SUGGESTION,
+        )
     if event.value.kind is Kind.SEQUENCE:
         # a buffer holds one tensor or None, never a tuple of them
         return RULE.skip(

@@ -200,7 +200,9 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         # per-channel statistics (`NormalizeLayer(means, sds)`, `Normalize(mean, std)`): three
         # floats, as an image model's are, then one; never integers, which a cast leaves alone
         return [(list(statistics), str(list(statistics))), (statistics[0], repr(statistics[0]))]
-    if _looks_float(name):
+    if _looks_float(name) or _tensor_data(_init_tree(cls), parameter.name):
+        # `torch.tensor([kappa])`: the made-up number decides the tensor's dtype, and an int would
+        # make a tensor that casts leave alone, so the cast checks would prove nothing
         return [(v, repr(v)) for v in _float_values(name)]
     value = _string_value(name)
     if value is not None:
@@ -384,6 +386,29 @@ def _init_tree(cls: type) -> ast.AST | None:
         return ast.parse(textwrap.dedent(inspect.getsource(init)))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return None
+
+
+# Tensor factories and the argument that holds the data (`torch.full(size, fill_value)`).
+_DATA_ARGUMENT = {"tensor": 0, "as_tensor": 0, "Tensor": 0, "FloatTensor": 0, "full": 1, "full_like": 1}
+
+
+def _tensor_data(tree: ast.AST | None, parameter: str) -> bool:
+    """Whether the constructor puts the parameter's value into a tensor as its data
+    (`torch.tensor([kappa])`, `torch.full((n,), kappa)`), not as a size."""
+    if tree is None:
+        return False
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, (ast.Attribute, ast.Name)):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+        position = _DATA_ARGUMENT.get(name)
+        if position is None:
+            continue
+        data = node.args[position] if len(node.args) > position else next(
+            (k.value for k in node.keywords if k.arg in ("data", "fill_value")), None)
+        if data is not None and any(isinstance(n, ast.Name) and n.id == parameter for n in ast.walk(data)):
+            return True
+    return False
 
 
 def _attribute_reads(cls: type, parameter: str) -> dict[str, Any]:
