@@ -129,15 +129,19 @@ class ClassFacts:
         # The text first: walking the constructor and every method costs more.
         # `self.mean = mean.view(-1, 1, 1)`: the binding itself uses the argument as a tensor
         bound_as_tensor = binding_evidence(walker.events, {event.attr for event in walker.events})
-        kept = kept_arguments(
-            init, walker.events, walker.ev,
-            lambda attrs: tensor_used_attributes(text, attrs) | (attrs & bound_as_tensor.keys())
-            | combined_with_inputs(self.cls, attrs),
-        )
+        evidenced: set[str] = set()  # kept arguments the text shows used as a tensor
+
+        def worth(attrs: set[str]) -> set[str]:
+            evidenced.update(tensor_used_attributes(text, attrs) | (attrs & bound_as_tensor.keys()))
+            return evidenced | combined_with_inputs(self.cls, attrs)
+
+        kept = kept_arguments(init, walker.events, walker.ev, worth)
         if not kept:
             return {}
         in_bindings = {attr: where for attr, where in bound_as_tensor.items() if attr in kept}
-        used = used_as_tensor(self.cls, walker.ev.self_name, set(kept)) | set(in_bindings)
+        # what `inputs * self.mask` or `f(x, w=self.w)` alone admitted is typed from the calls or
+        # left alone, never reported as an untyped tensor argument
+        used = (used_as_tensor(self.cls, walker.ev.self_name, set(kept)) & evidenced) | set(in_bindings)
         # `inputs * self.mask`: a number or a tensor; the calls may say (typed), or nothing is said
         combined = combined_with_inputs(self.cls, set(kept)) - used
         if not used and not combined:

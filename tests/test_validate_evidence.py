@@ -605,3 +605,62 @@ def test_verdicts_are_the_same_on_every_run_without_the_cache(tmp_path):
     assert verdicts["Noisy"] in proven and verdicts["Loss"] in proven and verdicts["Switch"] == "passed", verdicts
     switch = next(json for _, cls, _, _, json in runs[0] if cls == "Switch")
     assert switch["branches"] == [1, 1] and switch["forward_compared"], switch
+
+
+# -- who a failed import is blamed on ----------------------------------------------------------
+
+SIDE_EFFECT = """
+import os
+
+os.mkdir("made_at_import")  # succeeds once: the second import (the rewritten side's) raises
+"""
+
+BLAMED = """
+import torch
+import torch.nn as nn
+
+import pkg.side_effect  # noqa: F401
+
+
+class Table(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.t = torch.zeros(3)
+
+    def forward(self, x):
+        return x + self.t
+"""
+
+BROKEN = """
+import torch
+import torch.nn as nn
+
+
+class Broken(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.t = torch.zeros(3)
+
+    def forward(self, x):
+        return x + self.t
+"""
+
+
+def test_an_import_that_fails_outside_the_rewritten_code_is_an_error_and_one_inside_it_fails(tmp_path):
+    root = tmp_path / "blame"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "side_effect.py").write_text(SIDE_EFFECT)
+    edit = ("self.t = torch.zeros(3)", 'self.register_buffer("t", torch.zeros(3), persistent=False)')
+    rewrites, overlay = _module(root, "blamed", BLAMED, [("Table", "t", *edit, "buffer", False, "constant")])
+    broken_edit = ("self.t = torch.zeros(3)", 'self.register_buffer("t", torch.zeros(3), persistent=False')  # no ")"
+    more, other = _module(root, "broken", BROKEN, [("Broken", "t", *broken_edit, "buffer", False, "constant")])
+    overlay.update(other)
+    results = validate_rewrites(root, rewrites + more, overlay, ValidationOptions(jobs=1, timeout=120))
+    verdicts = {cls: v for (_, cls), v in results.items()}
+    blamed = verdicts["Table"]
+    assert (root / "made_at_import").is_dir()  # the original imported, and made it
+    assert blamed.verdict is Verdict.ERROR, _describe(blamed)
+    assert "FileExistsError" in blamed.message and "in code the rewrite does not change" in blamed.message, blamed.message
+    broken = verdicts["Broken"]
+    assert broken.verdict is Verdict.FAILED and "fails to import" in broken.message, _describe(broken)

@@ -82,3 +82,8 @@ def install(overlay: Mapping[str, str]) -> OverlayFinder:
     finder = OverlayFinder(overlay)
     sys.meta_path.insert(0, finder)
     return finder
+
+
+def overlaid_files() -> set[str]:
+    """The (normalised) paths whose rewritten text the installed finders serve."""
+    return {path for finder in sys.meta_path if isinstance(finder, OverlayFinder) for path in finder.overlay}

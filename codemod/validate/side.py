@@ -227,6 +227,25 @@ def _path_module(file: str | None, root: str | None) -> str | None:
     return ".".join(parts) if parts and all(p.isidentifier() for p in parts) else None
 
 
+def _raised_in_rewritten_code(exc: BaseException) -> bool:
+    """Whether an import failure comes from a file the rewrite changed (the overlaid ones): a
+    syntax error in one, or one raising itself (its innermost frame).  A rewritten module that
+    imports a module which raises (`logging.basicConfig(filename="./logs/...")`) is not blamed."""
+    from codemod.validate import overlay
+
+    rewritten = overlay.overlaid_files()
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return overlay.normalize(exc.filename) in rewritten
+    innermost = None
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if not filename.startswith("<"):  # importlib's frozen frames
+            innermost = filename
+        tb = tb.tb_next
+    return innermost is None or overlay.normalize(innermost) in rewritten
+
+
 def _same_file(a: str | None, b: str) -> bool:
     return a is not None and os.path.realpath(a) == os.path.realpath(b)
 
@@ -651,6 +670,12 @@ class WorkerState:
                 # learnt about the rewrite either way
                 return {"status": "not_validated", "message": f"importing the rewritten {request['module']}: "
                         f"{used if used is not None else format_exception(exc)}"}
+            if not _raised_in_rewritten_code(exc):
+                # the rewrite changes statements of constructors (and class-level annotations) in
+                # the overlaid files only; a failure raised elsewhere is an import-time side
+                # effect of the environment (a log file opened in a folder that does not exist)
+                return {"status": "error", "message": f"importing the rewritten {request['module']} raised "
+                        f"{format_exception(exc)}, in code the rewrite does not change"}
             return {"status": "failed", "message": f"the rewritten {request['module']} fails to import: "
                     f"{format_exception(exc)}"}
         results = []
