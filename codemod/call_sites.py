@@ -202,41 +202,68 @@ def used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[st
 _ARITHMETIC = (ast.Mult, ast.Add, ast.Sub, ast.Div, ast.MatMult)
 
 
-def combined_with_inputs(cls: ast.ClassDef, attrs: set[str]) -> set[str]:
+def combined_with_inputs(cls: ast.ClassDef, attrs: set[str], numbers: set[str] = frozenset()) -> set[str]:
     """Those of `attrs` that forward combines with one of its inputs by arithmetic
-    (`inputs * self.mask`, `(1 - self.mask) * x`) or hands on with them in one call
-    (`focal_loss(input, y, weight=self.weight)`).  A number or a tensor: only what the
-    repository's calls pass can say which, so this is a reason to read them, never evidence
-    for a report of its own."""
+    (`inputs * self.mask`, `(1 - self.mask) * x`) or hands on with them to a function of the
+    repository (`focal_loss(input, y, weight=self.weight)`).  A number or a tensor: only what
+    the repository's calls pass can say which, so this is a reason to read them, never
+    evidence for a report of its own.  `numbers`: attributes kept from an argument whose
+    default is a number (`scale=1.0`), left out: mostly numbers, and reading every call of
+    the class costs."""
+    wanted = set(attrs) - set(numbers)
+    if not wanted:
+        return set()
+    found = getattr(cls, _COMBINED_MEMO_ATTR, None)
+    if found is None:
+        found = _combined_with_inputs(cls)
+        setattr(cls, _COMBINED_MEMO_ATTR, found)
+    return found & wanted
+
+
+_COMBINED_MEMO_ATTR = "_codemod_combined_with_inputs"
+
+
+def _operand_attr(node: ast.expr, self_name: str) -> str | None:
+    """`self.mask`, `self.mask[i]`, `(1 - self.mask)`: the attribute an operand is made of."""
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
+        node = node.right
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_name:
+        return node.attr
+    return None
+
+
+def _combined_with_inputs(cls: ast.ClassDef) -> frozenset[str]:
     forward = next((m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == "forward"), None)
     if forward is None or not forward.args.args:
-        return set()
+        return frozenset()
     self_name = forward.args.args[0].arg
     inputs = {a.arg for a in [*forward.args.args[1:], *forward.args.kwonlyargs]}
     if not inputs:
-        return set()
+        return frozenset()
+
+    def has_input(node: ast.expr) -> bool:
+        return any(isinstance(n, ast.Name) and n.id in inputs for n in ast.walk(node))
+
     found: set[str] = set()
     for node in ast.walk(forward):
         if isinstance(node, ast.Call):
-            # `focal_loss(input, y, weight=self.weight)`: handed on with the inputs
+            func = node.func
+            if _torch_function(func) is not None or (
+                isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in (self_name, *inputs)
+            ):
+                continue  # torch's own slots and tensor methods have their own evidence; self.child(...) too
             handed = [*node.args, *(k.value for k in node.keywords)]
-            if any(isinstance(n, ast.Name) and n.id in inputs for a in handed for n in ast.walk(a)):
-                found |= {
-                    a.attr for a in handed
-                    if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == self_name and a.attr in attrs
-                }
-            continue
-        if not isinstance(node, ast.BinOp) or not isinstance(node.op, _ARITHMETIC):
-            continue
-        sides = (node.left, node.right)
-        for side, other in (sides, sides[::-1]):
-            read = {
-                n.attr for n in ast.walk(side)
-                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == self_name and n.attr in attrs
-            }
-            if read and any(isinstance(n, ast.Name) and n.id in inputs for n in ast.walk(other)):
-                found |= read
-    return found
+            attrs = {a for a in (_operand_attr(h, self_name) for h in handed) if a is not None}
+            if attrs and any(has_input(h) for h in handed):
+                found |= attrs
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                attr = _operand_attr(side, self_name)
+                if attr is not None and has_input(other):
+                    found.add(attr)
+    return frozenset(found)
 
 
 def _derived_attributes(cls: ast.ClassDef, self_name: str) -> dict[str, set[str]]:

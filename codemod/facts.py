@@ -28,7 +28,7 @@ from codemod.call_sites import (
 from codemod.ftypes import PersistentPolicy
 from codemod.repo_index import RepoIndex
 from codemod.rules import branches, constructor_helpers
-from codemod.segments import HANDS_SELF, binds_self_attribute, tensor_used_attributes
+from codemod.segments import CONFIG_NAMES, HANDS_SELF, binds_self_attribute, tensor_used_attributes
 from codemod.symbols import ModuleSymbols
 from codemod.tensors import FORWARD_INPUT, Evaluator, Kind, Value, constructor_attributes, method_in
 from codemod.walker import AttrEvent, BodyWalker
@@ -131,9 +131,11 @@ class ClassFacts:
         bound_as_tensor = binding_evidence(walker.events, {event.attr for event in walker.events})
         evidenced: set[str] = set()  # kept arguments the text shows used as a tensor
 
+        open_arguments = _open_arguments(init, walker.events)
+
         def worth(attrs: set[str]) -> set[str]:
             evidenced.update(tensor_used_attributes(text, attrs) | (attrs & bound_as_tensor.keys()))
-            return evidenced | combined_with_inputs(self.cls, attrs)
+            return evidenced | combined_with_inputs(self.cls, attrs & open_arguments)
 
         kept = kept_arguments(init, walker.events, walker.ev, worth)
         if not kept:
@@ -143,7 +145,7 @@ class ClassFacts:
         # left alone, never reported as an untyped tensor argument
         used = (used_as_tensor(self.cls, walker.ev.self_name, set(kept)) & evidenced) | set(in_bindings)
         # `inputs * self.mask`: a number or a tensor; the calls may say (typed), or nothing is said
-        combined = combined_with_inputs(self.cls, set(kept)) - used
+        combined = combined_with_inputs(self.cls, set(kept) & open_arguments) - used
         if not used and not combined:
             return {}
         values = argument_values(self.index, self.symbols, self.cls, init, {kept[a] for a in used | combined})
@@ -524,6 +526,36 @@ class ClassFacts:
                 if needle in "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno]):
                     return True
         return False
+
+
+def _open_arguments(init: FunctionNode, events) -> set[str]:
+    """Attributes kept as a parameter of their own name (`self.mask = mask`) that the signature
+    does not show to be something else: no number, string or bool default, no scalar, string
+    or config annotation, not named like a configuration object (segments.CONFIG_NAMES).
+    Only these are worth reading the calls for when forward merely combines them with an
+    input (the text pre-filter, segments._maybe_tensor_arguments, admits the same)."""
+    args = init.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    annotations = {a.arg: a.annotation for a in [*positional, *args.kwonlyargs]}
+    found = set()
+    for event in events:
+        name = event.attr
+        if event.kind != "assign" or not isinstance(event.value_node, ast.Name) or event.value_node.id != name:
+            continue
+        if name not in annotations or name in CONFIG_NAMES:
+            continue
+        default = defaults.get(name)
+        if isinstance(default, ast.UnaryOp):
+            default = default.operand
+        if isinstance(default, ast.Constant) and default.value is not None:
+            continue
+        annotation = annotations[name]
+        if annotation is not None and re.search(r"\b(?:int|float|bool|str)\b|Config\b", ast.unparse(annotation)):
+            continue
+        found.add(name)
+    return found
 
 
 class AttributeFacts:

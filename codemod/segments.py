@@ -488,13 +488,54 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
     kept = {match.group(1) for match in _KEEPS_NAME.finditer(init_text)}
     if kept and _KEPT_AS_TENSOR.search(init_text):
         return True  # `self.mean = mean.view(-1, 1, 1)`: call_sites.binding_evidence reads it
-    if kept and "def forward" in class_text and re.search(
-        r"[*+\-/@(,=][ \t]*\(?[ \t]*self\.(?:" + "|".join(map(re.escape, sorted(kept))) + r")\b(?![ \t]*\()|\bself\.(?:"
-        + "|".join(map(re.escape, sorted(kept))) + r")\)?[ \t]*[*+\-/@,)]",
-        class_text,
-    ):
+    if kept and _combined_in_forward(class_text, _maybe_tensor_arguments(init_text, kept)):
         return True  # `inputs * self.mask`, `f(x, w=self.w)`: the calls may type it (call_sites.combined_with_inputs)
     return bool(kept) and bool(tensor_used_attributes(class_text, kept))
+
+
+# Names of the configuration objects constructors are handed: never a tensor themselves.
+CONFIG_NAMES = frozenset({"config", "cfg", "conf", "args", "opt", "opts", "hparams", "params", "options", "settings"})
+# `def __init__(self, mask, scale: float = 1.0, weight=None)`: one parameter's annotation and default.
+_PARAMETER = r"(?:^|[(,])\s*%s\s*(?::\s*([^=,)]+?))?\s*(?:=\s*([^,)]+?))?\s*(?=[,)])"
+
+
+def _maybe_tensor_arguments(init_text: str, kept: set[str]) -> set[str]:
+    """Those of `kept` kept as a parameter of their own name (`self.mask = mask`) that the
+    signature does not show to be something else: no number, string or bool default, no
+    scalar, string or config annotation, not named like a configuration object (the text
+    stand-in of facts._open_arguments)."""
+    head = init_text[: init_text.find(":\n") + 1 if ":\n" in init_text else len(init_text)]
+    chosen = set()
+    for name in kept:
+        if name in CONFIG_NAMES or not re.search(r"^[ \t]*self\.%s[ \t]*=[ \t]*%s[ \t]*(?:#[^\n]*)?$" % (name, name), init_text, re.M):
+            continue
+        found = re.search(_PARAMETER % re.escape(name), head)
+        if found is None:
+            continue
+        annotation, default = (found.group(1) or "").strip(), (found.group(2) or "").strip()
+        if re.search(r"\b(?:int|float|bool|str)\b|Config\b", annotation):
+            continue
+        if default and default != "None" and re.fullmatch(r"[-+]?[\d.eE_]+|True|False|[rbuf]?[\"'].*", default):
+            continue
+        chosen.add(name)
+    return chosen
+
+
+def _combined_in_forward(class_text: str, kept: set[str]) -> bool:
+    """forward's text puts a kept attribute beside an operator or in a call's arguments
+    (`inputs * self.mask`, `f(x, weight=self.weight)`); a cheap stand-in for
+    call_sites.combined_with_inputs, which reads the tree."""
+    start = class_text.find("def forward(")
+    if start < 0 or not kept:
+        return False
+    end = class_text.find("\n    def ", start + 1)
+    body = class_text[start:end if end > 0 else len(class_text)]
+    names = "|".join(map(re.escape, sorted(kept)))
+    return re.search(
+        r"(?:[*+\-/@(,]|\w=)[ \t]*\(?[ \t]*self\.(?:" + names + r")\b(?![ \t]*\()|\bself\.(?:" + names
+        + r")\)?[ \t]*[*+\-/@,)]",
+        body,
+    ) is not None
 
 
 # The methods no other value a constructor is handed has: numpy arrays (`sum`, `reshape`,

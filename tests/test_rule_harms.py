@@ -384,15 +384,16 @@ def test_a_float_read_into_a_tensor_is_made_up_as_a_float_so_casts_have_somethin
     (tmp_path / "gamma_loss.py").write_text(
         "import torch\nimport torch.nn as nn\n\n"
         "class GammaLoss(nn.Module):\n"
-        "    def __init__(self, kappa, n):\n"
+        "    def __init__(self, kappa, n, length):\n"
         "        super().__init__()\n"
         "        self.kappa = torch.tensor([kappa])\n"
-        "        self.table = torch.full((n,), kappa)\n",
+        "        self.table = torch.full((n,), kappa)\n"
+        "        self.positions = torch.Tensor(torch.arange(1, length + 1) / length)  # a size, not the data\n",
         encoding="utf-8",
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     cls = importlib.import_module("gamma_loss").GammaLoss
     parameters = inspect.signature(cls).parameters
     made = {name: synth.parameter_values(cls, p, p.annotation)[0][0] for name, p in parameters.items()}
-    assert isinstance(made["kappa"], float) and isinstance(made["n"], int)
+    assert isinstance(made["kappa"], float) and isinstance(made["n"], int) and isinstance(made["length"], int)
     assert cls(**made).kappa.half().dtype == torch.float16  # the cast now has a value to change

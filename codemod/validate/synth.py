@@ -406,8 +406,18 @@ def _tensor_data(tree: ast.AST | None, parameter: str) -> bool:
             continue
         data = node.args[position] if len(node.args) > position else next(
             (k.value for k in node.keywords if k.arg in ("data", "fill_value")), None)
-        if data is not None and any(isinstance(n, ast.Name) and n.id == parameter for n in ast.walk(data)):
+        if data is not None and _holds_name(data, parameter):
             return True
+    return False
+
+
+def _holds_name(node: ast.expr, name: str) -> bool:
+    """`kappa`, `[kappa]`, `[[kappa, 1.0]]`: the value itself or an element of a literal list or
+    tuple (not `np.arange(1, L + 1)`, where it is a size)."""
+    if isinstance(node, ast.Name):
+        return node.id == name
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return any(_holds_name(element, name) for element in node.elts)
     return False
 
 

@@ -9,7 +9,7 @@ class GraphConv(nn.Module):
     def __init__(self, support, n=4):
         super().__init__()
         self.lin = nn.Linear(n, n)
-        self.register_buffer("degree", support.sum(1), persistent=False)
+        self.degree = support.sum(1)
 
     def forward(self, x):
         return self.lin(x) / self.degree[:, None]
