@@ -12,6 +12,7 @@ import ast
 import re
 from typing import TYPE_CHECKING
 
+from codemod import torch_names as tn
 from codemod import torch_table as table
 from codemod.segments import ARGUMENT_TENSOR_METHODS, TENSOR_ONLY_METHODS, torch_slot_takes_tensor
 from codemod.tensors import ARGUMENT_STATE, UNKNOWN, Evaluator, Kind, Value, merge_branches
@@ -166,10 +167,11 @@ def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluat
 def _variable_of_untyped(node: ast.expr | None, evaluator: Evaluator) -> bool:
     """`Variable(mask)` of a value the analysis cannot type: a tensor whatever mask is, but
     the calls may say what mask is (and so whether the rewrite can drop the Variable)."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return False
+    qualname = evaluator.qualify(node.func)
     return (
-        isinstance(node, ast.Call) and bool(node.args)
-        and isinstance(node.func, (ast.Name, ast.Attribute))
-        and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr) == "Variable"
+        qualname is not None and tn.classify_call(qualname) is tn.CallKind.VARIABLE
         and evaluator.eval(node.args[0]).kind is Kind.UNKNOWN
     )
 
@@ -202,22 +204,19 @@ def used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[st
 _ARITHMETIC = (ast.Mult, ast.Add, ast.Sub, ast.Div, ast.MatMult)
 
 
-def combined_with_inputs(cls: ast.ClassDef, attrs: set[str], numbers: set[str] = frozenset()) -> set[str]:
+def combined_with_inputs(cls: ast.ClassDef, attrs: set[str]) -> set[str]:
     """Those of `attrs` that forward combines with one of its inputs by arithmetic
     (`inputs * self.mask`, `(1 - self.mask) * x`) or hands on with them to a function of the
     repository (`focal_loss(input, y, weight=self.weight)`).  A number or a tensor: only what
     the repository's calls pass can say which, so this is a reason to read them, never
-    evidence for a report of its own.  `numbers`: attributes kept from an argument whose
-    default is a number (`scale=1.0`), left out: mostly numbers, and reading every call of
-    the class costs."""
-    wanted = set(attrs) - set(numbers)
-    if not wanted:
+    evidence for a report of its own.  Found once per class (memoised on it)."""
+    if not attrs:
         return set()
     found = getattr(cls, _COMBINED_MEMO_ATTR, None)
     if found is None:
         found = _combined_with_inputs(cls)
         setattr(cls, _COMBINED_MEMO_ATTR, found)
-    return found & wanted
+    return found & set(attrs)
 
 
 _COMBINED_MEMO_ATTR = "_codemod_combined_with_inputs"

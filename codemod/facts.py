@@ -28,7 +28,7 @@ from codemod.call_sites import (
 from codemod.ftypes import PersistentPolicy
 from codemod.repo_index import RepoIndex
 from codemod.rules import branches, constructor_helpers
-from codemod.segments import CONFIG_NAMES, HANDS_SELF, binds_self_attribute, tensor_used_attributes
+from codemod.segments import CONFIG_NAMES, HANDS_SELF, NOT_A_TENSOR_ANNOTATION, binds_self_attribute, tensor_used_attributes
 from codemod.symbols import ModuleSymbols
 from codemod.tensors import FORWARD_INPUT, Evaluator, Kind, Value, constructor_attributes, method_in
 from codemod.walker import AttrEvent, BodyWalker
@@ -80,7 +80,6 @@ class ClassFacts:
         # attr -> (argument, where the class uses it as only a tensor is used), for constructor
         # arguments kept as attributes that no repository call types (rules/untyped_arguments.py)
         self.untyped_tensor_arguments: dict[str, tuple[str, str]] = {}
-        self._helper_containers: set[str] = set()  # containers bound by the constructor's helpers
         self._walk_constructor()
 
     # -- the constructor --------------------------------------------------------------------
@@ -100,13 +99,12 @@ class ClassFacts:
             walker.walk(init.body)
         events = walker.events
         self.final_attrs = dict(evaluator.self_attrs)
-        helper_events = self._helper_events(init, evaluator)
+        helper_events = self._helper_events(init, evaluator, walker.containers)
         if helper_events:
             events = _in_call_order(events, helper_events)
         for event in events:
             self.init_events.setdefault(event.attr, []).append(event)
         self.final_attrs.update(evaluator.self_attrs)
-        walker.containers.update(self._helper_containers - walker.containers)
         self.evaluator, self.walker = evaluator, walker
 
     @cached_property
@@ -159,11 +157,13 @@ class ClassFacts:
             self.untyped_tensor_arguments = {a: (kept[a], where) for a, where in evidence.items()}
         return typed
 
-    def _helper_events(self, init: FunctionNode, evaluator: Evaluator) -> list[tuple[ast.Call, AttrEvent]]:
+    def _helper_events(self, init: FunctionNode, evaluator: Evaluator, containers: set[str]
+                       ) -> list[tuple[ast.Call, AttrEvent]]:
         """Events of the methods __init__ calls (rules/constructor_helpers.py): constructor code.
 
         Each comes with the call in __init__ that runs it.  A helper that another method
-        also calls keeps its events among the other methods' too (see outside_events).
+        also calls keeps its events among the other methods' too (see outside_events).  The
+        containers the helpers bind join `containers` (the constructor walker's).
         """
         own = {
             stmt.name: stmt
@@ -192,7 +192,7 @@ class ClassFacts:
                 result.append((call, event))
             evaluator.self_attrs.update(helper_evaluator.self_attrs)
             # `self.best = {"acc": 0}` in init_metrics(): a container other methods may fill
-            self._helper_containers |= helper_walker.containers
+            containers |= helper_walker.containers
         self.constructor_helpers = {method.name for _, method in found}
         return result
 
@@ -552,7 +552,7 @@ def _open_arguments(init: FunctionNode, events) -> set[str]:
         if isinstance(default, ast.Constant) and default.value is not None:
             continue
         annotation = annotations[name]
-        if annotation is not None and re.search(r"\b(?:int|float|bool|str)\b|Config\b", ast.unparse(annotation)):
+        if annotation is not None and NOT_A_TENSOR_ANNOTATION.search(ast.unparse(annotation)):
             continue
         found.add(name)
     return found

@@ -495,6 +495,8 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
 
 # Names of the configuration objects constructors are handed: never a tensor themselves.
 CONFIG_NAMES = frozenset({"config", "cfg", "conf", "args", "opt", "opts", "hparams", "params", "options", "settings"})
+# Annotations that show a parameter is no tensor (`scale: float`, `config: BertConfig`).
+NOT_A_TENSOR_ANNOTATION = re.compile(r"\b(?:int|float|bool|str)\b|Config\b")
 # `def __init__(self, mask, scale: float = 1.0, weight=None)`: one parameter's annotation and default.
 _PARAMETER = r"(?:^|[(,])\s*%s\s*(?::\s*([^=,)]+?))?\s*(?:=\s*([^,)]+?))?\s*(?=[,)])"
 
@@ -513,7 +515,7 @@ def _maybe_tensor_arguments(init_text: str, kept: set[str]) -> set[str]:
         if found is None:
             continue
         annotation, default = (found.group(1) or "").strip(), (found.group(2) or "").strip()
-        if re.search(r"\b(?:int|float|bool|str)\b|Config\b", annotation):
+        if NOT_A_TENSOR_ANNOTATION.search(annotation):
             continue
         if default and default != "None" and re.fullmatch(r"[-+]?[\d.eE_]+|True|False|[rbuf]?[\"'].*", default):
             continue

@@ -791,12 +791,19 @@ class Evaluator:
             return function_value(self.index, symbols, method, self.class_methods, self.depth + 1, dict(self.self_attrs))
         return function_value(self.index, symbols, method, self.class_methods, self.depth + 1)
 
-    def _instance_attribute(self, resolved, name: str) -> Value:
-        """An attribute of an instance of a repository class, as its constructors bind it."""
+    def _lineage(self, resolved) -> list | None:
+        """A repository class and its bases ((symbols, class) pairs, nearest first), or None
+        where it cannot be read or the typing is deep enough already."""
         module = resolved.module
         if self.index is None or module is None or self.depth >= _MAX_DEPTH:
+            return None
+        return [(module, resolved.node), *self.index.base_classes(module, resolved.node)]
+
+    def _instance_attribute(self, resolved, name: str) -> Value:
+        """An attribute of an instance of a repository class, as its constructors bind it."""
+        lineage = self._lineage(resolved)
+        if lineage is None:
             return UNKNOWN
-        lineage = [(module, resolved.node), *self.index.base_classes(module, resolved.node)]
         value = constructor_attributes(self.index, lineage, self.depth + 1).get(name, UNKNOWN)
         return value if value.is_tensor or value.kind in (Kind.PARAMETER, Kind.SEQUENCE) else UNKNOWN
 
@@ -807,7 +814,7 @@ class Evaluator:
         if found is None:
             return UNKNOWN
         symbols, method = found
-        if not any(isinstance(d, ast.Name) and d.id == "property" for d in method.decorator_list):
+        if not _decorated(method, "property"):
             return UNKNOWN
         return function_value(self.index, symbols, method, self.class_methods, self.depth + 1, dict(self.self_attrs))
 
@@ -815,10 +822,9 @@ class Evaluator:
         """What a method of a repository class's instance returns; name "__call__" is calling
         the instance (its forward, for an nn.Module).  Typed from the method's body, with the
         methods of the instance's own class (not the caller's) for its self calls."""
-        module = resolved.module
-        if self.index is None or module is None or self.depth >= _MAX_DEPTH:
+        lineage = self._lineage(resolved)
+        if lineage is None:
             return UNKNOWN
-        lineage = [(module, resolved.node), *self.index.base_classes(module, resolved.node)]
         wanted = [name]
         if name == "__call__" and self.index.is_resolved_module_class(resolved):
             wanted = ["forward", "__call__"]
@@ -830,7 +836,7 @@ class Evaluator:
             found = methods(method_name)
             if found is not None:
                 symbols, method = found
-                if any(isinstance(d, ast.Name) and d.id in ("classmethod", "property") for d in method.decorator_list):
+                if _decorated(method, "classmethod", "property"):
                     return UNKNOWN
                 return _instance_call_value(self.index, lineage, symbols, method, methods, self.depth + 1)
         return UNKNOWN
@@ -933,8 +939,13 @@ _SHAPE_FUNCTIONS = frozenset(
 )
 
 
+def _decorated(function: ast.FunctionDef | ast.AsyncFunctionDef, *names: str) -> bool:
+    """Whether a plain-name decorator among `names` (`@property`, `@staticmethod`) wraps it."""
+    return any(isinstance(d, ast.Name) and d.id in names for d in function.decorator_list)
+
+
 def _is_static(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list)
+    return _decorated(function, "staticmethod")
 
 
 def _annotation_value(annotation: ast.expr | None, evaluator: Evaluator) -> Value:
