@@ -336,3 +336,75 @@ def test_a_missing_module_used_at_import_by_the_rewritten_side_is_not_validated_
     v = out["Table"]
     assert v.verdict is Verdict.NOT_VALIDATED, _detail(v)
     assert "regex_not_installed_xyz" in v.message and "not installed" in v.message, v.message
+
+
+# -- code written for an older numpy, and a recurrent state built for batch 1 ----------------------
+
+OLD_NUMPY = """
+import numpy as np
+import torch
+from torch import nn
+
+
+class Smoother(nn.Module):
+    def __init__(self, width=4):
+        super().__init__()
+        self.lin = nn.Linear(width, width)
+        self.kernel = torch.from_numpy(np.ones(width, dtype=np.float)) / width
+
+    def forward(self, x):
+        return self.lin(x) * self.kernel.float()
+"""
+
+OLD_NUMPY_LINE = ("        self.kernel = torch.from_numpy(np.ones(width, dtype=np.float)) / width",
+                  '        self.register_buffer("kernel", torch.from_numpy(np.ones(width, dtype=np.float)) / width, '
+                  'persistent=False)')
+
+
+def test_a_class_using_numpy_aliases_removed_since_1_24_is_validated_and_says_so(tmp_path):
+    import numpy
+
+    assert "float" not in vars(numpy) and not hasattr(numpy, "float"), "the installed numpy still has np.float"
+    _repo(tmp_path, {"old.py": OLD_NUMPY})
+    out = _validate(tmp_path, "old.py", "old", {"k": OLD_NUMPY_LINE},
+                    [("Smoother", [_finding("Smoother", "kernel")])])
+    v = out["Smoother"]
+    assert v.verdict is Verdict.PASSED, _detail(v)
+    assert "names numpy has removed, given back as older numpy bound them: np.float" in _detail(v), _detail(v)
+    assert "forward" in _detail(v)
+    assert not hasattr(numpy, "float"), "only the workers get the names back"
+
+
+BATCH_ONE_STATE = """
+import torch
+from torch import nn
+
+
+class Tagger(nn.Module):
+    def __init__(self, width=8):
+        super().__init__()
+        self.lstm = nn.LSTM(width, width)
+        self.h0 = torch.zeros(1, 1, width)
+        self.c0 = torch.zeros(1, 1, width)
+
+    def forward(self, sentence):
+        out, _ = self.lstm(sentence, (self.h0, self.c0))
+        return out
+"""
+
+BATCH_ONE_LINE = "        self.h0 = torch.zeros(1, 1, width)"
+
+
+def test_a_forward_whose_held_state_is_built_for_batch_one_is_compared(tmp_path):
+    # no made-up input of batch 2 runs; the error names the batch the state was built for
+    _repo(tmp_path, {"tagger.py": BATCH_ONE_STATE})
+    right = (BATCH_ONE_LINE, '        self.register_buffer("h0", torch.zeros(1, 1, width), persistent=False)')
+    out = _validate(tmp_path, "tagger.py", "tagger", {"h": right}, [("Tagger", [_finding("Tagger", "h0")])])
+    v = out["Tagger"]
+    assert v.verdict is Verdict.PASSED and v.forward_compared, _detail(v)
+    assert "randn(2x1x8)" in _detail(v), _detail(v)
+    # a rewrite that changes the state is caught by that forward
+    wrong = (BATCH_ONE_LINE, '        self.register_buffer("h0", torch.ones(1, 1, width), persistent=False)')
+    out = _validate(tmp_path, "tagger.py", "tagger", {"h": wrong}, [("Tagger", [_finding("Tagger", "h0")])])
+    v = out["Tagger"]
+    assert v.verdict is Verdict.FAILED and "forward" in v.message, _detail(v)

@@ -548,3 +548,34 @@ def test_inputs_are_made_again_at_the_width_a_matrix_product_asks_for():
     repaired = synth.repaired_candidates(wide, message)
     assert repaired[0]["args"][0] == {"op": "randn", "shape": [2, 8]}
     assert _runs(model, repaired[0])
+
+
+def test_a_recurrent_state_built_for_batch_one_gets_inputs_of_batch_one():
+    class Tagger(nn.Module):  # the state is held for one sentence at a time, batch first or not
+        def __init__(self, batch_first):
+            super().__init__()
+            self.lstm = nn.LSTM(8, 8, batch_first=batch_first)
+            self.hidden = (torch.zeros(1, 1, 8), torch.zeros(1, 1, 8))
+
+        def forward(self, x):
+            return self.lstm(x, self.hidden)[0]
+
+    class Encoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gru = nn.GRU(8, 8)
+            self.h0 = torch.zeros(1, 1, 8)
+
+        def forward(self, x):
+            return self.gru(x, self.h0)[0]
+
+    for model, batch_dim in ((Tagger(True), 0), (Tagger(False), 1), (Encoder(), 1)):
+        made = synth.input_candidates(model)[0]
+        message = _error(model, made)
+        assert "Expected hidden" in message
+        repaired = synth.repaired_candidates(made, message)
+        assert len(repaired) == 1 and repaired[0]["args"][0]["shape"][batch_dim] == 1, (model, repaired)
+        assert _runs(model, repaired[0])
+    # the error of a state that matches no dimension of the input gives nothing to try
+    assert synth.repaired_candidates({"args": [{"op": "randn", "shape": [2, 7, 8]}], "kwargs": {}},
+                                     "Expected hidden size (1, 3, 8), got [1, 1, 8]") == []

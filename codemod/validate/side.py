@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 import torch
 
-from codemod.validate import checks, compare, cuda_standin, devices, reads, stubs, synth
+from codemod.validate import checks, compare, compat, cuda_standin, devices, reads, stubs, synth
 from codemod.validate.build import (
     FORWARD_SEED,
     Context,
@@ -571,6 +571,9 @@ class WorkerState:
         phase("save")
         if cuda_standin.used() > cuda_calls:
             builds[0]["notes"].append(cuda_standin.note())
+        if compat.used_names():
+            builds[0]["notes"].append("ran with names numpy has removed, given back as older numpy bound them: "
+                                      + ", ".join(f"np.{name}" for name in compat.used_names()))
         if stubs.stubbed():
             used = (f"; used only as decorators, which left what they decorate unchanged: {', '.join(stubs.DECORATED)}"
                     if stubs.DECORATED else "")

@@ -765,6 +765,9 @@ _MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \(\d+x(\d+) and
 # says "The size of tensor a (7) must match the size of tensor b (200) at non-singleton
 # dimension 2": the input wants 200 there.
 _SIZE_MISMATCH = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton dimension")
+# A recurrent state the module holds, built for another batch (`self.hidden = torch.zeros(1, 1,
+# h)`): "Expected hidden[0] size (1, 2, 8), got [1, 1, 8]" wants inputs of batch 1.
+_HIDDEN_BATCH = re.compile(r"Expected hidden(?:\[\d\])? size \(\d+, (\d+), \d+\), got \[\d+, (\d+), \d+\]")
 
 
 def _sized_again(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
@@ -799,6 +802,8 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
     sized = _sized_again(candidate, message)
     if sized:
         return _distinct(sized)
+    if (found := _HIDDEN_BATCH.search(message)) is not None:
+        return _distinct(_rebatched(candidate, int(found.group(1)), int(found.group(2))))
     if _TOO_SHORT.search(message):
         return _distinct(_longer(candidate))
     rank = None
@@ -822,6 +827,24 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         options.append([BATCH, 3, 32, 32])
     # every input made like the first (a pair to compare) alike
     return _distinct([_replaced(candidate, first, {**first, "shape": option}) for option in options])
+
+
+def _rebatched(candidate: dict[str, Any], ours: int, held: int) -> list[dict[str, Any]]:
+    """The inputs with the batch a held recurrent state was built for, in the first dimension
+    that now has our batch (dimension 0 with batch_first, else the one after the time steps)."""
+    first = _first_input(candidate, ("randn", "rand", "randint"))
+    shape = list((first or {}).get("shape") or [])
+    if held < 1 or held > MAX_HELD_BATCH or len(shape) < 2 or ours not in shape[:2]:
+        return []
+    dim = shape[:2].index(ours)
+
+    def rebatched(spec: Any) -> Any:
+        if isinstance(spec, dict) and spec.get("op") in ("randn", "rand", "randint") and len(spec.get("shape") or []) > dim \
+                and spec["shape"][dim] == ours:
+            return {**spec, "shape": [*spec["shape"][:dim], held, *spec["shape"][dim + 1:]]}
+        return spec
+
+    return [_mapped(candidate, rebatched)]
 
 
 def _longer(candidate: dict[str, Any]) -> list[dict[str, Any]]:

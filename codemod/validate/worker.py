@@ -206,6 +206,9 @@ def main(config_path: str, watch_fd: int | None = None) -> None:
     # .cuda() in a constructor runs on the CPU in the CPU stages on both sides, on every machine;
     # the stage on a GPU suspends it
     cuda_standin.install()
+    from codemod.validate import compat
+
+    compat.restore_removed_numpy_names()  # np.float and the like, on both sides alike
     from codemod.validate import side
 
     skip_dynamo_disable()  # done in the zygote already when forked from it

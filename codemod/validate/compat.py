@@ -1,0 +1,66 @@
+"""Names numpy removed, given back in the validation workers.
+
+Research code written for numpy before 1.24 uses `np.float`, `np.int`, `np.object` (the
+builtins they were aliases of), and code written before 2.0 `np.float_`, `np.NaN`,
+`np.product`. On a current numpy those raise AttributeError when the model is built or run,
+so a class that runs in its authors' environment could not be validated in the user's. Both
+sides of a validation get the same names, so nothing compared depends on them. They are
+answered by numpy's module `__getattr__`, which only runs for names numpy lacks, with exactly
+what older numpy releases bound them to; every name answered is remembered, so a verdict can
+say which ones the class used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_used: list[str] = []
+
+
+def _removed_names(numpy: Any) -> dict[str, Any]:
+    return {
+        # removed in 1.24: aliases of the builtins
+        "bool": bool, "int": int, "float": float, "complex": complex, "object": object, "str": str,
+        # removed in 2.0: renamed scalar types, constants and functions
+        "float_": numpy.float64, "complex_": numpy.complex128, "unicode_": numpy.str_, "string_": numpy.bytes_,
+        "NaN": numpy.nan, "NAN": numpy.nan, "Inf": numpy.inf, "Infinity": numpy.inf, "infty": numpy.inf,
+        "PINF": numpy.inf, "NINF": -numpy.inf,
+        "product": numpy.prod, "cumproduct": numpy.cumprod, "sometrue": numpy.any, "alltrue": numpy.all,
+        "round_": numpy.round,
+    }
+
+
+def restore_removed_numpy_names() -> bool:
+    """Let numpy answer the names it removed; False when numpy is not installed."""
+    try:
+        import numpy
+    except Exception:  # numpy is optional for the workers
+        return False
+    if getattr(numpy, "_codemod_restored", False):
+        return True
+    removed = _removed_names(numpy)
+    original = vars(numpy).get("__getattr__")
+
+    def __getattr__(name: str) -> Any:
+        if name in removed:
+            if name not in _used:
+                _used.append(name)
+            return removed[name]
+        if original is None:
+            raise AttributeError(f"module 'numpy' has no attribute {name!r}")
+        return original(name)
+
+    numpy.__getattr__ = __getattr__
+    numpy._codemod_restored = True
+    return True
+
+
+def used_names() -> list[str]:
+    """The removed names user code asked numpy for in this process, first use first."""
+    return list(_used)
+
+
+def forget_uses() -> None:
+    del _used[:]
+
+
