@@ -226,6 +226,7 @@ class Summary:
     held_back_hint: str = ""  # what writes them: "--unsafe-fixes writes them"
     errors: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)  # per class
+    rewrite_verdicts: dict[str, int] = field(default_factory=dict)  # per rewrite, its own verdict
     rewrites_validated: int = 0  # rewrites (findings) that went through validation
     rewrites_proven: int = 0  # of those, the ones whose own verdict is passed
     rewrites_forward: int = 0  # of those, the ones passed with a forward compared (not "no forward reads it")
@@ -246,7 +247,9 @@ class Summary:
         if self.rewrites_validated:
             text += f"; {self.rewrites_proven} of {self.rewrites_validated} rewrites proven by running"
         if self.verdicts:
-            text += "; validation: " + ", ".join(f"{n} {v}" for v, n in sorted(self.verdicts.items()))
+            classes = sum(self.verdicts.values())
+            text += f"; validation of {classes} {'class' if classes == 1 else 'classes'}: " + ", ".join(
+                f"{n} {v}" for v, n in sorted(self.verdicts.items()))
         return text
 
 

@@ -178,6 +178,7 @@ def json_document(files: Iterable[FileResult], errors: list[tuple[str, str]], su
             "held_back": summary.held_back,
             "errors": summary.errors,
             "verdicts": dict(summary.verdicts),
+            "rewrite_verdicts": dict(summary.rewrite_verdicts),
             "rewrites_validated": summary.rewrites_validated,
             "rewrites_proven": summary.rewrites_proven,
             "rewrites_forward_compared": summary.rewrites_forward,

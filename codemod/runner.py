@@ -639,7 +639,9 @@ def _finalise(
                 verdicts[(result.path, finding.class_name)] = finding.validation.verdict.value
                 if finding.action is not Action.SKIP:
                     summary.rewrites_validated += 1
-                    passed = finding.validation.verdict_for(finding.attribute) is Verdict.PASSED
+                    own = finding.validation.verdict_for(finding.attribute)
+                    summary.rewrite_verdicts[own.value] = summary.rewrite_verdicts.get(own.value, 0) + 1
+                    passed = own is Verdict.PASSED
                     summary.rewrites_proven += passed
                     summary.rewrites_forward += passed and finding.validation.forward_for(finding.attribute) == "compared"
         summary.errors += int(result.error is not None)

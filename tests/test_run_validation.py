@@ -283,6 +283,9 @@ def test_cli_json_has_a_validation_object_per_rewritten_finding(cli_json_run):
         assert validation["original_failure"] and "meta" in validation["original_failure"]
     # per class, not per attribute
     assert document["summary"]["verdicts"] == {"passed": 1, "changes the checkpoint format": 1}
+    # per rewrite, each its own verdict: the two buffers passed, the parameter adds a key
+    assert document["summary"]["rewrite_verdicts"] == {"passed": 2, "changes the checkpoint format": 1}
+    assert sum(document["summary"]["rewrite_verdicts"].values()) == document["summary"]["rewrites_validated"]
     assert document["summary"]["rewrites_forward_compared"] == 2
     assert document["summary"]["files_changed"] == 1
     assert (document["summary"]["buffers"], document["summary"]["parameters"]) == (2, 1)
@@ -339,7 +342,7 @@ def test_summary_line_counts_verdicts_per_class(mixed_run):
     assert report.summary.verdicts == {"passed": 3, "changes the checkpoint format": 1, "failed": 1,
                                        "not validated": 1, "error": 2, "timeout": 1}
     assert report.summary.line().endswith(
-        "; 4 of 10 rewrites proven by running; validation: 1 changes the checkpoint format, 2 error, 1 failed, "
+        "; 4 of 10 rewrites proven by running; validation of 9 classes: 1 changes the checkpoint format, 2 error, 1 failed, "
         "1 not validated, 3 passed, 1 timeout"
     ), report.summary.line()
 

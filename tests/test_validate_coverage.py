@@ -564,10 +564,10 @@ def test_python_from_the_command_line_and_from_pyproject(tmp_path):
     result = _cli(["run", "--check", "--no-cache", "--python", str(tmp_path / "env"), "-j1", str(tmp_path)], tmp_path)
     assert result.returncode == 1, result.stderr
     per_run = 1 if runner.forking_supported() else 2  # interpreters started: the zygote, else one per side
-    assert b"validation: 1 passed" in result.stdout and log.read_text().count("started") == per_run
+    assert b"validation of 1 class: 1 passed" in result.stdout and log.read_text().count("started") == per_run
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\n\n[tool.codemod]\npython = 'env/bin/python'\n")
     result = _cli(["run", "--check", "--no-cache", "-j1", str(tmp_path)], tmp_path)
-    assert b"validation: 1 passed" in result.stdout and log.read_text().count("started") == 2 * per_run
+    assert b"validation of 1 class: 1 passed" in result.stdout and log.read_text().count("started") == 2 * per_run
     result = _cli(["run", "--check", "--no-cache", "--python", "nowhere/python", str(tmp_path)], tmp_path)
     # an interpreter that is not there is a usage error before any work (exit 2)
     assert result.returncode == 2 and b"no executable interpreter" in result.stderr, result.stderr
