@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from codemod import torch_names as tn
 from codemod import torch_table as table
 from codemod.segments import ARGUMENT_TENSOR_METHODS, TENSOR_ONLY_METHODS, torch_slot_takes_tensor
-from codemod.tensors import ARGUMENT_STATE, UNKNOWN, Evaluator, Kind, Value, merge_branches
+from codemod.tensors import ARGUMENT_STATE, UNKNOWN, Evaluator, Kind, Value, constructor_attributes, merge_branches
 
 if TYPE_CHECKING:
     from codemod.repo_index import RepoIndex
@@ -205,11 +205,12 @@ _ARITHMETIC = (ast.Mult, ast.Add, ast.Sub, ast.Div, ast.MatMult)
 
 
 def combined_with_inputs(cls: ast.ClassDef, attrs: set[str]) -> set[str]:
-    """Those of `attrs` that forward combines with one of its inputs by arithmetic
-    (`inputs * self.mask`, `(1 - self.mask) * x`) or hands on with them to a function of the
-    repository (`focal_loss(input, y, weight=self.weight)`).  A number or a tensor: only what
-    the repository's calls pass can say which, so this is a reason to read them, never
-    evidence for a report of its own.  Found once per class (memoised on it)."""
+    """Those of `attrs` that forward combines with one of its inputs, or with a value it
+    computed from them, by arithmetic (`inputs * self.mask`, `(1 - self.mask) * x`) or hands on
+    with them to a function, a method or a child module of the repository
+    (`focal_loss(input, y, weight=self.weight)`, `self.read(emb, self.graph_neigh)`).  A number
+    or a tensor: only what the repository's calls pass can say which, so this is a reason to
+    read them, never evidence for a report of its own.  Found once per class (memoised on it)."""
     if not attrs:
         return set()
     found = getattr(cls, _COMBINED_MEMO_ATTR, None)
@@ -220,6 +221,20 @@ def combined_with_inputs(cls: ast.ClassDef, attrs: set[str]) -> set[str]:
 
 
 _COMBINED_MEMO_ATTR = "_codemod_combined_with_inputs"
+
+
+def _computed_from(inputs: set[str], function: ast.AST) -> set[str]:
+    """`inputs` and the local names `function` binds from them (`z = self.fc(x)`, `emb =
+    self.act(z)`), in the order the statements come."""
+    names = set(inputs)
+    bindings = sorted((n for n in ast.walk(function) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                       and n.value is not None), key=lambda n: (n.lineno, n.col_offset))
+    for node in bindings:
+        if not any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.value)):
+            continue
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+            names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return names
 
 
 def _operand_attr(node: ast.expr, self_name: str) -> str | None:
@@ -238,7 +253,7 @@ def _combined_with_inputs(cls: ast.ClassDef) -> frozenset[str]:
     if forward is None or not forward.args.args:
         return frozenset()
     self_name = forward.args.args[0].arg
-    inputs = {a.arg for a in [*forward.args.args[1:], *forward.args.kwonlyargs]}
+    inputs = _computed_from({a.arg for a in [*forward.args.args[1:], *forward.args.kwonlyargs]}, forward)
     if not inputs:
         return frozenset()
 
@@ -250,9 +265,9 @@ def _combined_with_inputs(cls: ast.ClassDef) -> frozenset[str]:
         if isinstance(node, ast.Call):
             func = node.func
             if _torch_function(func) is not None or (
-                isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in (self_name, *inputs)
+                isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in inputs
             ):
-                continue  # torch's own slots and tensor methods have their own evidence; self.child(...) too
+                continue  # torch's own slots and tensor methods have their own evidence
             handed = [*node.args, *(k.value for k in node.keywords)]
             attrs = {a for a in (_operand_attr(h, self_name) for h in handed) if a is not None}
             if attrs and any(has_input(h) for h in handed):
@@ -731,12 +746,14 @@ def _combine(values: list[Value], state: str) -> Value:
     return Value(result.kind, state, None, result.integer, integer_guessed=result.integer_guessed)
 
 
-def _walk_function(index: RepoIndex, symbols: ModuleSymbols, function, on_call, constructor_of=None, body=None, methods=None) -> None:
+def _walk_function(index: RepoIndex, symbols: ModuleSymbols, function, on_call, constructor_of=None, body=None, methods=None,
+                   self_attrs=None) -> None:
     """Walk a function's body (or `body`), calling `on_call` on each call with its evaluator;
-    `constructor_of` (symbols, class, __init__) when the function is a class's constructor."""
+    `constructor_of` (symbols, class, __init__) when the function is a class's constructor;
+    `self_attrs`, for another method, what its class's constructor binds on self."""
     from codemod.walker import BodyWalker  # walker builds on tensors, as this module does
 
-    evaluator = Evaluator(index, symbols, function, methods)
+    evaluator = Evaluator(index, symbols, function, methods, self_attrs=self_attrs)
     evaluator.on_call = on_call
     evaluator.constructor_of = constructor_of  # type: ignore[attr-defined]  (see _passed_value)
     BodyWalker(evaluator).walk(function.body if body is None else body)
@@ -772,5 +789,9 @@ def _walk_calls(index: RepoIndex, symbols: ModuleSymbols, needles: tuple[str, ..
         owner = symbols.classes[name]
         for stmt in owner.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and mentions(stmt):
-                constructor_of = (symbols, owner, stmt) if stmt.name == "__init__" else None
-                _walk_function(index, symbols, stmt, on_call, constructor_of, methods=lambda _name: None)
+                if stmt.name == "__init__":
+                    _walk_function(index, symbols, stmt, on_call, (symbols, owner, stmt), methods=lambda _name: None)
+                else:
+                    # `Encoder(self.graph_neigh)` in a trainer's method: what its constructor bound
+                    held = dict(constructor_attributes(index, [(symbols, owner)], 0))
+                    _walk_function(index, symbols, stmt, on_call, methods=lambda _name: None, self_attrs=held)

@@ -30,7 +30,7 @@ from codemod.repo_index import RepoIndex
 from codemod.rules import branches, constructor_helpers
 from codemod.segments import CONFIG_NAMES, HANDS_SELF, NOT_A_TENSOR_ANNOTATION, binds_self_attribute, tensor_used_attributes
 from codemod.symbols import ModuleSymbols
-from codemod.tensors import FORWARD_INPUT, Evaluator, Kind, Value, constructor_attributes, method_in
+from codemod.tensors import FORWARD_INPUT, Evaluator, Kind, Value, constructor_attributes, method_in, type_tested
 from codemod.walker import AttrEvent, BodyWalker
 
 if TYPE_CHECKING:
@@ -42,9 +42,10 @@ INNER_FUNCTION = "'s inner function "
 
 
 def _binds_attribute_of(name: str) -> re.Pattern[str]:
-    """`name.x = ...` / `name.x: T = ...` at a line start: code binding an attribute of the
-    object `name` holds (a function handed self, a closure over a method's self)."""
-    return re.compile(rf"^[ \t]*{re.escape(name)}\.\w+[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
+    """`name.x = ...` / `name.x: T = ...` / `name.x[key] = ...` at a line start: code binding an
+    attribute of the object `name` holds, or storing into one (a function handed self, a
+    closure over a method's self)."""
+    return re.compile(rf"^[ \t]*{re.escape(name)}\.\w+(?:\[[^\n]*\])?[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
 
 
 class ClassFacts:
@@ -136,6 +137,8 @@ class ClassFacts:
             return evidenced | combined_with_inputs(self.cls, attrs & open_arguments)
 
         kept = kept_arguments(init, walker.events, walker.ev, worth)
+        tested = type_tested(init)  # `if not isinstance(weight, torch.Tensor)`: other values are expected
+        kept = {attr: name for attr, name in kept.items() if name.partition(".")[0] not in tested}
         if not kept:
             return {}
         in_bindings = {attr: where for attr, where in bound_as_tensor.items() if attr in kept}
@@ -151,7 +154,9 @@ class ClassFacts:
         untyped = {a for a in used if kept[a] not in typed}
         if untyped:
             refuted = refuted_arguments(self.index, self.symbols, self.cls)
-            candidates = {a for a in untyped if kept[a] not in refuted and not registered_elsewhere(self.index, kept[a])}
+            scalars = _scalar_parameters(init)  # `size_average=True`: the signature says what it is
+            candidates = {a for a in untyped if kept[a] not in refuted and kept[a].partition(".")[0] not in scalars
+                          and not registered_elsewhere(self.index, kept[a])}
             evidence = {a: where for a, where in in_bindings.items() if a in candidates}
             evidence.update(tensor_use_evidence(self.cls, walker.ev.self_name, candidates - set(evidence)))
             self.untyped_tensor_arguments = {a: (kept[a], where) for a, where in evidence.items()}
@@ -489,6 +494,8 @@ class ClassFacts:
         method's self.  Reported, never rewritten: it runs whenever its caller decides.  The
         output argument of a function handed to register_forward_hook is the module's output."""
         lines = self.symbols.source_lines
+        # `layer.register_forward_hook(self._make_hook(name))`: the functions those methods return are hooks
+        factories = set(re.findall(r"register_forward_hook\(\s*self\.(\w+)\(", self.class_text))
         for method in self.cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
                 continue
@@ -497,7 +504,7 @@ class ClassFacts:
             if text.count("def ") < 2 or f"{outer_self}." not in text:
                 continue
             binds = _binds_attribute_of(outer_self)
-            hooks = set(re.findall(r"register_forward_hook\(\s*(\w+)", text))
+            hooks = _forward_hooks(method, set(re.findall(r"register_forward_hook\(\s*(\w+)", text)), method.name in factories)
             for nested in ast.walk(method):
                 if nested is method or not isinstance(nested, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     continue
@@ -509,9 +516,11 @@ class ClassFacts:
                 evaluator = Evaluator(self.index, self.symbols, nested, None, self_attrs=dict(self.final_attrs))
                 evaluator.self_name = outer_self
                 positional = [*nested.args.posonlyargs, *nested.args.args]
-                if nested.name in hooks and len(positional) == 3 and positional[2].annotation is None:
+                if nested in hooks and len(positional) == 3 and positional[2].annotation is None:
                     evaluator.env[positional[2].arg] = Value(Kind.TENSOR, "data passed in (the output a forward hook receives)")
                 walker = BodyWalker(evaluator)
+                if self.walker is not None:
+                    walker.containers.update(self.walker.containers)  # `self.maps = {}` in __init__, `self.maps[k] = output` here
                 walker.walk(nested.body)
                 label = f"{self.cls.name}.{method.name}{INNER_FUNCTION}{nested.name}()"
                 for event in walker.events:
@@ -528,6 +537,40 @@ class ClassFacts:
         return False
 
 
+def _forward_hooks(method: FunctionNode, named: set[str], factory: bool) -> list[ast.AST]:
+    """The functions defined in `method` that are handed to register_forward_hook: those
+    `named` there, and those a factory returns: a function named there, called with the
+    layer's name (`register_forward_hook(get_hook(name))`), or `method` itself when the
+    class hands what it returns to register_forward_hook (`factory`)."""
+    hooks: list[ast.AST] = [method] if factory else []
+    for nested in ast.walk(method):
+        if nested is not method and isinstance(nested, (ast.FunctionDef, ast.AsyncFunctionDef)) and nested.name in named:
+            hooks.append(nested)
+    for function in list(hooks):
+        returned = {n.value.id for n in ast.walk(function) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
+        hooks += [inner for inner in function.body if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) and inner.name in returned]
+    return [hook for hook in hooks if hook is not method]
+
+
+def _scalar_parameters(init: FunctionNode) -> set[str]:
+    """The parameters whose default is a number, a string or a bool (`size_average=True`), or
+    whose annotation is a scalar, a string or a config: no tensor by their signature."""
+    args = init.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    found = set()
+    for parameter in [*positional, *args.kwonlyargs]:
+        default = defaults.get(parameter.arg)
+        if isinstance(default, ast.UnaryOp):
+            default = default.operand
+        if isinstance(default, ast.Constant) and default.value is not None:
+            found.add(parameter.arg)
+        elif parameter.annotation is not None and NOT_A_TENSOR_ANNOTATION.search(ast.unparse(parameter.annotation)):
+            found.add(parameter.arg)
+    return found
+
+
 def _open_arguments(init: FunctionNode, events) -> set[str]:
     """Attributes kept as a parameter of their own name (`self.mask = mask`) that the signature
     does not show to be something else: no number, string or bool default, no scalar, string
@@ -535,26 +578,15 @@ def _open_arguments(init: FunctionNode, events) -> set[str]:
     Only these are worth reading the calls for when forward merely combines them with an
     input (the text pre-filter, segments._maybe_tensor_arguments, admits the same)."""
     args = init.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
-    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
-    annotations = {a.arg: a.annotation for a in [*positional, *args.kwonlyargs]}
+    parameters = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    scalars = _scalar_parameters(init)
     found = set()
     for event in events:
         name = event.attr
         if event.kind != "assign" or not isinstance(event.value_node, ast.Name) or event.value_node.id != name:
             continue
-        if name not in annotations or name in CONFIG_NAMES:
-            continue
-        default = defaults.get(name)
-        if isinstance(default, ast.UnaryOp):
-            default = default.operand
-        if isinstance(default, ast.Constant) and default.value is not None:
-            continue
-        annotation = annotations[name]
-        if annotation is not None and NOT_A_TENSOR_ANNOTATION.search(ast.unparse(annotation)):
-            continue
-        found.add(name)
+        if name in parameters and name not in CONFIG_NAMES and name not in scalars:
+            found.add(name)
     return found
 
 

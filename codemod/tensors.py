@@ -259,6 +259,11 @@ class Evaluator:
             for arg in [*positional, *args.kwonlyargs, args.vararg, args.kwarg]:
                 if arg is not None:
                     self.env[arg.arg] = _annotation_value(arg.annotation, self)
+            annotated = {name for name, value in self.env.items() if value.is_tensor}
+            for name in annotated & type_tested(function):
+                # `weight: Tensor` that the function itself tests (`if not isinstance(weight,
+                # torch.Tensor): weight = torch.tensor(weight)`): its author expects other values
+                self.env[name] = UNKNOWN
             if function.name == "forward" and self.self_name is not None:
                 # forward's inputs without a default or an annotation are the batch tensors a model is called with
                 required = positional[: len(positional) - len(args.defaults)]
@@ -946,6 +951,19 @@ def _decorated(function: ast.FunctionDef | ast.AsyncFunctionDef, *names: str) ->
 
 def _is_static(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return _decorated(function, "staticmethod")
+
+
+def type_tested(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The names `function` tests the type of: `isinstance(x, ...)`, `torch.is_tensor(x)`,
+    `type(x) ...`."""
+    tested = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name in ("isinstance", "is_tensor", "type"):
+                tested.add(node.args[0].id)
+    return tested
 
 
 def _annotation_value(annotation: ast.expr | None, evaluator: Evaluator) -> Value:

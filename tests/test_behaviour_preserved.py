@@ -189,3 +189,32 @@ def test_the_facts_behind_the_rules():
     Reads("meta", keep_move=True)
     with pytest.raises(RuntimeError, match="device"):
         Reads("meta", keep_move=False)
+
+
+def test_a_parameter_nothing_reads_trains_nothing_and_breaks_strict_loads_and_optimizer_states():
+    """BUF219's facts: an unread tensor made nn.Parameter gets no gradient, yet a checkpoint and an
+    optimizer state saved before no longer load."""
+
+    class Before(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(2, 2)
+            self.dummy = torch.ones(1, requires_grad=True)
+
+        def forward(self, x):
+            return self.lin(x)
+
+    class After(Before):
+        def __init__(self):
+            super().__init__()
+            self.dummy = torch.nn.Parameter(torch.ones(1))
+
+    before, after = Before(), After()
+    assert "dummy" not in before.state_dict() and "dummy" in after.state_dict()
+    after(torch.randn(3, 2)).sum().backward()
+    assert after.dummy.grad is None  # nothing reads it: nothing to train
+    with pytest.raises(RuntimeError, match="Missing key"):
+        After().load_state_dict(before.state_dict(), strict=True)
+    saved = torch.optim.Adam(before.parameters()).state_dict()
+    with pytest.raises(ValueError, match="parameter group that doesn.t match the size"):
+        torch.optim.Adam(after.parameters()).load_state_dict(saved)

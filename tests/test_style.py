@@ -216,9 +216,9 @@ def _module(body: str) -> str:
     return "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def __init__(self, n, config):\n        super().__init__()\n" + textwrap.indent(textwrap.dedent(body), "        ")
 
 
-def _rewritten_init(body: str, style: Style = Style()) -> str:
-    code = transform_source(_module(body), path="m.py", style=style).code
-    return textwrap.dedent(code.split("super().__init__()\n", 1)[1])
+def _rewritten_init(body: str, style: Style = Style(), forward: str = "") -> str:
+    code = transform_source(_module(body) + textwrap.indent(forward, "    "), path="m.py", style=style).code
+    return textwrap.dedent(code.split("super().__init__()\n", 1)[1].split("\n    def forward", 1)[0])
 
 
 def test_a_call_that_fits_stays_on_one_line():
@@ -261,7 +261,8 @@ def test_no_closing_bracket_hangs_after_exploded_arguments():
 
 def test_parameter_wraps_inside_its_own_brackets():
     body = "self.scale_of_the_output = torch.ones(config.hidden_size, config.hidden_size, requires_grad=True)\n"
-    assert _rewritten_init(body) == (
+    forward = "\ndef forward(self, x):\n    return x @ self.scale_of_the_output\n"
+    assert _rewritten_init(body, forward=forward) == (
         "self.scale_of_the_output = nn.Parameter(\n"
         "    torch.ones(config.hidden_size, config.hidden_size)\n"
         ")\n"

@@ -533,6 +533,9 @@ class NeedsDimTrained(nn.Module):
     def __init__(self, encoder: nn.Module):
         super().__init__()
         self.scale = torch.ones(encoder.dim, requires_grad=True)
+
+    def forward(self, x):
+        return x * self.scale
 """
 
 POLICY_EXAMPLES = """

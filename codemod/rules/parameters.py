@@ -58,10 +58,10 @@ def decide(facts: AttributeFacts) -> Decision | None:
     keys = (
         f"; adds the state_dict key {facts.attr!r} (a plain tensor where the move is not a no-op): checkpoints saved "
         "there before lack it, load them with strict=False"
-        if _code(facts) == MOVED_PARAMETER.code
+        if trained_rule(facts) == MOVED_PARAMETER.code
         else f"; adds the state_dict key {facts.attr!r}: checkpoints saved before lack it, load them with strict=False"
     )
-    decision = Decision(Action.PARAMETER, facts.trained + keys, _code(facts))
+    decision = Decision(Action.PARAMETER, facts.trained + keys, trained_rule(facts))
     for event in facts.tensor_bindings:
         if event.kind == "register_buffer":
             edit = StmtEdit(*position(cls.lines, event.stmt), "buffer_to_parameter", facts.attr, end=end(cls.lines, event.stmt))
@@ -77,7 +77,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
     return decision
 
 
-def _code(facts: AttributeFacts) -> str:
+def trained_rule(facts: AttributeFacts) -> str:
     """Which of this module's rules made the attribute a parameter."""
     for event in facts.events:
         if event.kind == "requires_grad":

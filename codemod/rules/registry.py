@@ -36,6 +36,7 @@ from codemod.rules import (
     super_order,
     trained_tensors,
     transformers_models,
+    unread_trained,
     untyped_arguments,
     untyped_method_arguments,
 )
@@ -63,6 +64,7 @@ ORDER = (
     moved_parameter,  # BUF216: nn.Parameter(t).to(device), reported unless persistence is asked for
     trained_tensors,  # BUF217: requires grad and handed out in a list (an optimizer of its own): reported
     cpu_data_reads,  # BUF218: values that reach Tensor.numpy() or torch.LongTensor(t)
+    unread_trained,  # BUF219: requires grad, but nothing reads it: reported
     parameters,  # BUF103-105: nn.Parameter for trained tensors
     lazy,  # BUF107: None in __init__, a tensor later
     persistence,  # BUF101/102: register_buffer
