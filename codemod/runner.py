@@ -516,10 +516,26 @@ def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions,
         elsewhere = exc.filename and os.path.abspath(exc.filename) != os.path.abspath(path)
         message = f"skipped: {exc.filename + ': ' if elsewhere else ''}{exc.msg} (split it, or --exclude the file)"
     except SyntaxError as exc:
-        message = f"syntax error: {exc.msg} (line {exc.lineno})"
+        first = _first_syntax_error(text, exc)
+        message = f"syntax error: {first.msg} (line {first.lineno})"
     except (ValueError, RecursionError) as exc:
         message = f"cannot parse: {exc}"
     return FileAnalysis(FileResult(path=path, display_path=shown, original=text, error=message))
+
+
+def _first_syntax_error(text: str, found: SyntaxError) -> SyntaxError:
+    """The file's first syntax error: the analysis parses only the parts it reads (a class, a
+    constructor), so the one it met may come after another."""
+    import ast
+
+    try:
+        ast.parse(text)
+    except SyntaxError as first:
+        if first.lineno is not None and (found.lineno is None or first.lineno <= found.lineno):
+            return first
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return found
 
 
 def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> None:

@@ -216,6 +216,20 @@ def test_default_run_does_not_parse_files_that_cannot_hold_a_rewrite(repo: Path,
     assert (repo / "models" / "encoder.py").read_text() == ENCODER_REWRITTEN
 
 
+def test_a_syntax_error_names_the_first_broken_line_of_the_file(repo: Path):
+    # Python 2 code: `async` as a parameter name at line 4 (a function the analysis never
+    # reads), then again in a module class's forward at line 13, which is where it stopped
+    source = (
+        b"import torch\nfrom torch import nn\n\n\ndef maybe_cuda(t, async=False):\n    return t\n\n\n"
+        b"class Broken(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.w = torch.ones(2)\n\n"
+        b"    def forward(self, x):\n        return x.cuda(async=True) + self.w\n"
+    )
+    (repo / "broken.py").write_bytes(source)
+    result = invoke("--no-validate", "--unsafe-fixes", ".")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == ["broken.py: error: syntax error: invalid syntax (line 5)"], result.stderr
+
+
 def test_unprocessable_file_is_reported_under_check_and_dry_run(repo: Path):
     (repo / "broken.py").write_bytes(BROKEN_FILES["undecodable"])
     for mode in ("--check", "--dry-run"):
