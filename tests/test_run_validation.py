@@ -893,6 +893,39 @@ def test_a_package_that_another_folder_shadows_on_the_path_is_imported_from_the_
     assert finding.validation.verdict is Verdict.PASSED, finding.validation
 
 
+def test_a_root_folder_that_only_wraps_a_src_layout_project_does_not_hide_its_package(tmp_path):
+    # `ids/src/ids/` (a project one level down, its package importing itself absolutely): the
+    # root's `ids/` holds no Python of its own, so it is no namespace package to keep
+    root = tmp_path / "repo"
+    package = root / "ids" / "src" / "ids"
+    (package / "model").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "model" / "__init__.py").write_text("")
+    (package / "model" / "scale.py").write_text("SCALE = 1.0\n")
+    (package / "model" / "losses.py").write_text("from ids.model.scale import SCALE\n" + LOSS)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    assert finding.validation.verdict is Verdict.PASSED, finding.validation
+
+
+def test_a_module_whose_package_init_fails_after_it_ran_is_validated_alike_on_both_sides(tmp_path):
+    # subnet/__init__.py imports losses (the class's module), then a module needing an unbuilt
+    # extension: both classes of losses.py get the same verdict, the first one too
+    root = tmp_path / "repo"
+    package = root / "codec" / "subnet"
+    package.mkdir(parents=True)
+    (root / "codec" / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("from .losses import EdgeLoss, OtherLoss\nfrom .align import Align\n")
+    (package / "align.py").write_text("try:\n    from .dcn import deform\nexcept ImportError:\n"
+                                      "    raise ImportError('Failed to import DCN module.')\n")
+    (package / "losses.py").write_text("SCALE = 1.0\n" + LOSS + LOSS.replace("EdgeLoss", "OtherLoss").split("import torch.nn as nn\n", 1)[1])
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    assert sorted(f.class_name for f in report.findings) == ["EdgeLoss", "OtherLoss"]
+    for finding in report.findings:
+        assert finding.validation.verdict is Verdict.PASSED, finding.validation
+        assert any("package's __init__ raised" in d and "Failed to import DCN module" in d for d in finding.validation.details)
+
+
 def test_a_module_name_that_another_file_shadows_on_the_path_is_imported_from_its_own_file(tmp_path):
     # `networks.py` at the root (no such class) and the rewritten one in `release/models/`:
     # the worker's first root answers `import networks` with the wrong file.

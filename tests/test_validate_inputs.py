@@ -579,3 +579,20 @@ def test_a_recurrent_state_built_for_batch_one_gets_inputs_of_batch_one():
     # the error of a state that matches no dimension of the input gives nothing to try
     assert synth.repaired_candidates({"args": [{"op": "randn", "shape": [2, 7, 8]}], "kwargs": {}},
                                      "Expected hidden size (1, 3, 8), got [1, 1, 8]") == []
+
+
+def test_a_number_named_like_a_float_only_where_a_word_starts_with_its_fragment():
+    class Table(nn.Module):
+        def __init__(self, max_time_steps, embedding_size, layer_norm_eps, dropRate, num_steps):
+            super().__init__()
+            self.table = torch.zeros(max_time_steps, embedding_size)
+
+    parameters = inspect.signature(Table).parameters
+
+    def first(name):
+        return synth.parameter_values(Table, parameters[name], parameters[name].annotation)[0][0]
+
+    # the `eps` inside `steps` is no epsilon: a size, an integer, so torch.zeros(...) builds
+    assert isinstance(first("max_time_steps"), int) and isinstance(first("num_steps"), int)
+    assert first("layer_norm_eps") == 1e-5 and isinstance(first("dropRate"), float)
+    Table(first("max_time_steps"), first("embedding_size"), 1e-5, 0.1, 2)

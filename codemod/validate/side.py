@@ -148,7 +148,7 @@ def import_class(module_name: str, qualname: str, root: str | None = None, file:
     ``feature_release/models/``, or a ``models`` package in two folders), the module and its
     packages are imported again from the file's own folder."""
     try:
-        obj: Any = stubs.import_with_stubs(module_name, root) if root else importlib.import_module(module_name)
+        obj: Any = _import_module(module_name, root)
     except ImportError as exc:
         # `from .layers import X` in a folder without __init__.py: importable only as part of the
         # namespace package its path from the root spells (`models.Seq2seq`, not `Seq2seq`)
@@ -172,6 +172,26 @@ def import_class(module_name: str, qualname: str, root: str | None = None, file:
     for part in qualname.split("."):
         obj = getattr(obj, part)
     return obj
+
+
+# Modules whose package's __init__ raised after the module itself had run to its end:
+# module name -> what the package raised (said in the verdict's details).
+PACKAGE_INIT_FAILURES: dict[str, str] = {}
+
+
+def _import_module(module_name: str, root: str | None) -> Any:
+    """The module; where its own code ran to the end but its package's __init__ raised later
+    (`from .ms_ssim import ssim`, then `from .alignnet import *` needing an unbuilt extension),
+    the module as it ran, on every attempt alike (Python would hand it out on the next one:
+    it stays in sys.modules), with what the package raised remembered."""
+    try:
+        return stubs.import_with_stubs(module_name, root) if root else importlib.import_module(module_name)
+    except Exception as exc:
+        ran = sys.modules.get(module_name)
+        if "." not in module_name or ran is None or getattr(ran, "__spec__", None) is None or isinstance(exc, SyntaxError):
+            raise
+        PACKAGE_INIT_FAILURES[module_name] = format_exception(exc)
+        return ran
 
 
 def _unbuilt_extension(exc: BaseException, root: str | None) -> str | None:
@@ -571,6 +591,9 @@ class WorkerState:
         phase("save")
         if cuda_standin.used() > cuda_calls:
             builds[0]["notes"].append(cuda_standin.note())
+        if PACKAGE_INIT_FAILURES:
+            builds[0]["notes"].append("imported although its package's __init__ raised after the module had run: "
+                                      + "; ".join(f"{m}: {e}" for m, e in sorted(PACKAGE_INIT_FAILURES.items())))
         if compat.used_names():
             builds[0]["notes"].append("ran with names numpy has removed, given back as older numpy bound them: "
                                       + ", ".join(f"np.{name}" for name in compat.used_names()))

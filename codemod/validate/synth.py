@@ -257,16 +257,26 @@ def _int_values(name: str) -> list[int]:
     return [8, 16, 4]
 
 
+def _words(name: str) -> list[str]:
+    """`max_time_steps` -> max, time, steps; `dropRate` -> drop, rate (a fragment must start a
+    word: the `eps` in `steps` is no epsilon)."""
+    return [w.lower() for w in re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", name) if w]
+
+
+def _starts_a_word(name: str, fragments: tuple[str, ...]) -> bool:
+    return any(word.startswith(fragments) for word in _words(name))
+
+
 def _looks_float(name: str) -> bool:
-    return any(f in name for f in _FLOAT_NAMES) or name == "p"
+    return _starts_a_word(name, _FLOAT_NAMES) or name == "p"
 
 
 def _float_values(name: str) -> list[float]:
-    if "eps" in name:
+    if _starts_a_word(name, ("eps",)):
         return [1e-5]
-    if "drop" in name or name == "p" or "prob" in name or "smoothing" in name:
+    if _starts_a_word(name, ("drop", "prob", "smoothing")) or name == "p":
         return [0.0, 0.1]
-    if "momentum" in name:
+    if _starts_a_word(name, ("momentum",)):
         return [0.1]
     return [0.5, 1.0]
 

@@ -142,12 +142,27 @@ def _exit_with_parent(watch_fd: int | None) -> None:
     threading.Thread(target=watch, daemon=True, name="codemod-parent-watch").start()
 
 
+def _holds_python(directory: str) -> bool:
+    """A `.py` file in the directory itself, or a regular package (a folder with __init__.py)."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return False
+    return any(
+        (e.is_file() and e.name.endswith(".py")) or (e.is_dir() and os.path.exists(os.path.join(e.path, "__init__.py")))
+        for e in entries
+    )
+
+
 def _keep_namespace_packages(roots: list[str]) -> None:
     """A directory without __init__.py at the repository root is a namespace package
     (`import modules.commons`), and Python prefers a regular module of the same name anywhere
     on sys.path to it: the script folder validation adds for a file inside that directory
     (`modules/`, which holds `modules/modules.py`) would shadow it.  Such a directory is
-    registered as the namespace package it is when the repository runs from its root."""
+    registered as the namespace package it is when the repository runs from its root, where
+    it holds Python code of its own: a folder that only wraps a project (`ANIDSC/src/ANIDSC/`,
+    a `src/` layout one level down) is no package anyone imports, and its project's package
+    is the one found further down the path."""
     import importlib.machinery
     import importlib.util
 
@@ -166,7 +181,7 @@ def _keep_namespace_packages(roots: list[str]) -> None:
             os.path.exists(os.path.join(other, name + ".py")) or os.path.exists(os.path.join(other, name, "__init__.py"))
             for other in later
         )
-        if shadowed:
+        if shadowed and _holds_python(entry.path):
             spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
             spec.submodule_search_locations = [entry.path]
             sys.modules[name] = importlib.util.module_from_spec(spec)
