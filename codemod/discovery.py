@@ -4,6 +4,10 @@ Directories are walked for ``*.py`` files, skipping tool and environment
 directories, whatever ``.gitignore`` files (and ``.git/info/exclude``) say,
 and the user's ``--exclude`` patterns.  Files named explicitly are taken as
 asked, unless an ``--exclude`` pattern matches them.
+
+As in git, ignore files say which *untracked* files to leave out: a file that git tracks
+is never ignored (`models/` in `.gitignore` while `models/*.py` are committed), so a walk
+takes the tracked Python files of an ignored directory, read from the repository's index.
 """
 
 from __future__ import annotations
@@ -48,6 +52,8 @@ DEFAULT_EXCLUDED_DIRS: frozenset[str] = frozenset(
         ".eggs",
         ".codemod",
         "site-packages",
+        # Jupyter's autosaved copies of the files open in it: a second, stale copy of each
+        ".ipynb_checkpoints",
     }
 )
 _EXCLUDED_DIR_GLOBS = ("*.egg-info",)
@@ -214,6 +220,83 @@ def _ignored(layers: Sequence[_IgnoreLayer], path: str, is_dir: bool) -> bool:
     return False
 
 
+# --- what git tracks -----------------------------------------------------------------------
+
+# An index over this size is not read (its ignore rules then apply to every file, as written).
+_MAX_INDEX_BYTES = 256 * 1024 * 1024
+
+
+def _regular_file(path: str, limit: int) -> bool:
+    """A regular file (not a symlink, a FIFO or a device) of at most `limit` bytes."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size <= limit
+
+
+def _index_file(root: str) -> str | None:
+    """The index of the repository whose work tree is `root`: `.git/index`, or, where `.git`
+    is a file (a worktree, a submodule), the index of the directory its `gitdir:` line names."""
+    dot_git = os.path.join(root, ".git")
+    try:
+        info = os.lstat(dot_git)
+    except OSError:
+        return None
+    if stat.S_ISDIR(info.st_mode):
+        git_dir = dot_git
+    elif stat.S_ISREG(info.st_mode) and info.st_size <= 4096:
+        with open(dot_git, "rb") as handle:
+            line = handle.read(4096).decode("utf-8", "surrogateescape").strip()
+        if not line.startswith("gitdir:"):
+            return None
+        git_dir = os.path.join(root, line[len("gitdir:") :].strip())
+    else:
+        return None
+    index = os.path.join(git_dir, "index")
+    return index if _regular_file(index, _MAX_INDEX_BYTES) else None
+
+
+class _Tracked:
+    """The Python files git tracks in one work tree, and the directories holding them: read
+    from the index (never by running git, whose configuration could run a program) the first
+    time an ignore rule hides something a walk would take."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self._files: frozenset[str] | None = None
+        self._dirs: frozenset[str] = frozenset()
+
+    def _load(self) -> tuple[frozenset[str], frozenset[str]]:
+        if self._files is None:
+            self._files = frozenset()
+            index = _index_file(self.root)
+            if index is not None:
+                try:
+                    from dulwich.index import Index  # imported only where an ignore rule hides Python files
+
+                    paths = [path.decode("utf-8", "surrogateescape") for path in Index(index).paths()]
+                except Exception:  # noqa: BLE001 - a corrupt or unsupported index: the ignore rules apply as written
+                    paths = []
+                files = {path for path in paths if path.endswith(".py")}
+                dirs: set[str] = set()
+                for path in files:
+                    parent = path.rpartition("/")[0]
+                    while parent and parent not in dirs:
+                        dirs.add(parent)
+                        parent = parent.rpartition("/")[0]
+                self._files, self._dirs = frozenset(files), frozenset(dirs)
+        return self._files, self._dirs
+
+    def holds(self, path: str, is_dir: bool) -> bool:
+        """Whether git tracks the file, or a Python file inside the directory."""
+        relative = _relative_to(path, self.root)
+        if not relative:
+            return False
+        files, dirs = self._load()
+        return relative in (dirs if is_dir else files)
+
+
 def _find_repo_root(directory: str) -> str | None:
     current = directory
     while True:
@@ -288,6 +371,7 @@ def _walk(
     cwd: Path,
     out: list[str],
     errors: list[tuple[str, str]],
+    tracked: _Tracked | None = None,
 ) -> None:
     # Iterative so deep trees cannot hit the recursion limit.
     stack: list[tuple[str, list[_IgnoreLayer]]] = [(top, layers)]
@@ -322,7 +406,8 @@ def _walk(
             if excluded(entry.path, is_dir):
                 continue
             if respect_gitignore and _ignored(current, entry.path, is_dir):
-                continue
+                if tracked is None or not tracked.holds(entry.path, is_dir):
+                    continue
             if is_dir:
                 stack.append((entry.path, current))
             else:
@@ -390,7 +475,9 @@ def discover(
             if excluded(resolved, True):
                 continue
             layers = _enclosing_layers(resolved) if respect_gitignore else []
-            _walk(resolved, layers, excluded, respect_gitignore, cwd, found, result.errors)
+            repo = _find_repo_root(resolved) if respect_gitignore else None
+            _walk(resolved, layers, excluded, respect_gitignore, cwd, found, result.errors,
+                  _Tracked(repo) if repo is not None else None)
         else:
             result.errors.append((shown, "not a regular file or directory"))
 

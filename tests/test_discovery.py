@@ -247,3 +247,61 @@ def test_explicit_directory_inside_ignored_tree_is_walked(in_tmp: Path) -> None:
     assert rel(discover([in_tmp]), in_tmp) == ["main.py"]
     # Named explicitly, the ignored tree is walked, with only its own ignore files.
     assert rel(discover(["vendor/lib"]), in_tmp) == ["vendor/lib/a.py", "vendor/lib/b_pb2.py"]
+
+
+# -- tracked files are never ignored (git's own rule) ----------------------------------------------
+
+
+def _track(root: Path, *files: str) -> None:
+    """Make `root` a git work tree whose index tracks `files` (written by dulwich, as git would)."""
+    from dulwich.repo import Repo
+
+    root.mkdir(parents=True, exist_ok=True)
+    repo = Repo.init(str(root)) if not (root / ".git").exists() else Repo(str(root))
+    paths = [name.encode() for name in files]
+    if hasattr(repo, "get_worktree"):
+        repo.get_worktree().stage(paths)
+    else:  # dulwich before 0.23
+        repo.stage(paths)
+    repo.close()
+
+
+def test_tracked_files_in_an_ignored_directory_are_taken(in_tmp: Path) -> None:
+    # `models/` in .gitignore while models/*.py are committed: git ignores only untracked files
+    make(in_tmp, "main.py", "models/net.py", "models/sub/layers.py", "models/scratch.py", "logs/run.py")
+    (in_tmp / ".gitignore").write_text("models/\nlogs/\n")
+    _track(in_tmp, "main.py", "models/net.py", "models/sub/layers.py", ".gitignore")
+    assert rel(discover([in_tmp]), in_tmp) == ["main.py", "models/net.py", "models/sub/layers.py"]
+    # named from inside the repository, and through an ignored file pattern, alike
+    assert rel(discover(["models/sub"]), in_tmp) == ["models/sub/layers.py"]
+    (in_tmp / ".gitignore").write_text("*_gen.py\n")
+    make(in_tmp, "a_gen.py", "b_gen.py")
+    _track(in_tmp, "a_gen.py")
+    assert "a_gen.py" in rel(discover([in_tmp]), in_tmp) and "b_gen.py" not in rel(discover([in_tmp]), in_tmp)
+
+
+def test_an_unreadable_index_leaves_the_ignore_rules_as_written(in_tmp: Path) -> None:
+    make(in_tmp, "main.py", "models/net.py")
+    (in_tmp / ".gitignore").write_text("models/\n")
+    _track(in_tmp, "main.py", "models/net.py")
+    (in_tmp / ".git" / "index").write_bytes(b"DIRC garbage")
+    assert rel(discover([in_tmp]), in_tmp) == ["main.py"]
+    (in_tmp / ".git" / "index").unlink()
+    assert rel(discover([in_tmp]), in_tmp) == ["main.py"]
+
+
+def test_a_worktree_reads_the_index_its_git_file_names(in_tmp: Path) -> None:
+    # `.git` is a file in a worktree or a submodule: `gitdir: <the repository's directory>`
+    store = in_tmp / "store"
+    tree = in_tmp / "tree"
+    make(tree, "models/net.py", "models/untracked.py")
+    make(store, "models/net.py")
+    (tree / ".gitignore").write_text("models/\n")
+    _track(store, "models/net.py")  # an index listing the tree's file
+    (tree / ".git").write_text(f"gitdir: {store / '.git'}\n")
+    assert rel(discover([tree]), tree) == ["models/net.py"]
+
+
+def test_jupyter_checkpoint_copies_are_skipped(in_tmp: Path) -> None:
+    make(in_tmp, "kan/model.py", "kan/.ipynb_checkpoints/model-checkpoint.py")
+    assert rel(discover([in_tmp]), in_tmp) == ["kan/model.py"]

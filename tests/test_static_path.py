@@ -28,7 +28,7 @@ PROBE = textwrap.dedent(
         main(sys.argv[1:], standalone_mode=False)
     except SystemExit:
         pass
-    names = ("torch", "libcst", "codemod.analysis", "multiprocessing", "pathspec")
+    names = ("torch", "libcst", "codemod.analysis", "multiprocessing", "pathspec", "dulwich")
     print(json.dumps({name: name in sys.modules for name in names}), file=sys.stderr)
     """
 )
@@ -63,9 +63,12 @@ def test_a_warm_run_imports_no_analysis(tmp_path):
     cold = _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--jobs", "2", "."], tmp_path)
     assert cold["codemod.analysis"] and cold["multiprocessing"]
     warm = _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--jobs", "2", "."], tmp_path)
-    assert warm == {"torch": False, "libcst": False, "codemod.analysis": False, "multiprocessing": False, "pathspec": False}
+    assert warm == {"torch": False, "libcst": False, "codemod.analysis": False, "multiprocessing": False, "pathspec": False,
+                    "dulwich": False}
     (tmp_path / ".gitignore").write_text("build/\n")
-    assert _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "."], tmp_path)["pathspec"] is True
+    loaded = _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "."], tmp_path)
+    # the index is read only where an ignore rule hides a Python file or a directory
+    assert loaded["pathspec"] is True and loaded["dulwich"] is False
     # A file with a rewrite is analysed again on every run (its text never comes from the cache).
     (tmp_path / "model.py").write_text(MODEL)
     _modules_loaded(["run", "--no-validate", "--unsafe-fixes", "--dry-run", "--jobs", "2", "."], tmp_path)
