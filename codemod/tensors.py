@@ -66,6 +66,9 @@ class Value:
     # A tensor type (NON_TENSOR: `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`,
     # a `tensor=torch.FloatTensor` default): calling it makes a tensor, as calling the type does.
     tensor_type: str | None = None
+    # A function defined inside the method (NON_TENSOR): calling it is typed from its body,
+    # with what the call passes (`def matrix_to_torch(m): return [...]` then `matrix_to_torch(net)`).
+    function: Any = None
 
     @property
     def is_tensor(self) -> bool:
@@ -519,6 +522,9 @@ class Evaluator:
         if isinstance(func, ast.Name):
             if func.id in self.env:
                 held = self.env[func.id]
+                if held.function is not None:
+                    return function_value(self.index, self.symbols, held.function, None, self.depth + 1,
+                                          arguments=self._arguments_passed(held.function, node))
                 if held.tensor_type is not None:
                     return self._qualified_call(held.tensor_type, node)  # Tensor(...) with Tensor a tensor type
                 if held.module is not None and tn.module_returns_tensor(held.module):
@@ -643,6 +649,15 @@ class Evaluator:
         if kind is tn.CallKind.UNKNOWN and local[0] == self.symbols.name and local[2] in self.symbols.functions:
             return function_value(self.index, self.symbols, self.symbols.functions[local[2]], None, self.depth + 1)
         return UNKNOWN
+
+    def _arguments_passed(self, function: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> dict[str, Value]:
+        """What a call hands each parameter of a function, by name (nothing where it unpacks)."""
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return {}
+        params = [a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)]
+        passed = dict(zip(params, node.args))
+        passed.update((k.arg, k.value) for k in node.keywords if k.arg in params)
+        return {name: self.eval(expr) for name, expr in passed.items()}
 
     def _layers_passed(self, function: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> dict[str, Value]:
         """The torch.nn layers a call hands a function, by parameter name."""
@@ -1034,26 +1049,97 @@ def _annotated_container(node: ast.expr, evaluator: Evaluator) -> Kind | None:
     return None
 
 
-def _annotated_kind(node: ast.expr, evaluator: Evaluator) -> Kind | None:
+# jaxtyping's dtype wrappers: `Float[Tensor, "batch dim"]` annotates the array type it wraps
+# (a torch tensor here, a JAX or numpy array elsewhere).
+_JAXTYPING_WRAPPERS = frozenset({
+    "Shaped", "Num", "Real", "Inexact", "Float", "Float8e4m3fn", "Float8e5m2", "Float16", "Float32", "Float64",
+    "BFloat16", "Complex", "Complex64", "Complex128", "Int", "Int4", "Int8", "Int16", "Int32", "Int64", "Integer",
+    "UInt", "UInt4", "UInt8", "UInt16", "UInt32", "UInt64", "Bool", "Key",
+})
+# How many module-level aliases an annotation is followed through (`Spectrum = Float[Tensor, "n 2"]`).
+_MAX_ALIAS_DEPTH = 4
+
+
+class _ModuleScope:
+    """Names as one module of the repository binds them: where an annotation alias is defined."""
+
+    def __init__(self, symbols: ModuleSymbols, index: RepoIndex | None) -> None:
+        self.symbols = symbols
+        self.index = index
+
+    def qualify(self, node: ast.expr) -> str | None:
+        return self.symbols.qualify(node)
+
+
+def _alias(qualname: str, scope) -> tuple[ast.expr, _ModuleScope] | None:
+    """The value of a module-level `Name = <annotation>` (or `Name: TypeAlias = ...`, also under
+    `if TYPE_CHECKING:`) that a qualified name refers to, in this module or a module of the
+    repository, with its module."""
+    module, _, name = qualname.rpartition(".")
+    symbols: ModuleSymbols | None = None
+    if not module or module == scope.symbols.name:
+        symbols = scope.symbols
+    elif scope.index is not None and scope.index.resolve(qualname, scope.symbols.path).kind == "unknown":
+        # neither a class, a function nor a module (memoised): perhaps a module-level assignment
+        symbols = scope.index.symbols_for_module(module, scope.symbols.path)
+    value = _module_assignments(symbols).get(name) if symbols is not None else None
+    return (value, _ModuleScope(symbols, scope.index)) if value is not None and symbols is not None else None
+
+
+def _module_assignments(symbols: ModuleSymbols) -> dict[str, ast.expr]:
+    """name -> value of the module's top-level single-name assignments (and those directly
+    under a top-level `if`, where `if TYPE_CHECKING:` keeps annotation aliases); memoised."""
+    found = getattr(symbols, "_codemod_assignments", None)
+    if found is None:
+        found = {}
+        statements = list(symbols.header)
+        for stmt in symbols.header:
+            if isinstance(stmt, ast.If):
+                statements += stmt.body + stmt.orelse
+        for stmt in statements:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                target, value = stmt.targets[0], stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                target, value = stmt.target, stmt.value
+            else:
+                continue
+            if isinstance(target, ast.Name):
+                found.setdefault(target.id, _parse_annotation(value) or value)
+        symbols._codemod_assignments = found  # type: ignore[attr-defined]
+    return found
+
+
+def _annotated_kind(node: ast.expr, evaluator: Evaluator, _depth: int = 0) -> Kind | None:
     if isinstance(node, (ast.Name, ast.Attribute)):
         qualname = evaluator.qualify(node)
         if qualname in tn.TENSOR_ANNOTATIONS:
             return Kind.TENSOR
         # torch.FloatTensor, torch.cuda.LongTensor: the legacy typed classes as annotations
-        return Kind.TENSOR if qualname is not None and qualname.startswith("torch.") and tn.classify_call(qualname) is tn.CallKind.LEGACY else None
+        if qualname is not None and qualname.startswith("torch.") and tn.classify_call(qualname) is tn.CallKind.LEGACY:
+            return Kind.TENSOR
+        if qualname is None or qualname.startswith("torch.") or _depth >= _MAX_ALIAS_DEPTH:
+            return None
+        alias = _alias(qualname, evaluator)
+        return _annotated_kind(alias[0], alias[1], _depth + 1) if alias is not None else None
     members: list[ast.expr] = []
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):  # Tensor | None
         members = [node.left, node.right]
     elif isinstance(node, ast.Subscript):
-        wrapper = (evaluator.qualify(node.value) or "").rpartition(".")[2]
+        qualified = evaluator.qualify(node.value) or ""
+        wrapper = qualified.rpartition(".")[2]
         inner = node.slice
+        if qualified.startswith("torchtyping.") and wrapper == "TensorType":
+            return Kind.TENSOR  # torchtyping's TensorType["batch", "dim"]
+        if qualified.startswith("jaxtyping.") and wrapper in _JAXTYPING_WRAPPERS:
+            array = inner.elts[0] if isinstance(inner, ast.Tuple) and inner.elts else inner
+            return _annotated_kind(array, evaluator, _depth + 1) if _depth < _MAX_ALIAS_DEPTH else None
         if wrapper == "Optional":
             members = [inner, ast.Constant(None)]
         elif wrapper == "Union":
             members = list(inner.elts) if isinstance(inner, ast.Tuple) else [inner]
     nones = [m for m in members if isinstance(m, ast.Constant) and m.value is None]
     others = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
-    if not others or any(_annotated_kind(m, evaluator) is None for m in others):
+    if not others or any(_annotated_kind(m, evaluator, _depth) is None for m in others):
         return None
     return Kind.TENSOR_OR_NONE if nones else Kind.TENSOR
 

@@ -21,6 +21,37 @@ from codemod.tensors import (
 )
 
 
+_TENSOR_TYPES = frozenset({"torch.Tensor", "Tensor"})
+
+
+def tested_tensor(test: ast.expr, evaluator: Evaluator) -> tuple[str | None, bool, bool]:
+    """The local name a condition proves a tensor, whether in its body (True) or its else
+    branch (False), and whether an nn.Parameter passes the test too: `type(x) == torch.Tensor`
+    (`is`) excludes one, `isinstance(x, torch.Tensor)` and `torch.is_tensor(x)` do not; their
+    negations (`not ...`, `!=`, `is not`) prove it in the else branch.  The name is None when
+    the condition proves nothing."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        name, in_body, parameter = tested_tensor(test.operand, evaluator)
+        return name, not in_body, parameter
+    if isinstance(test, ast.Call) and test.args and isinstance(test.args[0], ast.Name):
+        called = evaluator.qualify(test.func)
+        if called == "isinstance" and len(test.args) == 2:
+            types = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+            if types and all(evaluator.qualify(t) in _TENSOR_TYPES for t in types):
+                return test.args[0].id, True, True
+        if called == "torch.is_tensor" and len(test.args) == 1:
+            return test.args[0].id, True, True
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Call):
+        call, op, other = test.left, test.ops[0], test.comparators[0]
+        if (isinstance(call.func, ast.Name) and call.func.id == "type" and len(call.args) == 1
+                and isinstance(call.args[0], ast.Name) and evaluator.qualify(other) in _TENSOR_TYPES):
+            if isinstance(op, (ast.Eq, ast.Is)):
+                return call.args[0].id, True, False
+            if isinstance(op, (ast.NotEq, ast.IsNot)):
+                return call.args[0].id, False, False
+    return None, True, False
+
+
 @dataclass
 class AttrEvent:
     """Something a statement does to `self.<attr>`."""
@@ -70,6 +101,20 @@ class BodyWalker:
             self._stmt(stmt)
         self._nested = saved
 
+    def _narrowed_block(self, body: list[ast.stmt], name: str | None, parameter: bool) -> None:
+        """A branch that a type test proves `name` a tensor in (`if isinstance(w, torch.Tensor):`,
+        the else of `if type(w) != torch.Tensor:`): the name holds data passed in there, which
+        may be an nn.Parameter unless the test excludes one (it then must stay a parameter)."""
+        previous = self.ev.env.get(name) if name is not None else None
+        if name is None or previous is None or previous.is_tensor:
+            self._block(body)
+            return
+        narrowed = Value(Kind.TENSOR, previous.stateful or "data passed in (a tensor, by the type test)", maybe_parameter=parameter)
+        self.ev.env[name] = narrowed
+        self._block(body)
+        if self.ev.env.get(name) is narrowed:
+            self.ev.env[name] = previous
+
     def _event(self, attr: str, kind: str, stmt: ast.stmt, value: Value | None = None, node: ast.expr | None = None, annotation: ast.expr | None = None) -> AttrEvent:
         env = dict(self.ev.env) if node is not None else None
         event = AttrEvent(attr, kind, stmt, value, node, self._top, self._nested, annotation, env)
@@ -115,8 +160,9 @@ class BodyWalker:
                     self.ev.env.pop(target.id, None)
         elif isinstance(stmt, ast.If):
             self.ev.eval(stmt.test)
-            self._block(stmt.body)
-            self._block(stmt.orelse)
+            name, in_body, parameter = tested_tensor(stmt.test, self.ev)
+            self._narrowed_block(stmt.body, name if in_body else None, parameter)
+            self._narrowed_block(stmt.orelse, name if not in_body else None, parameter)
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             iterated = self.ev.eval(stmt.iter)
             for name in target_names(stmt.target):
@@ -143,6 +189,8 @@ class BodyWalker:
         elif isinstance(stmt, ast.Match):
             for case in stmt.cases:
                 self._block(case.body)
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and not stmt.decorator_list:
+            self.ev.env[stmt.name] = Value(Kind.NON_TENSOR, function=stmt)  # a local helper: calls are typed from its body
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             self.ev.env[stmt.name] = UNKNOWN
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):

@@ -59,7 +59,8 @@ def decide(facts: AttributeFacts) -> Decision | None:
     passed = next((e for e in events if e.kind == "assign" and e.value is not None and e.value.maybe_parameter), None)
     if passed is not None:
         return RULE.skip(
-            f"bound at line {passed.stmt.lineno} to an argument annotated as an nn.Parameter or a tensor; "
+            f"bound at line {passed.stmt.lineno} to a value that may be an nn.Parameter passed in (annotated as a "
+            "Parameter or a tensor, or tested with isinstance(..., torch.Tensor), which a Parameter passes); "
             "a Parameter passed in must stay a parameter"
         )
     tensors = [e for e in events if e.kind in ("assign", "register_buffer") and e.value is not None and e.value.is_tensor]
