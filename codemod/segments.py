@@ -542,12 +542,13 @@ def _combined_in_forward(class_text: str, kept: set[str]) -> bool:
 
 # The methods no other value a constructor is handed has: numpy arrays (`sum`, `reshape`,
 # `transpose`), strings (`split`), modules (`float`, `half`, `to`, `cuda`: a module handed in is
-# a submodule, not an attribute) and lists share the rest.  Enough to report an argument
-# nothing else types (call_sites.tensor_use_evidence), not to rewrite it.
+# a submodule, not an attribute), configurations (`clone`: yacs and detectron2 CfgNode) and
+# lists share the rest.  Enough to report an argument nothing else types
+# (call_sites.tensor_use_evidence), not to rewrite it.
 ARGUMENT_TENSOR_METHODS = frozenset(
     {"t", "mm", "bmm", "spmm", "unsqueeze", "masked_fill", "index_select", "gather", "to_dense", "to_sparse", "expand",
      "expand_as", "permute", "type_as", "unbind", "long", "numel", "dim", "new_zeros", "new_ones", "new_full",
-     "new_empty", "new_tensor", "detach", "clone", "contiguous", "size"}
+     "new_empty", "new_tensor", "detach", "contiguous", "size"}
 )
 # A kept argument used as only a tensor is, in its binding (`self.mean = mean.view(-1, 1, 1)`).
 _KEPT_AS_TENSOR = re.compile(

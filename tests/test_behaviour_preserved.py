@@ -218,3 +218,56 @@ def test_a_parameter_nothing_reads_trains_nothing_and_breaks_strict_loads_and_op
     saved = torch.optim.Adam(before.parameters()).state_dict()
     with pytest.raises(ValueError, match="parameter group that doesn.t match the size"):
         torch.optim.Adam(after.parameters()).load_state_dict(saved)
+
+
+def test_an_rng_state_kept_as_a_buffer_would_leave_the_cpu_and_be_refused():
+    """BUF218's RNG facts: a state from torch.get_rng_state() is a CPU ByteTensor that
+    torch.set_rng_state needs as such; as a buffer it follows the model off the CPU (the meta
+    device standing in for a GPU) and is refused there, while the raw attribute stays put."""
+
+    class Raw(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(2, 2)
+            self.state = torch.get_rng_state()
+
+    class Rewritten(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(2, 2)
+            self.register_buffer("state", torch.get_rng_state(), persistent=False)
+
+    raw, rewritten = Raw().to("meta"), Rewritten().to("meta")
+    assert raw.state.device.type == "cpu" and raw.state.dtype == torch.uint8
+    torch.set_rng_state(raw.state)
+    assert rewritten.state.device.type == "meta"
+    with pytest.raises(TypeError, match="ByteTensor"):
+        torch.set_rng_state(rewritten.state)
+
+
+def test_a_window_a_forward_moves_itself_keeps_its_dtype_only_as_a_raw_attribute():
+    """BUF215's facts for a window that forward rebinds to the input's device before any read
+    (`self.window = self.window.to(x.device)`): model.half() leaves the raw attribute float32,
+    and torch.stft of half inputs with a float32 window computes in float32; as a buffer it
+    is cast, and the CPU's FFT takes no float16."""
+
+    class Raw(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.window = torch.hann_window(32)
+
+        def forward(self, x):
+            self.window = self.window.to(x.device)
+            return torch.stft(x, 32, 8, window=self.window, return_complex=True).abs()
+
+    class Rewritten(Raw):
+        def __init__(self):
+            torch.nn.Module.__init__(self)
+            self.register_buffer("window", torch.hann_window(32), persistent=False)
+
+    x = torch.randn(2, 128).half()
+    Raw().half()(x)
+    rewritten = Rewritten().half()
+    assert rewritten.window.dtype == torch.float16
+    with pytest.raises(RuntimeError):
+        rewritten(x)

@@ -11,6 +11,8 @@ call, in its own class or in the method of the repository it is handed to
 while the model runs on the GPU, and would raise as a buffer.  numpy has
 no bfloat16 either: a float buffer cast by `model.to(torch.bfloat16)` makes even
 `.cpu().numpy()` raise, so for a float tensor every `.numpy()` of its values counts.
+`torch.set_rng_state(t)` (and the CUDA setters) take a CPU ByteTensor only: an RNG state
+kept on `self` (a lazy slot filled by `torch.get_rng_state()`) must not follow the model.
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ if TYPE_CHECKING:
 RULE = Rule(
     "BUF218",
     "cpu-data-read",
-    "its values reach Tensor.numpy(), a numpy function (np.maximum(t, ...)) or a legacy typed constructor "
-    "(torch.LongTensor(t)), which take only CPU tensors",
-    fact="model.cuda() moves every buffer, not a raw attribute; Tensor.numpy(), a numpy function given a tensor (which reads it through Tensor.numpy()) and torch.LongTensor(t) raise TypeError on a CUDA tensor, so a value drawn from a buffer there fails where the attribute's CPU value works.",
+    "its values reach Tensor.numpy(), a numpy function (np.maximum(t, ...)), a legacy typed constructor "
+    "(torch.LongTensor(t)) or an RNG state setter (torch.set_rng_state(t)), which take only CPU tensors",
+    fact="model.cuda() moves every buffer, not a raw attribute; Tensor.numpy(), a numpy function given a tensor (which reads it through Tensor.numpy()) and torch.LongTensor(t) raise TypeError on a CUDA tensor, and torch.set_rng_state(t) takes only a CPU ByteTensor, so a value drawn from a buffer there fails where the attribute's CPU value works.",
     before="def __init__(self, weights):\n    super().__init__()\n    self.weights = torch.FloatTensor(weights)\n\n"
     "def forward(self, n):\n    draws = torch.multinomial(self.weights, n)\n    return torch.LongTensor(draws)",
 )
@@ -131,6 +133,9 @@ def _cpu_sink(call: ast.Call, symbols: ModuleSymbols, self_name: str | None, att
         if cast is not None and _mentions(func.value, self_name, attr, cast, dtype=True):
             return "Tensor.numpy() (numpy has no bfloat16, which model.to(torch.bfloat16) would make it)"
     qualname = symbols.qualify(func)
+    if qualname in _RNG_STATE_SETTERS and any(
+            _mentions(a, self_name, attr, tainted) for a in [*call.args, *(k.value for k in call.keywords)]):
+        return f"{qualname}() (a random number generator's state is a CPU ByteTensor, whatever the device)"
     if qualname is not None and tn.classify_call(qualname) is tn.CallKind.LEGACY and any(
             _mentions(a, self_name, attr, tainted) for a in call.args):
         return f"{qualname}(data)"
@@ -138,6 +143,14 @@ def _cpu_sink(call: ast.Call, symbols: ModuleSymbols, self_name: str | None, att
             _holds_attribute(a, self_name, attr) for a in [*call.args, *(k.value for k in call.keywords)]):
         return f"{qualname}() (numpy reads the tensor through Tensor.numpy())"
     return None
+
+
+# What restores a random number generator's state takes it as a CPU ByteTensor, even for a
+# CUDA generator (torch.get_rng_state() and torch.cuda.get_rng_state() both return one).
+_RNG_STATE_SETTERS = frozenset({
+    "torch.set_rng_state", "torch.random.set_rng_state", "torch.cuda.set_rng_state", "torch.cuda.random.set_rng_state",
+    "torch.cuda.set_rng_state_all", "torch.utils.checkpoint.set_device_states",
+})
 
 
 # Tensor methods whose result is a number or a shape, not the tensor's values (those that bring
@@ -229,7 +242,11 @@ def cpu_data_sink(facts: AttributeFacts) -> str | None:
 
 
 def decide(facts: AttributeFacts) -> Decision | None:
-    if not facts.events or not any(e.value is not None and e.value.is_tensor for e in facts.events):
+    from codemod.rules import lazy  # a None slot filled later would become a buffer too
+
+    if not facts.events:
+        return None
+    if not any(e.value is not None and e.value.is_tensor for e in facts.events) and not lazy.is_lazy(facts):
         return None
     sink = cpu_data_sink(facts)
     if sink is None:

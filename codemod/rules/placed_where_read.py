@@ -69,10 +69,36 @@ def _device_only_move(call: ast.Call) -> bool:
     return "device" in keywords
 
 
+def _placed_by_forward(attr: str, cls: ast.ClassDef) -> int | None:
+    """The line where forward, on every call and before anything else reads it, rebinds the
+    attribute to a device-only move of itself (`self.window = self.window.to(x.device)`): from
+    there on the class's own code has put it where it is used, in the dtype it was built in."""
+    forward = next((m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == "forward"), None)
+    if forward is None or not forward.args.args:
+        return None
+    self_name = forward.args.args[0].arg
+
+    def is_attr(node: ast.AST) -> bool:
+        return isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) and node.value.id == self_name
+
+    for stmt in forward.body:
+        value = stmt.value if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and is_attr(stmt.targets[0]) else None
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and is_attr(value.func.value) and _device_only_move(value):
+            return stmt.lineno
+        if any(is_attr(n) for n in ast.walk(stmt)):
+            return None  # read (or bound) before any such rebinding
+    return None
+
+
 def device_moving_readers(attr: str, cls: ast.ClassDef) -> list[str] | None:
     """`Class.method (line n)` for every read of self.<attr> outside __init__ when each one is
-    a device-only move (metadata reads and `is None` tests aside); None when any read uses
-    the tensor some other way, or when nothing outside __init__ reads it."""
+    a device-only move (metadata reads and `is None` tests aside), or when forward first
+    rebinds it to such a move of itself (_placed_by_forward: every later read, in forward or
+    in the methods it calls, sees it placed); None when any read uses the tensor some other
+    way, or when nothing outside __init__ reads it."""
+    placed = _placed_by_forward(attr, cls)
+    if placed is not None:
+        return [f"{cls.name}.forward rebinds it to a move of itself at line {placed}, before every other read"]
     found: list[str] = []
     for method in cls.body:
         if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or method.name == "__init__" or not method.args.args:

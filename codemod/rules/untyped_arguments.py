@@ -1,7 +1,7 @@
 """A constructor argument kept as an attribute and used as only a tensor is used is reported.
 
 `self.adj = adj`, with `torch.mm(self.adj, x)` in forward, holds a tensor whenever the
-class works at all, yet when no repository call shows what is passed (the model is built
+class works at all, yet when no repository call passes a value the analysis can type (the model is built
 by a script from a loaded file, or from a dictionary) nothing proves it.  Rewriting it
 would be a guess: a Parameter passed in must stay a parameter, and an argument that is
 sometimes a number would make register_buffer raise.  So it is reported, with the use that
@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 RULE = Rule(
     "BUF308",
     "untyped-tensor-argument",
-    "keeps a constructor argument that the class uses as only a tensor is used, while no repository call shows what "
-    "is passed; if it is a plain tensor it is neither moved by .to() nor saved",
+    "keeps a constructor argument that the class uses as only a tensor is used, while no repository call passes a "
+    "value the codemod can type; if it is a plain tensor it is neither moved by .to() nor saved",
     fact="A tensor in a plain attribute is not moved by .to() nor saved in state_dict(); an nn.Parameter assigned to "
     "an attribute is registered by Module.__setattr__ on its own.",
     before="def __init__(self, adj, dim):\n    super().__init__()\n    self.adj = adj\n    self.linear = nn.Linear(dim, dim)\n\n"
@@ -58,7 +58,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
         suggestion += f"; or annotate the argument (`{argument}: torch.Tensor`) and run again"
     return RULE.skip(
         f"keeps the argument {argument}, which the class uses as a tensor ({where}), but no call of "
-        f"{facts.cls.cls.name} in the repository shows what is passed; a plain tensor there is neither moved by .to() "
-        "nor saved",
+        f"{facts.cls.cls.name} in the repository passes a value the codemod can type; a plain tensor there is neither "
+        "moved by .to() nor saved",
         suggestion,
     )

@@ -1,0 +1,5 @@
+import torch
+
+from codemod.examples import example
+
+example("input.Smoother", inputs=lambda: (torch.randn(2, 1, 16),))
