@@ -936,3 +936,86 @@ def test_a_module_name_that_another_file_shadows_on_the_path_is_imported_from_it
     report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
     (finding,) = report.findings
     assert finding.validation.verdict is Verdict.PASSED, finding.validation
+
+
+def test_a_class_whose_defaults_do_not_build_it_is_built_with_made_up_values_for_its_none_defaults(tmp_path):
+    # `width=None`, whose length the constructor takes: a sentinel for "must be given", not the
+    # repository's failure; a list is made up for it (the constructor takes its length)
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "kan.py").write_text(textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+
+
+        class KAN(nn.Module):
+            def __init__(self, width=None, grid=3):
+                super().__init__()
+                self.depth = len(width) - 1
+                self.layers = nn.ModuleList(nn.Linear(width[i], width[i + 1]) for i in range(self.depth))
+                self.input_id = torch.arange(width[0])
+
+            def forward(self, x):
+                x = x[:, self.input_id.long()]
+                for layer in self.layers:
+                    x = layer(x)
+                return x
+    """))
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    assert finding.validation.verdict is Verdict.PASSED, finding.validation
+    assert finding.validation.forward_compared
+
+
+def test_defaults_that_never_build_make_the_class_not_validated_not_an_error(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "broken.py").write_text(textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+
+
+        class Table(nn.Module):
+            def __init__(self, spec=None):
+                super().__init__()
+                self.table = torch.ones(spec["rows"]["count"] + spec.missing)
+
+            def forward(self, x):
+                return x + self.table
+    """))
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    assert finding.validation.verdict is Verdict.NOT_VALIDATED, finding.validation
+    assert "with its default arguments raised TypeError" in finding.validation.message, finding.validation.message
+
+
+def test_a_repository_class_handing_arguments_to_a_missing_base_is_not_validated_naming_the_module(tmp_path):
+    # `class CfgNode(fvcore.common.config.CfgNode)`, built at import with arguments: the
+    # stand-in base is used, so the verdict names the missing module instead of an error
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "model.py").write_text(textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+        from absent_config_library.config import CfgNode as _CfgNode
+
+
+        class CfgNode(_CfgNode):
+            pass
+
+
+        _C = CfgNode({"weight": 1.5})
+
+
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.weight = torch.tensor(1.5)
+
+            def forward(self, x):
+                return x * self.weight
+    """))
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    assert finding.validation.verdict is Verdict.NOT_VALIDATED, finding.validation
+    assert "absent_config_library" in finding.validation.message, finding.validation.message

@@ -192,8 +192,12 @@ def resolve_source(
     kind: str | None = None,
     spec: dict[str, Any] | None = None,
     context: Context | None = None,
+    defaults_raised: str | None = None,
 ) -> Source:
-    """The way to build ``cls``; ``kind`` and ``spec`` force the source the other side used."""
+    """The way to build ``cls``; ``kind`` and ``spec`` force the source the other side used.
+    ``defaults_raised``: what building with the class's own defaults raised (`width=None` that
+    the constructor takes the length of): the repository's calls and made-up values for every
+    parameter defaulting to None are tried instead."""
     notes: list[str] = []
     if kind in (None, "example"):
         examples.load()
@@ -237,7 +241,7 @@ def resolve_source(
                                  f"{base.__qualname__}, and with no arguments it raised {format_exception(exc)}"]
             else:
                 return default
-    elif kind in (None, "default") and not missing:
+    elif kind in (None, "default") and not missing and defaults_raised is None:
         return Source("default", "built with no constructor arguments", _default, None, notes,
                       arguments=lambda: ((), {}))
     usages = context.usages if context is not None else []
@@ -267,12 +271,13 @@ def resolve_source(
     if kind == "synth" or (kind is None and (context is None or context.synthesize)):
         from codemod.validate import synth
 
-        candidates = synth.argument_candidates(cls)
+        none_defaults = bool((spec or {}).get("none_defaults")) if kind == "synth" else defaults_raised is not None
+        candidates = synth.argument_candidates(cls, none_defaults=none_defaults)
         if kind == "synth":
             index = int((spec or {}).get("candidate", 0))
             if index >= len(candidates):
                 raise NotBuildable("the made-up arguments of the original side cannot be made here", None)
-            return _from_candidate(candidates[index], index, notes)
+            return _from_candidate(candidates[index], index, notes, none_defaults)
         for index, candidate in enumerate(candidates):
             try:
                 model = _synth_build(cls, candidate)
@@ -280,9 +285,12 @@ def resolve_source(
                 synth_notes.append(f"({candidate.description}) raised {format_exception(exc)}")
                 continue
             del model
-            return _from_candidate(candidate, index, notes)
+            return _from_candidate(candidate, index, notes, none_defaults)
     if kind in (None, "default"):
-        message = f"{target}() needs constructor arguments ({', '.join(missing)})"
+        if defaults_raised is not None and not missing:
+            message = f"{target}() with its default arguments raised {defaults_raised}"
+        else:
+            message = f"{target}() needs constructor arguments ({', '.join(missing)})"
         if usage_notes:
             message += "; the repository's own calls did not build it: " + usage_notes[0]
         if synth_notes:
@@ -324,13 +332,15 @@ def _without_gpu(construct: Callable[[], Any]) -> Any:
     return model
 
 
-def _from_candidate(candidate: Any, index: int, notes: list[str]) -> Source:
+def _from_candidate(candidate: Any, index: int, notes: list[str], none_defaults: bool = False) -> Source:
     def arguments() -> tuple[tuple[Any, ...], dict[str, Any]]:
         return _deepcopy(candidate.args), _deepcopy(candidate.kwargs)
 
     detail = f"built with made-up arguments ({candidate.description})"
-    return Source("synth", detail, _constructor(arguments), None, notes, spec={"candidate": index},
-                  arguments=arguments)
+    spec: dict[str, Any] = {"candidate": index}
+    if none_defaults:
+        spec["none_defaults"] = True  # the candidates also give the parameters that default to None
+    return Source("synth", detail, _constructor(arguments), None, notes, spec=spec, arguments=arguments)
 
 
 def _from_usage(usage: dict[str, Any], index: int, context: Context | None, notes: list[str]) -> Source:

@@ -85,8 +85,19 @@ def _init_subclass(cls: type, **kwargs: Any) -> None:
     cls._stub_concrete = True  # type: ignore[attr-defined]
 
 
+def _stub_init(qualname: str, module: str) -> Any:
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        # A repository class deriving from a stand-in (`class CfgNode(fvcore.common.config.CfgNode)`)
+        # hands its arguments to the missing base: that base is used, not just imported.
+        if args or kwargs:
+            raise StubUsed(module, f"{qualname}.__init__(...)")
+
+    return __init__
+
+
 def _make(qualname: str, module: str) -> type:
-    namespace = {"_stub_module": module, "_stub_concrete": False, "__module__": module, "__init_subclass__": classmethod(_init_subclass)}
+    namespace = {"_stub_module": module, "_stub_concrete": False, "__module__": module, "__init_subclass__": classmethod(_init_subclass),
+                 "__init__": _stub_init(qualname, module)}
     cls = _StubMeta(qualname.rsplit(".", 1)[-1], (), namespace)
     cls.__qualname__ = qualname
     return cls

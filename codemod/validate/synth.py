@@ -102,9 +102,13 @@ def required_parameters(cls: type) -> list[inspect.Parameter]:
     ]
 
 
-def argument_candidates(cls: type) -> list[Candidate]:
-    """Up to MAX_CANDIDATES argument sets for ``cls``, most plausible first; [] when none."""
+def argument_candidates(cls: type, none_defaults: bool = False) -> list[Candidate]:
+    """Up to MAX_CANDIDATES argument sets for ``cls``, most plausible first; [] when none.
+    ``none_defaults``: the parameters that default to None are given values too (the class's
+    own defaults do not build it)."""
     parameters = required_parameters(cls)
+    if none_defaults:
+        parameters += none_default_parameters(cls)
     positional = False
     owner = cls
     if not parameters:
@@ -139,6 +143,16 @@ def argument_candidates(cls: type) -> list[Candidate]:
             parts.append(f"{parameter.name}={shown}")
         candidates.append(Candidate(tuple(args), kwargs, ", ".join(parts)))
     return candidates
+
+
+def none_default_parameters(cls: type) -> list[inspect.Parameter]:
+    """The constructor's parameters that default to None, passable by keyword."""
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return []
+    return [p for p in signature.parameters.values()
+            if p.default is None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
 
 def _hints(function: Any) -> dict[str, Any]:
@@ -212,6 +226,10 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name)
     if _subscript_reads(_init_tree(cls), parameter.name):  # used like a dict: one with those keys
         return _mappings(cls, parameter.name)
+    if _used_as_sequence(_init_tree(cls), parameter.name):
+        # `self.depth = len(width) - 1`, `width[i]`, `for w in width`: layer sizes, a list of ints
+        item = _int_values(name)[0]
+        return [([item] * 3, f"[{item}, {item}, {item}]"), ([item] * 2, f"[{item}, {item}]")]
     return [(v, str(v)) for v in _int_values(name)]
 
 
@@ -460,6 +478,28 @@ def _namespaces(cls: type, parameter: str) -> list[tuple[Any, str]]:
     value = _namespace(reads)
     shown = ", ".join(f"{k}={getattr(value, k)!r}" for k in sorted(reads) if not reads[k])
     return [(value, f"a namespace ({shown})")]
+
+
+def _used_as_sequence(tree: ast.AST | None, parameter: str) -> bool:
+    """Whether a function takes the parameter's length (`len(width)`), iterates over it or
+    indexes it with a number or a name (`width[0]`, `width[l]`): a list, not a number."""
+    if tree is None:
+        return False
+
+    def is_parameter(node: ast.AST) -> bool:
+        return isinstance(node, ast.Name) and node.id == parameter
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+                and len(node.args) == 1 and is_parameter(node.args[0]):
+            return True
+        if isinstance(node, (ast.For, ast.comprehension)) and is_parameter(node.iter):
+            return True
+        if isinstance(node, ast.Subscript) and is_parameter(node.value) and isinstance(node.ctx, ast.Load) and (
+                isinstance(node.slice, ast.Name)
+                or (isinstance(node.slice, ast.Constant) and type(node.slice.value) is int)):
+            return True
+    return False
 
 
 def _subscript_reads(tree: ast.AST | None, parameter: str) -> dict[str, Any]:
