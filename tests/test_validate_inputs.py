@@ -596,3 +596,23 @@ def test_a_number_named_like_a_float_only_where_a_word_starts_with_its_fragment(
     assert isinstance(first("max_time_steps"), int) and isinstance(first("num_steps"), int)
     assert first("layer_norm_eps") == 1e-5 and isinstance(first("dropRate"), float)
     Table(first("max_time_steps"), first("embedding_size"), 1e-5, 0.1, 2)
+
+
+def test_a_recurrent_layer_that_names_its_input_size_gets_inputs_of_that_size():
+    # torch's own check (nn.RNN, LSTM, GRU and the repositories' copies of it) names the size
+    class Reader(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnn = nn.GRU(3, 8, batch_first=True)
+            self.scale = torch.ones(8)
+
+        def forward(self, x):
+            return self.rnn(x)[0] * self.scale
+
+    model = Reader()
+    candidate = {"args": [{"op": "randn", "shape": [2, 7, 16]}], "kwargs": {}}
+    message = _error(model, candidate)
+    assert "input.size(-1) must be equal to input_size. Expected 3, got 16" in message
+    repaired = synth.repaired_candidates(candidate, message)
+    assert repaired[0]["args"][0] == {"op": "randn", "shape": [2, 7, 3]}
+    assert _runs(model, repaired[0])

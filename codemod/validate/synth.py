@@ -809,8 +809,10 @@ _TOO_SHORT = re.compile(r"Kernel size can't be greater than actual input size|Ou
 _LONGER = (64, 256)
 MAX_LONGER_ELEMENTS = 1 << 22
 
-# A matrix product whose weight takes another width: "(2x16 and 8x4)" wants 8 features.
+# A matrix product whose weight takes another width: "(2x16 and 8x4)" wants 8 features; a
+# recurrent layer's own check (torch.nn.RNN, LSTM, GRU and their copies) names it outright.
 _MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \(\d+x(\d+) and (\d+)x\d+\)")
+_INPUT_SIZE = re.compile(r"input\.size\(-1\) must be equal to input_size\. Expected (\d+), got (\d+)")
 # Broadcasting against a tensor the model holds: `x + self.time_signal[:, :T]` with x 2 x 7
 # says "The size of tensor a (7) must match the size of tensor b (200) at non-singleton
 # dimension 2": the input wants 200 there.
@@ -834,6 +836,9 @@ def _sized_again(candidate: dict[str, Any], message: str) -> list[dict[str, Any]
         # `(2x16 and 8x4)`: the input's 16 features where the weight (of a layer torch does not
         # know, which sized nothing) takes 8
         ours, wanted = int(found.group(1)), int(found.group(2))
+        replaced_first = True
+    elif (found := _INPUT_SIZE.search(message)) is not None:
+        ours, wanted = int(found.group(2)), int(found.group(1))
         replaced_first = True
     else:
         return []
