@@ -723,6 +723,8 @@ def _print(report, settings: dict, to_stderr: bool = False) -> None:
         return
     from codemod import report as fmt
 
+    for warning in report.warnings:  # on stderr in every format: JSON and SARIF on stdout stay data
+        click.echo(f"warning: {warning}", err=True)
     output_format = settings["output_format"]
     pending = settings["dry_run"] or settings["check"]  # the summary says "would change"
     quiet = settings["quiet"]

@@ -84,6 +84,7 @@ class RunReport:
     errors: list[tuple[str, str]] = field(default_factory=list)  # (display path, message): paths never read, formatter failures
     summary: Summary = field(default_factory=Summary)
     hints: list[str] = field(default_factory=list)  # what would let validation prove more
+    warnings: list[str] = field(default_factory=list)  # what the run saw happen that the user should check
     analyses: list[FileAnalysis] = field(default_factory=list)  # plans of the changed files (for editors)
 
     @property
@@ -302,7 +303,7 @@ def _run_stages(
         state["results"] = results
         if options.validate:
             state["stage"] = "validating"
-            _validate(root, results, options)
+            report.warnings += _validate(root, results, options)
     _apply_policy(results, options)
     # Files are written only inside what the user asked for (resolved: no symlink leads out).
     roots = [os.path.realpath(p) for p in paths]
@@ -538,11 +539,13 @@ def _first_syntax_error(text: str, found: SyntaxError) -> SyntaxError:
     return found
 
 
-def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> None:
+def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> list[str]:
+    """Give every rewrite its verdict; the warnings to print (files the repository's code wrote)."""
     rewrites = [c for a in analyses for c in a.result.classes]
     if not rewrites:
-        return
+        return []
     from codemod.validate import ValidationOptions, validate_rewrites  # imports torch only in workers
+    from codemod.validate import footprint
 
     overlay = {a.result.path: a.result.rewritten for a in analyses if a.result.rewritten is not None}
     total = len({(r.path, r.class_name) for r in rewrites})
@@ -553,6 +556,7 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
         if options.validation_progress is not None:
             options.validation_progress(done[0], total)
 
+    before = footprint.snapshot(root)
     verdicts = validate_rewrites(
         root,
         rewrites,
@@ -561,12 +565,14 @@ def _validate(root: Path, analyses: list[FileAnalysis], options: RunOptions) -> 
                           python=options.python, cache=options.use_cache, cache_dir=options.cache_dir,
                           progress=progress),
     )
+    changed = footprint.changes(before, footprint.snapshot(root))
     for analysis in analyses:
         for rewrite in analysis.result.classes:
             validation = verdicts.get((rewrite.path, rewrite.class_name)) or Validation(Verdict.NOT_VALIDATED, message="no verdict")
             for finding in analysis.result.findings:
                 if finding.class_name == rewrite.class_name and finding.action is not Action.SKIP:
                     finding.validation = validation
+    return [footprint.warning(changed)] if changed else []
 
 
 def _apply_policy(analyses: list[FileAnalysis], options: RunOptions) -> None:

@@ -1019,3 +1019,41 @@ def test_a_repository_class_handing_arguments_to_a_missing_base_is_not_validated
     (finding,) = report.findings
     assert finding.validation.verdict is Verdict.NOT_VALIDATED, finding.validation
     assert "absent_config_library" in finding.validation.message, finding.validation.message
+
+
+def test_files_the_repository_code_writes_while_validated_are_named_in_a_warning(tmp_path):
+    # a constructor that saves a first checkpoint into ./model, as some repositories do: the
+    # workers run from the project root, so a dry run's validation leaves that file there
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "pyproject.toml").write_text(PYPROJECT)
+    (root / "kan.py").write_text(textwrap.dedent("""
+        import os
+
+        import torch
+        import torch.nn as nn
+
+
+        class Saver(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.table = torch.ones(3)
+                os.makedirs("model", exist_ok=True)
+                with open(os.path.join("model", "0.0_config.txt"), "w") as handle:
+                    handle.write("width: 3\\n")
+
+            def forward(self, x):
+                return x * self.table
+    """))
+    completed = subprocess.run([sys.executable, "-P", "-m", "codemod", "run", "--dry-run", "--no-cache", "."], cwd=root,
+                               capture_output=True, text=True, timeout=300)
+    assert (root / "model" / "0.0_config.txt").exists()  # the repository's doing
+    warnings = [line for line in completed.stderr.splitlines() if line.startswith("warning: ")]
+    assert len(warnings) == 1 and "changed 1 file(s) in the project: model/0.0_config.txt" in warnings[0], completed.stderr
+    assert "warning" not in completed.stdout
+    # nothing is said where the models write nothing
+    (root / "kan.py").write_text((root / "kan.py").read_text().replace('"0.0_config.txt"', '"../../outside.txt"'))
+    completed = subprocess.run([sys.executable, "-P", "-m", "codemod", "run", "--dry-run", "--no-cache", "--format", "json", "."],
+                               cwd=root, capture_output=True, text=True, timeout=300)
+    assert "warning: " not in completed.stderr, completed.stderr
+    json.loads(completed.stdout)
