@@ -38,6 +38,32 @@ SUGGESTION = (
     "move the tensor before wrapping it, nn.Parameter(t.to(device)), and load older checkpoints with strict=False; "
     'persistent = "state" (or --persistent state) lets the codemod make that rewrite (BUF105)'
 )
+# `nn.Parameter(kernel, requires_grad=False).cuda()`: nothing is trained either way, but the
+# key is still there on one device and not on the other.
+FROZEN_REASON = (
+    "nn.Parameter(..., requires_grad=False) followed by a device move: a frozen parameter, saved in state_dict(), "
+    "where the move returns it unchanged (already on that device), a plain tensor, not saved, where it does not; "
+    "registering it either way adds or drops the state_dict key {attr!r} on one kind of run, which checkpoints "
+    "saved there do not expect"
+)
+FROZEN_SUGGESTION = (
+    "a constant kept on the model: self.register_buffer(name, t.to(device), persistent=False) (checkpoints saved "
+    "where it was a parameter then carry an unexpected key: load them with strict=False)"
+)
+
+
+def _frozen(event) -> bool:
+    """The bound value wraps its tensor in nn.Parameter(..., requires_grad=False)."""
+    import ast
+
+    node = event.value_node if event.value_node is not None else getattr(event.stmt, "value", None)
+    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)) if node is not None else ():
+        name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+        if name == "Parameter" and any(
+                k.arg == "requires_grad" and isinstance(k.value, ast.Constant) and k.value.value is False
+                for k in call.keywords):
+            return True
+    return False
 
 
 def decide(facts: AttributeFacts) -> Decision | None:
@@ -46,5 +72,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
     for event in facts.events:
         value = event.value
         if event.kind != "register_buffer" and value is not None and value.is_tensor and value.moved_parameter:
+            if _frozen(event):
+                return RULE.skip(FROZEN_REASON.format(attr=facts.attr), FROZEN_SUGGESTION)
             return RULE.skip(REASON.format(attr=facts.attr), SUGGESTION)
     return None
