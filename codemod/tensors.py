@@ -651,25 +651,17 @@ class Evaluator:
         return UNKNOWN
 
     def _arguments_passed(self, function: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> dict[str, Value]:
-        """What a call hands each parameter of a function, by name (nothing where it unpacks)."""
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
-            return {}
+        """What a call hands the parameters of a function, by name: its keywords, and its
+        positional arguments where none is unpacked (`f(*qkv, dropout=self.dropout)`)."""
         params = [a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)]
-        passed = dict(zip(params, node.args))
+        passed = dict(zip(params, node.args)) if not any(isinstance(a, ast.Starred) for a in node.args) else {}
         passed.update((k.arg, k.value) for k in node.keywords if k.arg in params)
         return {name: self.eval(expr) for name, expr in passed.items()}
 
     def _layers_passed(self, function: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> dict[str, Value]:
         """The torch.nn layers a call hands a function, by parameter name."""
-        params = [a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)]
-        passed = dict(zip(params, node.args)) if not any(isinstance(a, ast.Starred) for a in node.args) else {}
-        passed.update((k.arg, k.value) for k in node.keywords if k.arg is not None)
-        out = {}
-        for name, expr in passed.items():
-            value = self.eval(expr)
-            if value.module is not None and tn.module_returns_tensor(value.module):
-                out[name] = value
-        return out
+        return {name: value for name, value in self._arguments_passed(function, node).items()
+                if value.module is not None and tn.module_returns_tensor(value.module)}
 
     def _local_class(self, owner: str) -> ast.ClassDef | None:
         """The class of this module that a dotted owner names (`<module>.Table`), or None."""
