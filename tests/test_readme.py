@@ -65,7 +65,7 @@ def test_quick_start_prints_the_readme_sample(tmp_path: Path, request) -> None:
         README.write_text(text.replace(f"```diff\n{sample}```", f"```diff\n{completed.stdout}```"), encoding="utf-8")
         return
     assert completed.stdout == sample, "the README's sample is not what the quick start prints (--update-golden rewrites it)"
-    assert "rewrites proven by running; validation: " in sample  # the sample shows validation verdicts
+    assert "rewrites proven by running; validation of " in sample  # the sample shows validation verdicts
 
 
 # -- install steps --------------------------------------------------------------------------------

@@ -938,12 +938,20 @@ def test_a_module_name_that_another_file_shadows_on_the_path_is_imported_from_it
     assert finding.validation.verdict is Verdict.PASSED, finding.validation
 
 
+def _the_one_finding(tmp_path, file_name: str, source: str):
+    """Validate a one-file repository holding one rewrite; that rewrite's finding."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / file_name).write_text(textwrap.dedent(source))
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    return finding
+
+
 def test_a_class_whose_defaults_do_not_build_it_is_built_with_made_up_values_for_its_none_defaults(tmp_path):
     # `width=None`, whose length the constructor takes: a sentinel for "must be given", not the
     # repository's failure; a list is made up for it (the constructor takes its length)
-    root = tmp_path / "repo"
-    root.mkdir()
-    (root / "kan.py").write_text(textwrap.dedent("""
+    finding = _the_one_finding(tmp_path, "kan.py", """
         import torch
         import torch.nn as nn
 
@@ -960,17 +968,13 @@ def test_a_class_whose_defaults_do_not_build_it_is_built_with_made_up_values_for
                 for layer in self.layers:
                     x = layer(x)
                 return x
-    """))
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    """)
     assert finding.validation.verdict is Verdict.PASSED, finding.validation
     assert finding.validation.forward_compared
 
 
 def test_defaults_that_never_build_make_the_class_not_validated_not_an_error(tmp_path):
-    root = tmp_path / "repo"
-    root.mkdir()
-    (root / "broken.py").write_text(textwrap.dedent("""
+    finding = _the_one_finding(tmp_path, "broken.py", """
         import torch
         import torch.nn as nn
 
@@ -982,9 +986,7 @@ def test_defaults_that_never_build_make_the_class_not_validated_not_an_error(tmp
 
             def forward(self, x):
                 return x + self.table
-    """))
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    """)
     assert finding.validation.verdict is Verdict.NOT_VALIDATED, finding.validation
     assert "with its default arguments raised TypeError" in finding.validation.message, finding.validation.message
 
@@ -992,9 +994,7 @@ def test_defaults_that_never_build_make_the_class_not_validated_not_an_error(tmp
 def test_a_repository_class_handing_arguments_to_a_missing_base_is_not_validated_naming_the_module(tmp_path):
     # `class CfgNode(fvcore.common.config.CfgNode)`, built at import with arguments: the
     # stand-in base is used, so the verdict names the missing module instead of an error
-    root = tmp_path / "repo"
-    root.mkdir()
-    (root / "model.py").write_text(textwrap.dedent("""
+    finding = _the_one_finding(tmp_path, "model.py", """
         import torch
         import torch.nn as nn
         from absent_config_library.config import CfgNode as _CfgNode
@@ -1014,9 +1014,7 @@ def test_a_repository_class_handing_arguments_to_a_missing_base_is_not_validated
 
             def forward(self, x):
                 return x * self.weight
-    """))
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    """)
     assert finding.validation.verdict is Verdict.NOT_VALIDATED, finding.validation
     assert "absent_config_library" in finding.validation.message, finding.validation.message
 
