@@ -17,7 +17,7 @@ from codemod.facts import AttributeFacts, ClassFacts
 from codemod.ftypes import Action, Finding, PersistentPolicy
 from codemod.plans import ClassPlan, FilePlan
 from codemod.repo_index import RepoIndex
-from codemod.rules import registry, size_limits
+from codemod.rules import external_bases, registry, size_limits
 from codemod.rules.base import Decision
 from codemod.selection import RuleSelection, covers, suppressed
 from codemod.segments import Hints, import_bindings, may_hold_finding, mentions, split
@@ -43,8 +43,14 @@ def plan_module(
     file_facts: dict[str, str | None] = {}  # what the safety rules learn once per file
     for cls in symbols.classes_to_analyse(holders):
         marked, class_codes = suppressed(lines, cls.lineno)
-        if (marked and class_codes is None) or not index.is_module_class(symbols, cls):
+        if marked and class_codes is None:
             continue
+        unseen_base = None
+        if not index.is_module_class(symbols, cls):
+            # a base from a package outside the repository: reported only, if it looks like a module
+            unseen_base = external_bases.unseen_module_base(index, symbols, cls)
+            if unseen_base is None:
+                continue
         oversized = _oversized_statements(cls, lines, display_path)
         if oversized:
             # Not analysed at all: the rules walk expressions, so their cost follows the size.
@@ -54,6 +60,8 @@ def plan_module(
             index, symbols, cls, display_path, persistent_policy, spelling is not None, file_facts, selection,
             class_codes or frozenset(),
         )
+        if unseen_base is not None:
+            class_plan = external_bases.as_reports(class_plan, unseen_base)
         _bound_statement_size(class_plan, lines)
         if class_plan.findings:
             plan.classes.append(class_plan)

@@ -166,7 +166,13 @@ def registered_buffers(qualname: str) -> tuple[str, ...]:
 
 
 def is_known_module_base(qualname: str) -> bool:
-    return qualname in KNOWN_MODULE_BASES
+    if qualname in KNOWN_MODULE_BASES:
+        return True
+    # every transformers `<Model>PreTrainedModel` (`transformers.BertPreTrainedModel`, or from
+    # its modeling module) derives from the PyTorch PreTrainedModel; TF and Flax ones do not
+    head, _, name = qualname.rpartition(".")
+    return (head == "transformers" or head.startswith("transformers.")) and name.endswith("PreTrainedModel") \
+        and not name.startswith(("TF", "Flax"))
 
 
 def classify_call(qualname: str) -> CallKind:

@@ -93,3 +93,39 @@ def test_forward_called_from_init_is_not_constructor_code():
     (finding,) = transform_source(source, path="m.py", persistent="state").findings
     assert (finding.code, finding.persistent) == ("BUF102", True)
     assert "Probe.forward" in finding.reason
+
+
+def test_every_pytorch_pretrained_model_of_transformers_is_a_module_base_and_no_tf_or_flax_one():
+    from codemod.torch_names import is_known_module_base
+
+    assert is_known_module_base("transformers.BertPreTrainedModel")
+    assert is_known_module_base("transformers.models.bert.modeling_bert.BertPreTrainedModel")
+    assert not is_known_module_base("transformers.TFBertPreTrainedModel")
+    assert not is_known_module_base("transformers.FlaxBertPreTrainedModel")
+    assert not is_known_module_base("mylib.BertPreTrainedModel")
+    source = (
+        "import torch\nimport torch.nn as nn\nfrom transformers import BertPreTrainedModel\n\n\n"
+        "class Scorer(BertPreTrainedModel):\n    def __init__(self, config):\n        super().__init__(config)\n"
+        "        self.head = nn.Linear(config.hidden_size, 1)\n        self.scale = torch.ones(1)\n\n"
+        "    def forward(self, x):\n        return self.head(x) * self.scale\n"
+    )
+    # analysed as the module it is: the transformers rule speaks for it (from_pretrained refills buffers)
+    (finding,) = transform_source(source, path="m.py").findings
+    assert finding.attribute == "scale" and finding.code == "BUF202", finding
+
+
+def test_a_class_of_an_outside_hierarchy_is_reported_never_rewritten():
+    source = (
+        "import torch\nimport torch.nn as nn\nfrom fusionlib.model import Fusion\n\n\n"
+        "class SpectrumFusion(Fusion):\n    def __init__(self, dim):\n        super().__init__()\n"
+        "        self.proj = nn.Linear(dim, dim)\n        self.scale = torch.arange(dim)\n\n"
+        "    def forward(self, x):\n        return self.proj(x) * self.scale\n"
+    )
+    result = transform_source(source, path="m.py")
+    (finding,) = result.findings
+    assert finding.code == "BUF311" and finding.action is Action.SKIP, finding
+    assert "it would become a buffer" in finding.reason and "fusionlib.model.Fusion" in finding.reason
+    assert result.code == source
+    # no forward, or no torch.nn submodule: nothing suggests a module, nothing is said
+    assert not transform_source(source.replace("def forward", "def apply"), path="m.py").findings
+    assert not transform_source(source.replace("nn.Linear(dim, dim)", "dim"), path="m.py").findings

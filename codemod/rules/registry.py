@@ -17,6 +17,7 @@ from codemod.rules import (
     constructor_helpers,
     cpu_data_reads,
     device_moves,
+    external_bases,
     inplace_init,
     lazy,
     local_first,
@@ -78,7 +79,7 @@ ORDER = (
 OUTSIDE_CONSTRUCTOR = (reported, mixins, untyped_method_arguments)
 
 # Modules that hold rules without a decision of their own: their rules are facts the others use.
-_OTHERS = (branches, inplace_init, size_limits)
+_OTHERS = (branches, inplace_init, size_limits, external_bases)
 
 REGISTRY: dict[str, Rule] = {}
 for _module in (*ORDER, *_OTHERS):
