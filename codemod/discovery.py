@@ -308,9 +308,9 @@ def _find_repo_root(directory: str) -> str | None:
         current = parent
 
 
-def _enclosing_layers(directory: str) -> list[_IgnoreLayer]:
-    """Ignore rules that apply at ``directory``: info/exclude, then .gitignore files from the repository root down."""
-    repo = _find_repo_root(directory)
+def _enclosing_layers(directory: str, repo: str | None) -> list[_IgnoreLayer]:
+    """Ignore rules that apply at ``directory`` in the work tree ``repo`` (_find_repo_root):
+    info/exclude, then .gitignore files from the repository root down."""
     if repo is None:
         return []
     layers: list[_IgnoreLayer] = []
@@ -474,8 +474,8 @@ def discover(
         elif stat.S_ISDIR(st.st_mode):
             if excluded(resolved, True):
                 continue
-            layers = _enclosing_layers(resolved) if respect_gitignore else []
             repo = _find_repo_root(resolved) if respect_gitignore else None
+            layers = _enclosing_layers(resolved, repo) if respect_gitignore else []
             _walk(resolved, layers, excluded, respect_gitignore, cwd, found, result.errors,
                   _Tracked(repo) if repo is not None else None)
         else:

@@ -21,9 +21,6 @@ from codemod.tensors import (
 )
 
 
-_TENSOR_TYPES = frozenset({"torch.Tensor", "Tensor"})
-
-
 def tested_tensor(test: ast.expr, evaluator: Evaluator) -> tuple[str | None, bool, bool]:
     """The local name a condition proves a tensor, whether in its body (True) or its else
     branch (False), and whether an nn.Parameter passes the test too: `type(x) == torch.Tensor`
@@ -37,14 +34,14 @@ def tested_tensor(test: ast.expr, evaluator: Evaluator) -> tuple[str | None, boo
         called = evaluator.qualify(test.func)
         if called == "isinstance" and len(test.args) == 2:
             types = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
-            if types and all(evaluator.qualify(t) in _TENSOR_TYPES for t in types):
+            if types and all(evaluator.qualify(t) in tn.TENSOR_ANNOTATIONS for t in types):
                 return test.args[0].id, True, True
         if called == "torch.is_tensor" and len(test.args) == 1:
             return test.args[0].id, True, True
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Call):
         call, op, other = test.left, test.ops[0], test.comparators[0]
         if (isinstance(call.func, ast.Name) and call.func.id == "type" and len(call.args) == 1
-                and isinstance(call.args[0], ast.Name) and evaluator.qualify(other) in _TENSOR_TYPES):
+                and isinstance(call.args[0], ast.Name) and evaluator.qualify(other) in tn.TENSOR_ANNOTATIONS):
             if isinstance(op, (ast.Eq, ast.Is)):
                 return call.args[0].id, True, False
             if isinstance(op, (ast.NotEq, ast.IsNot)):

@@ -11,6 +11,7 @@ only under `persistent = "state"`, where the user asked for new keys for state.
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
 from codemod.rules.base import Decision, Rule
@@ -52,18 +53,17 @@ FROZEN_SUGGESTION = (
 )
 
 
-def _frozen(event) -> bool:
+def _frozen(facts: AttributeFacts, event) -> bool:
     """The bound value wraps its tensor in nn.Parameter(..., requires_grad=False)."""
-    import ast
+    from codemod import torch_names as tn
+    from codemod.tensors import is_false, keyword
 
     node = event.value_node if event.value_node is not None else getattr(event.stmt, "value", None)
-    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)) if node is not None else ():
-        name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
-        if name == "Parameter" and any(
-                k.arg == "requires_grad" and isinstance(k.value, ast.Constant) and k.value.value is False
-                for k in call.keywords):
-            return True
-    return False
+    return node is not None and any(
+        isinstance(call, ast.Call) and is_false(keyword(call, "requires_grad"))
+        and tn.classify_call(facts.cls.symbols.qualify(call.func) or "") is tn.CallKind.PARAMETER
+        for call in ast.walk(node)
+    )
 
 
 def decide(facts: AttributeFacts) -> Decision | None:
@@ -72,7 +72,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
     for event in facts.events:
         value = event.value
         if event.kind != "register_buffer" and value is not None and value.is_tensor and value.moved_parameter:
-            if _frozen(event):
+            if _frozen(facts, event):
                 return RULE.skip(FROZEN_REASON.format(attr=facts.attr), FROZEN_SUGGESTION)
             return RULE.skip(REASON.format(attr=facts.attr), SUGGESTION)
     return None

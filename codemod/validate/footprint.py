@@ -26,6 +26,7 @@ def snapshot(root: Path) -> Snapshot | None:
     """Every regular file under `root` (relative path -> (size, mtime in ns)), walking no
     symlink and no tool or environment directory; None for a tree over MAX_FILES."""
     found: Snapshot = {}
+    prefix = len(os.path.join(str(root), ""))  # every path walked starts with the root and a separator
     pending = [str(root)]
     while pending:
         directory = pending.pop()
@@ -43,7 +44,7 @@ def snapshot(root: Path) -> Snapshot | None:
                 if entry.name != ".git" and not is_default_excluded_dir(entry.path):
                     pending.append(entry.path)
             elif stat.S_ISREG(info.st_mode):
-                found[os.path.relpath(entry.path, root)] = (info.st_size, info.st_mtime_ns)
+                found[entry.path[prefix:]] = (info.st_size, info.st_mtime_ns)
                 if len(found) > MAX_FILES:
                     return None
     return found
