@@ -271,3 +271,27 @@ def test_a_window_a_forward_moves_itself_keeps_its_dtype_only_as_a_raw_attribute
     assert rewritten.window.dtype == torch.float16
     with pytest.raises(RuntimeError):
         rewritten(x)
+
+
+def test_register_buffer_exists_only_on_modules_and_a_moved_frozen_parameter_changes_kind_with_the_device():
+    """BUF311's fact: register_buffer is nn.Module's, so a class whose base is unseen cannot be
+    rewritten blindly.  BUF216's frozen case: nn.Parameter(t, requires_grad=False).to(device) is
+    a parameter (a state_dict key) where the move returns it, a plain tensor (no key) where it
+    copies it (the meta device standing in for a GPU); nothing is trained either way."""
+
+    class NotAModule:
+        def __init__(self):
+            self.scale = torch.ones(2)
+
+    with pytest.raises(AttributeError, match="register_buffer"):
+        NotAModule().register_buffer("scale", torch.ones(2))
+
+    class Frozen(torch.nn.Module):
+        def __init__(self, device):
+            super().__init__()
+            self.weight = torch.nn.Parameter(torch.ones(1, 1, 3, 3), requires_grad=False).to(device)
+
+    on_cpu, elsewhere = Frozen("cpu"), Frozen("meta")
+    assert isinstance(on_cpu.weight, torch.nn.Parameter) and "weight" in on_cpu.state_dict()
+    assert not isinstance(elsewhere.weight, torch.nn.Parameter) and "weight" not in elsewhere.state_dict()
+    assert not on_cpu.weight.requires_grad and not elsewhere.weight.requires_grad
