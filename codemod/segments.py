@@ -197,6 +197,8 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
                 return True
             if keeps_tensor_argument(text[line_start:end], text) or derives_from_buffer(text[line_start:end]):
                 return True
+            if keeps_untyped_value(text[line_start:end], text):
+                return True  # `self.adj = load_graph(path)` with `torch.mm(self.adj, x)` (rules/untyped_values.py)
             if _COPIES_ATTRIBUTE.search(text, line_start, end):
                 return True  # `self.alpha_mean = self.alpha`: a base's tensor under a second name (rules/aliases.py)
             if calls_inherited_method(text[line_start:end], text):
@@ -490,6 +492,21 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
         return True  # `self.mean = mean.view(-1, 1, 1)`: call_sites.binding_evidence reads it
     if kept and _combined_in_forward(class_text, _maybe_tensor_arguments(init_text, kept)):
         return True  # `inputs * self.mask`, `f(x, w=self.w)`: the calls may type it (call_sites.combined_with_inputs)
+    return bool(kept) and bool(tensor_used_attributes(class_text, kept))
+
+
+# `self.adj = load_graph(path)`, `self.index = tables["index"]`, `self.kernel = kernel`: a
+# call, an item or a local kept as an attribute (not a torch.nn module's construction).
+_KEEPS_VALUE = re.compile(
+    r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*(?!(?:torch\.)?nn\.)[A-Za-z_][\w.]*[ \t]*(?:[(\[]|(?:#[^\n]*)?$)",
+    re.MULTILINE,
+)
+
+
+def keeps_untyped_value(init_text: str, class_text: str) -> bool:
+    """A constructor that keeps a call's result, an item or a local as an attribute the class
+    uses like a tensor: worth parsing (the analysis may not type the value, and reports it)."""
+    kept = {match.group(1) for match in _KEEPS_VALUE.finditer(init_text)}
     return bool(kept) and bool(tensor_used_attributes(class_text, kept))
 
 

@@ -1208,3 +1208,58 @@ def test_what_a_sequential_returns_to_a_method_is_reported_and_not_guessed_in_th
     assert not {"utt_orig", "utt_shared"} & set(model.state_dict())
     model.to("meta")
     assert model.utt_shared.device.type == "cpu"  # left behind by the move
+
+
+_UNTYPED_VALUE = """
+import numpy as np
+import torch
+import torch.nn as nn
+from graphkit import load_graph  # outside the repository: nothing types it
+from pkg.graphs import repository_graph, repository_table
+
+
+class GraphConv(nn.Module):
+    def __init__(self, path, dim):
+        super().__init__()
+        self.adj = {value}
+        self.lin = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        return {use}
+
+    def _init_new_params(self, *size):
+        out = nn.Parameter(torch.FloatTensor(*size))
+        nn.init.xavier_normal_(out)
+        return out
+"""
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+@pytest.mark.parametrize(
+    ("value", "use", "expected"),
+    [
+        # another package's call, used as only a tensor is used: reported (BUF312), never rewritten
+        ("load_graph(path)", "torch.mm(self.adj, self.lin(x))", ("skip", "BUF312")),
+        ("load_graph(path)['adj']", "self.adj.t() @ self.lin(x)", ("skip", "BUF312")),
+        # a use other objects have too (a number multiplies): nothing to say
+        ("load_graph(path)", "self.lin(x) * self.adj", None),
+        # the repository's own function says what it returns: a tensor is rewritten, an array is not one
+        ("repository_graph(path)", "torch.mm(self.adj, self.lin(x))", ("buffer", "BUF101")),
+        ("repository_table(path)", "torch.mm(torch.from_numpy(self.adj), self.lin(x))", None),
+        # a kept argument is BUF308's (or deliberately nobody's)
+        ("path", "torch.mm(self.adj, self.lin(x))", ("skip", "BUF308")),
+        # what the class's own method returns (here an nn.Parameter) is never reported on a guess
+        ("self._init_new_params(dim, dim)", "torch.mm(self.adj, self.lin(x))", None),
+    ],
+)
+def test_untyped_value_used_as_a_tensor_is_reported(tmp_path, prefilter, value, use, expected):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "graphs.py").write_text(
+        "import numpy as np\nimport torch\n\n\ndef repository_graph(path):\n    return torch.eye(3)\n\n\n"
+        "def repository_table(path):\n    return np.eye(3)\n"
+    )
+    (tmp_path / "pkg" / "layers.py").write_text(_UNTYPED_VALUE.format(value=value, use=use))
+    found = run_project(tmp_path, prefilter)
+    got = found.get("GraphConv.adj")
+    assert (None if got is None else (got.action.value, got.code)) == expected

@@ -40,6 +40,7 @@ from codemod.rules import (
     unread_trained,
     untyped_arguments,
     untyped_method_arguments,
+    untyped_values,
 )
 from codemod.rules.base import Decision, Rule
 
@@ -50,6 +51,7 @@ ORDER = (
     placeholder,  # BUF307: a number in __init__, a tensor later
     untyped_arguments,  # BUF308: a kept argument used as a tensor that no call types
     untyped_method_arguments,  # BUF309: the same, kept by another method (None or nothing in __init__)
+    untyped_values,  # BUF312: a value nothing types (another package's call), used as a tensor
     rebinding,  # BUF211-213: deleted, registered elsewhere, rebound to a non-tensor
     not_a_tensor,  # BUF204: a binding not proven a tensor (in any branch)
     collisions,  # BUF207: a name register_buffer cannot take
