@@ -175,7 +175,7 @@ class ClassFacts:
             for stmt in self.cls.body
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
             and stmt.name not in ("forward", "__call__")  # a dry run in __init__ does not make forward constructor code
-            and not stmt.name.startswith("__")
+            and not (stmt.name.startswith("__") and stmt.name.endswith("__"))  # a private `__load(...)` is a helper too
         }
         if not own:
             return []
@@ -707,6 +707,14 @@ class AttributeFacts:
         if init is None or not self.raw:
             return False
         top_level = {id(s) for s in init.body}
+        # a helper's statement always runs too where the helper's call is a statement of its own
+        # in __init__'s body (`self.reset_parameters()`) and the statement one of the helper's own
+        for call in init.body:
+            if isinstance(call, ast.Expr) and isinstance(call.value, ast.Call) and isinstance(call.value.func, ast.Attribute) \
+                    and isinstance(call.value.func.value, ast.Name) and call.value.func.value.id == self.cls.self_name:
+                helper = self.cls.own_method(call.value.func.attr)
+                if helper is not None and helper is not init:
+                    top_level |= {id(s) for s in helper.body}
         last_raw = max(self.events.index(e) for e in self.raw)
         return any(
             e.kind == "assign" and e.value is not None and e.value.kind is Kind.PARAMETER and id(e.stmt) in top_level
@@ -728,7 +736,10 @@ class AttributeFacts:
 
     @cached_property
     def trained(self) -> str | None:
-        """Why the attribute is meant to be trained, if it is."""
+        """Why the attribute is meant to be trained, if it is.  A later rebinding to a value
+        computed from the trainable tensor (`self.t = self.t.repeat(10, 1, 1)`) leaves a
+        result, not the leaf: nothing trains it, and as a parameter it would train apart."""
+        reason = None
         for event in self.events:
             if event.kind == "requires_grad":
                 return f"self.{event.attr}.requires_grad set at line {event.stmt.lineno}"
@@ -737,8 +748,16 @@ class AttributeFacts:
                     return "registered buffer created with requires_grad=True; an optimizer never updates a buffer"
                 if event.value.moved_parameter:
                     return "nn.Parameter(...) followed by a device move is a copy, not a parameter"
-                return event.value.requires_grad
-        return None
+                reason = reason or event.value.requires_grad
+            elif (reason and event.kind == "assign" and event.value is not None and event.value.is_tensor
+                  and event.value_node is not None and self._reads_itself(event.value_node)):
+                reason = None
+        return reason
+
+    def _reads_itself(self, node: ast.expr) -> bool:
+        self_name = self.cls.self_name
+        return any(isinstance(n, ast.Attribute) and n.attr == self.attr and isinstance(n.value, ast.Name)
+                   and n.value.id == self_name for n in ast.walk(node))
 
     def reads_in_constructor(self, after_line: int) -> int | None:
         """The first line after `after_line` where construction reads self.<attr>: __init__,

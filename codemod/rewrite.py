@@ -317,6 +317,14 @@ def _add_nn_import(text: str) -> str:
     return AddImportsVisitor(context).transform_module(cst.parse_module(text)).code
 
 
+def mangled(attr: str, class_name: str) -> str:
+    """`__x` in class `_Cls` -> `_Cls__x`; other names (and dunders) as they are."""
+    owner = class_name.lstrip("_")
+    if not attr.startswith("__") or attr.endswith("__") or not owner:
+        return attr
+    return f"_{owner}{attr}"
+
+
 class _Rewriter(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
@@ -327,6 +335,8 @@ class _Rewriter(cst.CSTTransformer):
         self.default_indent = default_indent
         self.indents: list[str] = []  # of the blocks the visit is in
         self.edits: dict[tuple[int, int], StmtEdit] = {(e.line, e.col): e for c in classes for e in c.edits}
+        # the class each edit is in: `self.__x` is stored as `_Cls__x`, and register_buffer must name it so
+        self.class_of: dict[tuple[int, int], str] = {(e.line, e.col): c.name.rpartition(".")[2] for c in classes for e in c.edits}
         self.unpacks: dict[tuple[int, int], list[StmtEdit]] = {}  # every unpack edit of a statement
         for c in classes:
             for e in c.edits:
@@ -436,7 +446,7 @@ class _Rewriter(cst.CSTTransformer):
         ordered = [e for element in target.elements for e in edits if isinstance(element.value, cst.Attribute) and element.value.attr.value == e.attr]
         for e in ordered:
             call = cst.parse_expression(
-                f"__self__.register_buffer({quote}{e.attr}{quote}, {e.target_local}"
+                f"__self__.register_buffer({quote}{self._stored_name(e)}{quote}, {e.target_local}"
                 + (", persistent=False)" if e.persistent is False else ")")
             )
             call = call.with_changes(func=call.func.with_changes(value=owners[e.attr]))
@@ -497,6 +507,11 @@ class _Rewriter(cst.CSTTransformer):
 
     # one statement ---------------------------------------------------------------------------
 
+    def _stored_name(self, edit: StmtEdit) -> str:
+        """The name the attribute is stored under: Python mangles a private `self.__x` written in
+        class `Cls` to `_Cls__x`, which is what reads of `self.__x` in the class look up."""
+        return mangled(edit.attr, self.class_of.get((edit.line, edit.col), ""))
+
     def _apply(self, edit: StmtEdit, small: cst.BaseSmallStatement) -> cst.BaseSmallStatement:
         spine = {s.index: s for s in edit.spine}
         if edit.op == "localise":
@@ -508,7 +523,7 @@ class _Rewriter(cst.CSTTransformer):
                 value = value.visit(_Localise(edit.owner, edit.attr, edit.local))
             quote = self.layout.quote
             call = cst.parse_expression(
-                f"__self__.register_buffer({quote}{edit.attr}{quote}, __value__"
+                f"__self__.register_buffer({quote}{self._stored_name(edit)}{quote}, __value__"
                 + (", persistent=False)" if edit.persistent is False else ")")
             )
             args = list(call.args)

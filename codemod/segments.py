@@ -197,7 +197,7 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
                 return True
             if keeps_tensor_argument(text[line_start:end], text) or derives_from_buffer(text[line_start:end]):
                 return True
-            if keeps_untyped_value(text[line_start:end], text):
+            if keeps_untyped_value(text[line_start:end], text) or keeps_placeholder(text[line_start:end], text):
                 return True  # `self.adj = load_graph(path)` with `torch.mm(self.adj, x)` (rules/untyped_values.py)
             if _COPIES_ATTRIBUTE.search(text, line_start, end):
                 return True  # `self.alpha_mean = self.alpha`: a base's tensor under a second name (rules/aliases.py)
@@ -507,6 +507,17 @@ def keeps_untyped_value(init_text: str, class_text: str) -> bool:
     """A constructor that keeps a call's result, an item or a local as an attribute the class
     uses like a tensor: worth parsing (the analysis may not type the value, and reports it)."""
     kept = {match.group(1) for match in _KEEPS_VALUE.finditer(init_text)}
+    return bool(kept) and bool(tensor_used_attributes(class_text, kept))
+
+
+# `self.attn_mask = None`: a slot another object may fill.
+_KEEPS_NONE = re.compile(r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*None[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+
+
+def keeps_placeholder(init_text: str, class_text: str) -> bool:
+    """A constructor that sets an attribute to None which the class uses like a tensor: worth
+    parsing (code outside the class may assign the tensor, rules/assigned_from_outside.py)."""
+    kept = {match.group(1) for match in _KEEPS_NONE.finditer(init_text)}
     return bool(kept) and bool(tensor_used_attributes(class_text, kept))
 
 

@@ -438,7 +438,7 @@ class Evaluator:
         return UNKNOWN
 
     def _eval_BinOp(self, node: ast.BinOp) -> Value:
-        left, right = self.eval(node.left), self.eval(node.right)
+        left, right = self._operand(node.left), self._operand(node.right)
         tensors = [v for v in (left, right) if v.kind is Kind.TENSOR]
         if not tensors:
             if left.kind is right.kind is Kind.NON_TENSOR:
@@ -450,6 +450,20 @@ class Evaluator:
             operand = node.right if others[0] is right else node.left
             integer = not _has_float_literal(operand) and not isinstance(operand, (ast.Name, ast.Attribute))
         return Value(Kind.TENSOR, combine_state(left, right), None, integer, integer_guessed=any(v.integer_guessed for v in tensors))
+
+    def _operand(self, node: ast.expr) -> Value:
+        """An operand's value; arithmetic on a frozen parameter written in place
+        (`nn.Parameter(t, requires_grad=False) - w / 2`) gives a plain tensor of its data, which
+        nothing registers.  A trainable one stays untyped: the result carries its gradient, and
+        neither a buffer nor a parameter of the result would keep that as it is."""
+        value = self.eval(node)
+        if value.kind is not Kind.PARAMETER or not isinstance(node, ast.Call) or not node.args:
+            return value
+        flag = next((k.value for k in node.keywords if k.arg == "requires_grad"), node.args[1] if len(node.args) > 1 else None)
+        if not is_false(flag):
+            return UNKNOWN
+        data = self.eval(node.args[0])
+        return replace(data, requires_grad=None, moved_parameter=False) if data.kind is Kind.TENSOR else UNKNOWN
 
     def _eval_UnaryOp(self, node: ast.UnaryOp) -> Value:
         operand = self.eval(node.operand)
@@ -762,6 +776,12 @@ class Evaluator:
             return NON_TENSOR
         if kind is tn.CallKind.TENSOR:
             stateful = receiver.stateful or self._args_state(node)
+            if receiver.requires_grad:
+                # `Variable(t, requires_grad=True).repeat(10, 1, 1)`: a result computed from the
+                # trainable leaf, not the leaf; as an nn.Parameter its copies would train apart,
+                # and nothing trains it as it is
+                return Value(Kind.TENSOR, f"computed from a tensor that requires grad (.{name}())", None, receiver.integer,
+                             integer_guessed=receiver.integer_guessed)
             return Value(Kind.TENSOR, stateful, receiver.requires_grad, receiver.integer, integer_guessed=receiver.integer_guessed)
         return UNKNOWN
 

@@ -295,3 +295,31 @@ def test_register_buffer_exists_only_on_modules_and_a_moved_frozen_parameter_cha
     assert isinstance(on_cpu.weight, torch.nn.Parameter) and "weight" in on_cpu.state_dict()
     assert not isinstance(elsewhere.weight, torch.nn.Parameter) and "weight" not in elsewhere.state_dict()
     assert not on_cpu.weight.requires_grad and not elsewhere.weight.requires_grad
+
+
+def test_arithmetic_on_a_parameter_gives_a_plain_tensor_that_nothing_registers():
+    """The typing of `nn.Parameter(t, requires_grad=False) - w / 2`: a plain tensor, in no
+    state_dict and left behind by .to() (the meta device standing in for a GPU), so a raw
+    tensor attribute; as a buffer it keeps its values and follows the model.  On a trainable
+    parameter the result carries the gradient, which is why that case is left alone."""
+
+    class Grid(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.xx = torch.nn.Parameter(torch.arange(4.0), requires_grad=False) - 2.0
+            self.scaled = torch.nn.Parameter(torch.ones(2)) * 0.5
+
+    grid = Grid()
+    assert type(grid.xx) is torch.Tensor and not grid.xx.requires_grad
+    assert not list(grid.parameters()) and "xx" not in grid.state_dict()
+    assert grid.to("meta").xx.device.type == "cpu"
+    assert grid.scaled.requires_grad and grid.scaled.grad_fn is not None  # not a leaf: a buffer would hold the graph
+
+    class Rewritten(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("xx", torch.nn.Parameter(torch.arange(4.0), requires_grad=False) - 2.0, persistent=False)
+
+    rewritten = Rewritten()
+    assert torch.equal(rewritten.xx, Grid().xx) and "xx" not in rewritten.state_dict()
+    assert rewritten.to("meta").xx.device.type == "meta"

@@ -11,6 +11,7 @@ import textwrap
 import typing
 from pathlib import Path
 
+import pytest
 import torch
 from torch import nn
 
@@ -616,3 +617,77 @@ def test_a_recurrent_layer_that_names_its_input_size_gets_inputs_of_that_size():
     repaired = synth.repaired_candidates(candidate, message)
     assert repaired[0]["args"][0] == {"op": "randn", "shape": [2, 7, 3]}
     assert _runs(model, repaired[0])
+
+
+def test_strings_the_constructor_compares_a_parameter_with_are_its_made_up_values():
+    class GANLoss(nn.Module):
+        def __init__(self, gan_mode, target=1.0):
+            super().__init__()
+            if gan_mode == "ls":
+                self.loss = nn.MSELoss()
+            elif gan_mode in ("original", "hinge"):
+                self.loss = nn.BCEWithLogitsLoss()
+            else:
+                raise ValueError(f"unexpected gan_mode {gan_mode}")
+            self.register_buffer("real", torch.tensor(target))
+
+    parameter = inspect.signature(GANLoss).parameters["gan_mode"]
+    values = [v for v, _ in synth.parameter_values(GANLoss, parameter, parameter.annotation)]
+    assert values == ["ls", "original", "hinge"]
+    assert all(isinstance(GANLoss(v).loss, nn.Module) for v in values)  # each builds; a number would raise
+
+
+def test_sizes_of_a_legacy_constructor_are_integers_not_data():
+    class SkeletonConv(nn.Module):
+        def __init__(self, in_channels, out_channels, kernel_size):
+            super().__init__()
+            self.weight = torch.Tensor(out_channels, in_channels, kernel_size)  # sizes
+            self.scale = torch.Tensor([out_channels])  # data: a float keeps the cast checks meaningful
+
+    parameters = inspect.signature(SkeletonConv).parameters
+    made = {name: synth.parameter_values(SkeletonConv, p, p.annotation)[0][0] for name, p in parameters.items()}
+    assert isinstance(made["in_channels"], int) and isinstance(made["kernel_size"], int)
+    # out_channels is also data in the second call: the data reading wins, as before
+    assert isinstance(made["out_channels"], float)
+
+
+def test_a_class_whose_train_override_takes_no_mode_is_still_switched_to_evaluation():
+    from codemod.validate.build import evaluation_mode, training_mode
+
+    class Frozen(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Dropout(0.5)
+
+        def train(self):  # freezes a backbone; nn.Module.eval() calls train(False) and raises
+            return self
+
+    model = Frozen()
+    with pytest.raises(TypeError):
+        model.eval()
+    evaluation_mode(model)
+    assert not model.training and not model.body.training
+    training_mode(model)  # the override itself runs: it takes no mode and changes nothing
+    assert not model.training
+
+
+def test_string_options_of_the_repository_command_line_fill_a_made_up_config(tmp_path, monkeypatch):
+    (tmp_path / "config.py").write_text(textwrap.dedent("""
+        import argparse
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--manifold", type=str, default="PoincareBall")
+        parser.add_argument("--use-att", action="store_true", default=False)
+        parser.add_argument("--dim", type=int, default=128)
+        parser.add_argument("--device", default="cuda:0")
+        config_args = {"model": ("HGCN", "which encoder"), "dropout": (0.1, "rate")}
+    """))
+    monkeypatch.chdir(tmp_path)
+    synth.repository_options.cache_clear()
+    try:
+        assert synth.repository_options() == {"manifold": "PoincareBall", "use_att": False, "device": "cuda:0", "model": "HGCN"}
+        config = synth.MadeUpConfig()
+        # strings and flags from the repository; numbers stay small made-up sizes; never a GPU
+        assert (config.manifold, config.model, config.use_att) == ("PoincareBall", "HGCN", False)
+        assert config.dim == synth._int_values("dim")[0] and config.device == "cpu"
+    finally:
+        synth.repository_options.cache_clear()

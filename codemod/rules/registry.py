@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from codemod.rules import (
     aliases,
+    assigned_from_outside,
     branches,
     captured_reference,
     collisions,
@@ -52,6 +53,7 @@ ORDER = (
     untyped_arguments,  # BUF308: a kept argument used as a tensor that no call types
     untyped_method_arguments,  # BUF309: the same, kept by another method (None or nothing in __init__)
     untyped_values,  # BUF312: a value nothing types (another package's call), used as a tensor
+    assigned_from_outside,  # BUF313: None here, never set by the class, used as a tensor
     rebinding,  # BUF211-213: deleted, registered elsewhere, rebound to a non-tensor
     not_a_tensor,  # BUF204: a binding not proven a tensor (in any branch)
     collisions,  # BUF207: a name register_buffer cannot take

@@ -743,8 +743,25 @@ def build(cls: type, source: Source) -> Any:
         raise NotBuildable(
             f"the example built a {type(model).__module__}.{type(model).__qualname__}, not {cls.__qualname__}", None
         )
-    model.eval()
+    evaluation_mode(model)
     return model
+
+
+def evaluation_mode(model: torch.nn.Module) -> None:
+    """`model.eval()`, or nn.Module's own switch where the class overrides `train` with a
+    signature eval() cannot call (`def train(self):` freezing a backbone)."""
+    try:
+        model.eval()
+    except TypeError:
+        torch.nn.Module.train(model, False)
+
+
+def training_mode(model: torch.nn.Module) -> None:
+    """`model.train()`, or nn.Module's own switch where the class's `train` wants other arguments."""
+    try:
+        model.train()
+    except TypeError:
+        torch.nn.Module.train(model, True)
 
 
 def make_inputs(source: Source) -> Inputs | None:

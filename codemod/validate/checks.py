@@ -32,6 +32,7 @@ from typing import Any
 import torch
 
 from codemod.validate import compare
+from codemod.validate.build import evaluation_mode, training_mode
 from codemod.validate.build import FORWARD_SEED, Inputs, format_exception, seed_all
 
 # (label, dtype, how) for every cast the check applies to both models.
@@ -50,11 +51,23 @@ def first_line(exc: BaseException) -> str:
     return line if len(line) <= 300 else line[:297] + "..."
 
 
+def stored_name(owner: object, name: str) -> str:
+    """The name an attribute is stored under: a private `__x` written in class `C` is `_C__x`
+    (the class that wrote it, or one of its bases)."""
+    if not name.startswith("__") or name.endswith("__"):
+        return name
+    for cls in type(owner).__mro__:
+        mangled = f"_{cls.__name__.lstrip('_')}{name}"
+        if mangled in vars(owner) or mangled in getattr(owner, "_buffers", {}) or mangled in getattr(owner, "_parameters", {}):
+            return mangled
+    return name
+
+
 def tensor_at(model: torch.nn.Module, attr: str) -> torch.Tensor | None:
     owner_path, _, name = attr.rpartition(".")
     try:
         owner = model.get_submodule(owner_path) if owner_path else model
-        value = getattr(owner, name)
+        value = getattr(owner, stored_name(owner, name))
     except AttributeError:
         return None
     return value if isinstance(value, torch.Tensor) else None
@@ -66,6 +79,7 @@ def where(model: torch.nn.Module, attr: str) -> str:
         owner = model.get_submodule(owner_path) if owner_path else model
     except AttributeError:
         return "missing"
+    name = stored_name(owner, name)
     if name in owner._parameters:
         return "parameter"
     if name in owner._buffers:
@@ -185,13 +199,13 @@ def training(model: torch.nn.Module, attrs: list[str], make: Callable[[], Inputs
     for attr in attrs:
         tensor = tensor_at(model, attr)
         result["attrs"][attr] = None if tensor is None else {
-            "where": where(model, attr), "requires_grad": bool(tensor.requires_grad), "grad": None,
+            "where": where(model, attr), "requires_grad": bool(tensor.requires_grad), "leaf": bool(tensor.is_leaf), "grad": None,
         }
     if make is None:
         result["status"] = "unchecked"
         result["error"] = "no inputs known"
         return result
-    model.train()
+    training_mode(model)
     model.zero_grad(set_to_none=True)
     for attr in attrs:
         tensor = tensor_at(model, attr)
@@ -221,7 +235,7 @@ def training(model: torch.nn.Module, attrs: list[str], make: Callable[[], Inputs
         result["status"], result["error"] = "unchecked", format_exception(exc)
         return result
     finally:
-        model.eval()
+        evaluation_mode(model)
     result["grads"] = [(n, _portable(p.grad)) for n, p in model.named_parameters()]
     for attr in attrs:
         tensor = tensor_at(model, attr)
@@ -320,7 +334,7 @@ def pretrained_round_trip(model: torch.nn.Module, attrs: list[str], reference: d
                 loaded = type(model).from_pretrained(directory)  # type: ignore[attr-defined]
     except BaseException as exc:
         return {"status": "unchecked", "error": f"save_pretrained/from_pretrained raised {format_exception(exc)}"}
-    loaded.eval()
+    evaluation_mode(loaded)
     states = _reloaded_states(loaded, attrs, reference)
     result: dict[str, Any] = {"status": "ok", "error": None, "attrs": states, "outputs": None, "forward_error": None}
     if make is not None:

@@ -785,7 +785,9 @@ def _training(j: _Judgement, o: dict | None, r: dict | None, findings: list[list
         return
     for attr, action, *_ in findings:
         oa, ra = (o.get("attrs") or {}).get(attr), (r.get("attrs") or {}).get(attr)
-        if oa and ra and oa["requires_grad"] and ra["where"] == "buffer":
+        # a leaf that requires grad is meant to be trained; a result computed from one (`t.repeat(10, 1, 1)`)
+        # is trained by nothing, as a raw attribute or as a buffer
+        if oa and ra and oa["requires_grad"] and oa.get("leaf", True) and ra["where"] == "buffer":
             j.fail("training", f"{attr} requires grad in the original (a tensor meant to be trained), but as a buffer "
                    "no optimizer over model.parameters() ever updates it: it should be an nn.Parameter", attr)
     expected = set(o.get("optimizer") or []) | {n for n, (action, _) in rewritten.items() if action == "parameter"}

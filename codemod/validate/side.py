@@ -344,6 +344,7 @@ def attribute_state(model: torch.nn.Module, attr: str) -> dict[str, Any]:
         owner = model.get_submodule(owner_path) if owner_path else model
     except AttributeError:
         return {"where": "missing"}
+    name = checks.stored_name(owner, name)  # `self.__x` of class C is stored as `_C__x`
     state: dict[str, Any] = {"in_dict": name in vars(owner), "persistent": None}
     if name in owner._parameters:
         state["where"], value = "parameter", owner._parameters[name]

@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import inspect
+import os
 import math
 import re
 import sys
@@ -221,6 +223,9 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     value = _string_value(name)
     if value is not None:
         return [(value, repr(value))]
+    compared = _compared_strings(_init_tree(cls), parameter.name)
+    if compared:  # `if gan_mode == "lsgan":`, `mode in ("sum", "mean")`: one of the strings the constructor knows
+        return [(v, repr(v)) for v in compared]
     accessed = _attribute_reads(cls, parameter.name)
     if accessed:  # used like an object: something with those attributes
         return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name)
@@ -432,11 +437,34 @@ def _tensor_data(tree: ast.AST | None, parameter: str) -> bool:
         position = _DATA_ARGUMENT.get(name)
         if position is None:
             continue
+        if name in ("Tensor", "FloatTensor") and len(node.args) > 1:
+            continue  # `torch.Tensor(out_channels, in_channels, k)`: sizes, the legacy way
         data = node.args[position] if len(node.args) > position else next(
             (k.value for k in node.keywords if k.arg in ("data", "fill_value")), None)
         if data is not None and _holds_name(data, parameter):
             return True
     return False
+
+
+def _compared_strings(tree: ast.AST | None, parameter: str) -> list[str]:
+    """The string literals the constructor compares the parameter with (`==`, `!=`, `in`), in
+    the order written: the values it is meant to take."""
+    found: list[str] = []
+    if tree is None:
+        return found
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+            continue
+        left, right = node.left, node.comparators[0]
+        if isinstance(right, ast.Name) and right.id == parameter:
+            left, right = right, left
+        if not (isinstance(left, ast.Name) and left.id == parameter):
+            continue
+        literals = right.elts if isinstance(right, (ast.Tuple, ast.List, ast.Set)) else [right]
+        for literal in literals:
+            if isinstance(literal, ast.Constant) and isinstance(literal.value, str) and literal.value not in found:
+                found.append(literal.value)
+    return found
 
 
 def _holds_name(node: ast.expr, name: str) -> bool:
@@ -566,6 +594,9 @@ class MadeUpConfig(types.SimpleNamespace):
 
 def _value_by_name(key: str) -> Any:
     lowered = key.lower()
+    option = repository_options().get(key)
+    if option is not None and "device" not in lowered:
+        return option  # `--manifold PoincareBall`: a choice the repository's own command line offers
     if _looks_bool(lowered):
         return False
     if _looks_float(lowered):
@@ -573,6 +604,59 @@ def _value_by_name(key: str) -> Any:
     if _string_value(lowered) is not None:
         return _string_value(lowered)
     return _int_values(lowered)[0]
+
+
+# A repository's command-line options and option tables are read up to this many files.
+_OPTION_FILES = 400
+
+
+@functools.lru_cache(maxsize=1)
+def repository_options() -> dict[str, str | bool]:
+    """String and bool defaults of the repository's own options, by name, read statically from
+    the working directory (the worker runs from the repository root): argparse's
+    `add_argument("--manifold", default="PoincareBall")` and option tables written as
+    `"manifold": ("Euclidean", "which manifold to use")`.  Numbers are left to the made-up
+    sizes, which are kept small; a string option has no made-up value that works."""
+    found: dict[str, str | bool] = {}
+    seen = 0
+    for directory, subdirectories, files in os.walk(os.getcwd()):
+        subdirectories[:] = sorted(d for d in subdirectories if not d.startswith(".") and d not in (
+            "node_modules", "site-packages", "__pycache__", "venv", "env"))
+        for name in sorted(files):
+            if not name.endswith(".py") or seen >= _OPTION_FILES:
+                continue
+            seen += 1
+            try:
+                with open(os.path.join(directory, name), "rb") as f:
+                    text = f.read(2_000_000).decode("utf-8", "replace")
+                if "add_argument" not in text and "\": (" not in text and "': (" not in text:
+                    continue
+                tree = ast.parse(text)
+            except (OSError, SyntaxError, ValueError):
+                continue
+            for node in ast.walk(tree):
+                for key, value in _declared_options(node):
+                    if isinstance(value, (str, bool)):
+                        found.setdefault(key, value)
+    return found
+
+
+def _declared_options(node: ast.AST):
+    """(name, default) pairs an argparse call or an option-table entry declares."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
+        flags = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        long = next((f for f in flags if f.startswith("--")), None)
+        default = next((k.value for k in node.keywords if k.arg == "default"), None)
+        dest = next((k.value.value for k in node.keywords if k.arg == "dest" and isinstance(k.value, ast.Constant)), None)
+        name = dest or (long.lstrip("-").replace("-", "_") if long else None)
+        if name and isinstance(default, ast.Constant):
+            yield name, default.value
+    elif isinstance(node, ast.Dict):
+        for key, value in zip(node.keys, node.values):
+            if (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(value, ast.Tuple)
+                    and len(value.elts) == 2 and isinstance(value.elts[0], ast.Constant)
+                    and isinstance(value.elts[1], ast.Constant) and isinstance(value.elts[1].value, str)):
+                yield key.value, value.elts[0].value
 
 
 def _namespace(reads: dict[str, Any]) -> MadeUpConfig:
