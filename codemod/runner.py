@@ -25,6 +25,7 @@ from codemod.ftypes import (
     AnalysisOptions,
     FileAnalysis,
     FileResult,
+    Finding,
     PersistentPolicy,
     RewriteError,
     Style,
@@ -519,9 +520,28 @@ def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions,
     except SyntaxError as exc:
         first = _first_syntax_error(text, exc)
         message = f"syntax error: {first.msg} (line {first.lineno})"
+        findings = _unparsed_findings(text, shown, message)
+        return FileAnalysis(FileResult(path=path, display_path=shown, original=text, error=message, findings=findings))
     except (ValueError, RecursionError) as exc:
         message = f"cannot parse: {exc}"
     return FileAnalysis(FileResult(path=path, display_path=shown, original=text, error=message))
+
+
+def _unparsed_findings(text: str, shown: str, error: str) -> list[Finding]:
+    """Reports for the tensors a file that does not parse plainly binds (rules/unparsed_files.py)."""
+    from codemod.rules import unparsed_files
+
+    return [
+        Finding(
+            path=shown, line=line, column=column, class_name=owner, attribute=attr, action=Action.SKIP,
+            persistent=None, code=unparsed_files.RULE.code,
+            reason=f"the file does not parse ({error}), so nothing in it is analysed or rewritten; this line binds "
+            f"{call}(...) to self in a class deriving from nn.Module, which looks like a raw tensor attribute",
+            suggestion="port the file to Python 3 (or fix the syntax error) and run again; a raw tensor then gets "
+            "its rewrite or its reason",
+        )
+        for line, column, owner, attr, call in unparsed_files.scan(text)
+    ]
 
 
 def _first_syntax_error(text: str, found: SyntaxError) -> SyntaxError:

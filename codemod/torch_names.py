@@ -294,10 +294,14 @@ _MODULES_NOT_RETURNING_A_TENSOR = frozenset(
 
 # Methods only a torch tensor has (numpy arrays, configs and other objects have none of them): a
 # receiver of unknown type called this way is a tensor.  `clone`, `to`, `view`, `pow` are not here:
-# configs (yacs CfgNode.clone), modules (.to) and numpy arrays (.view) have them too.
+# configs (yacs CfgNode.clone), modules (.to) and numpy arrays (.view) have them too; nor is
+# `requires_grad_`, which nn.Module has (`backbone().requires_grad_(False)` returns the module).
+# The in-place methods (`zero_`, `scatter_`) return the tensor itself; no numpy array has them.
 TENSOR_ONLY_METHODS = frozenset(
     {"detach", "unsqueeze", "masked_fill", "masked_fill_", "contiguous", "index_select", "expand_as", "view_as",
-     "type_as", "new_zeros", "new_ones", "new_full", "new_empty", "requires_grad_"}
+     "type_as", "new_zeros", "new_ones", "new_full", "new_empty", "zero_", "fill_", "scatter_", "scatter_add_",
+     "index_fill_", "index_copy_", "index_add_", "copy_", "add_", "sub_", "mul_", "div_", "clamp_", "normal_",
+     "uniform_", "bernoulli_", "masked_scatter_", "unsqueeze_", "squeeze_", "t_", "transpose_"}
 )
 
 

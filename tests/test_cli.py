@@ -228,6 +228,32 @@ def test_a_syntax_error_names_the_first_broken_line_of_the_file(repo: Path):
     result = invoke("--no-validate", "--unsafe-fixes", ".")
     assert result.exit_code == 2, result.output
     assert result.stderr.splitlines() == ["broken.py: error: syntax error: invalid syntax (line 5)"], result.stderr
+    # the file is left alone, and the tensor its module class plainly binds is reported (BUF314)
+    assert (repo / "broken.py").read_bytes() == source
+    reported = [line for line in result.stdout.splitlines() if line.startswith("broken.py:")]
+    assert len(reported) == 1 and reported[0].startswith("broken.py:12:9: Broken.w skipped: the file does not parse"), reported
+
+
+def test_tensors_of_python_2_module_classes_are_reported_by_line_and_nothing_else(repo: Path):
+    source = (
+        "import torch\nimport torch.nn as nn\nfrom torch.autograd import Variable\n\n\n"
+        "class VidLoc(nn.Module):\n    def __init__(self, n=4):\n        super(VidLoc, self).__init__()\n"
+        "        self.fc_h = Variable(torch.zeros(1, n))\n        self.lin = nn.Linear(n, n)\n"
+        "        self.fc_h = Variable(torch.zeros(2, n))\n        print 'built'\n\n"
+        "    def forward(self, x):\n        self.out = torch.zeros(1)\n        return self.lin(x)\n\n\n"
+        "class Helper(object):\n    def __init__(self):\n        self.t = torch.zeros(3)\n\n\n"
+        "class Outer(nn.Module):\n    class Inner(object):\n        def __init__(self):\n            self.u = torch.ones(1)\n"
+        "    def __init__(self):\n        self.v = torch.ones(1)\n"
+    )
+    (repo / "vidloc.py").write_text(source)
+    result = invoke("--no-validate", "--format", "json", ".")
+    assert result.exit_code == 2
+    found = [(f["line"], f["class"], f["attribute"], f["code"], f["action"]) for f in json.loads(result.stdout)["findings"]
+             if f["path"].endswith("vidloc.py")]
+    # the first binding of each; a plain object's and a nested plain class's tensors are not reported
+    assert found == [(9, "VidLoc", "fc_h", "BUF314", "skip"), (15, "VidLoc", "out", "BUF314", "skip"),
+                     (29, "Outer", "v", "BUF314", "skip")], found
+    assert (repo / "vidloc.py").read_text() == source
 
 
 def test_unprocessable_file_is_reported_under_check_and_dry_run(repo: Path):

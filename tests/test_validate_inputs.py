@@ -650,6 +650,16 @@ def test_sizes_of_a_legacy_constructor_are_integers_not_data():
     # out_channels is also data in the second call: the data reading wins, as before
     assert isinstance(made["out_channels"], float)
 
+    class SkeletonLinear(nn.Module):
+        def __init__(self, in_channels, out_channels, values):
+            super().__init__()
+            self.bias = torch.Tensor(out_channels)  # one size, named like one
+            self.values = torch.Tensor(values)  # data: a list handed in
+
+    parameters = inspect.signature(SkeletonLinear).parameters
+    made = {name: synth.parameter_values(SkeletonLinear, p, p.annotation)[0][0] for name, p in parameters.items()}
+    assert isinstance(made["out_channels"], int) and isinstance(made["values"], float)
+
 
 def test_a_class_whose_train_override_takes_no_mode_is_still_switched_to_evaluation():
     from codemod.validate.build import evaluation_mode, training_mode
@@ -691,3 +701,14 @@ def test_string_options_of_the_repository_command_line_fill_a_made_up_config(tmp
         assert config.dim == synth._int_values("dim")[0] and config.device == "cpu"
     finally:
         synth.repository_options.cache_clear()
+
+
+def test_a_flag_of_forward_gets_both_values():
+    class GANLoss(nn.Module):
+        def forward(self, prediction, target_is_real):
+            target = torch.ones_like(prediction) if target_is_real else torch.zeros_like(prediction)
+            return ((prediction - target) ** 2).mean()
+
+    parameter = inspect.signature(GANLoss.forward).parameters["target_is_real"]
+    specs = synth._param_specs(parameter, parameter.annotation, None, synth._Model(GANLoss()))
+    assert specs == [{"op": "value", "value": True}, {"op": "value", "value": False}]

@@ -41,6 +41,7 @@ from codemod.rules import (
     unread_trained,
     untyped_arguments,
     untyped_method_arguments,
+    unparsed_files,
     untyped_values,
 )
 from codemod.rules.base import Decision, Rule
@@ -83,7 +84,7 @@ ORDER = (
 OUTSIDE_CONSTRUCTOR = (reported, mixins, untyped_method_arguments)
 
 # Modules that hold rules without a decision of their own: their rules are facts the others use.
-_OTHERS = (branches, inplace_init, size_limits, external_bases)
+_OTHERS = (branches, inplace_init, size_limits, external_bases, unparsed_files)
 
 REGISTRY: dict[str, Rule] = {}
 for _module in (*ORDER, *_OTHERS):

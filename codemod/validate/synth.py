@@ -437,13 +437,22 @@ def _tensor_data(tree: ast.AST | None, parameter: str) -> bool:
         position = _DATA_ARGUMENT.get(name)
         if position is None:
             continue
-        if name in ("Tensor", "FloatTensor") and len(node.args) > 1:
-            continue  # `torch.Tensor(out_channels, in_channels, k)`: sizes, the legacy way
+        if name in ("Tensor", "FloatTensor") and (len(node.args) > 1 or (
+                node.args and isinstance(node.args[0], ast.Name) and _names_a_size(parameter))):
+            continue  # `torch.Tensor(out_channels, in_channels, k)`, `torch.Tensor(out_channels)`: sizes, the legacy way
         data = node.args[position] if len(node.args) > position else next(
             (k.value for k in node.keywords if k.arg in ("data", "fill_value")), None)
         if data is not None and _holds_name(data, parameter):
             return True
     return False
+
+
+def _names_a_size(name: str) -> bool:
+    """`out_channels`, `hidden_dim`, `num_joints`, `n_features`: a count or a size."""
+    words = _words(name)
+    return any(w.startswith(("channel", "dim", "size", "feature", "hidden", "unit", "len", "count", "num", "width",
+                             "height", "depth"))
+               for w in words) or name.lower().startswith(("n_", "num"))
 
 
 def _compared_strings(tree: ast.AST | None, parameter: str) -> list[str]:
@@ -1083,6 +1092,9 @@ def _param_specs(p: inspect.Parameter, annotation: Any, layer: nn.Module | None,
     if origin in (list, tuple, typing.Sequence) or annotation in (list, tuple):
         items = _generic_floats(seen)[:2]
         return [{"op": "list", "items": [item, item]} for item in items]
+    if _looks_bool(name) or "_is_" in name:
+        # `forward(self, input, target_is_real)`: a flag, both ways (a GAN loss, real then fake)
+        return [{"op": "value", "value": True}, {"op": "value", "value": False}]
     if layer is not None:
         specs = layer_specs(layer, seen.nodes)
         if specs:

@@ -1,0 +1,70 @@
+"""Raw tensor attributes in a file that does not parse (Python 2 code) are reported, by line.
+
+A file with a syntax error is left alone: nothing can be rewritten in it, and the analysis,
+which reads the syntax tree, learns nothing from it.  Old research code is often Python 2
+(`print x`, `except E, e`), and its modules hold the same raw tensors as any other.  So the
+text of such a file is read line by line for what plainly builds a tensor on `self` inside a
+class deriving from `nn.Module` (`self.h = Variable(torch.zeros(1, n))`, `self.w =
+torch.ones(n)`), and each is reported with the syntax error, never rewritten.  Nothing here
+is proven: the report says so, and what to do (port the file, then run again).
+
+Torch fact (torch 2.13): a tensor in a plain attribute is neither moved by `.to()` nor saved
+in `state_dict()`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codemod.rules.base import Rule
+
+RULE = Rule(
+    "BUF314",
+    "unparsed-file",
+    "in a file that does not parse (Python 2 code, a syntax error): a line inside an nn.Module class that plainly "
+    "binds a tensor to self; nothing is rewritten, and the file is reported with its syntax error",
+    fact="A tensor in a plain attribute is not moved by .to() nor saved in state_dict().",
+    before="class VidLoc(nn.Module):\n    def __init__(self, n):\n        super(VidLoc, self).__init__()\n"
+    "        self.h = Variable(torch.zeros(1, n))\n        print 'built'",
+)
+RULES = (RULE,)
+
+# `class VidLoc(nn.Module):`, `class Net(torch.nn.Module, Mixin):`, `class Net(Module):`
+_CLASS = re.compile(r"^([ \t]*)class[ \t]+(\w+)[ \t]*\(([^)]*)\)[ \t]*:")
+_MODULE_BASE = re.compile(r"(?:^|[\s,(])(?:torch\.)?(?:nn\.)?Module\s*(?:,|$)")
+# `self.h = Variable(torch.zeros(...))`, `self.w = torch.ones(n).cuda()`, `self.m = torch.from_numpy(a)`
+_BINDS_TENSOR = re.compile(
+    r"^([ \t]+)self\.(\w+)[ \t]*=[ \t]*(?:(?:autograd\.)?Variable\([ \t]*)?torch\.(?:cuda\.)?"
+    r"(zeros|ones|randn|rand|randint|arange|eye|empty|full|linspace|tensor|from_numpy|Tensor|FloatTensor|"
+    r"LongTensor|ByteTensor|DoubleTensor|IntTensor|BoolTensor|zeros_like|ones_like|tril|triu)\("
+)
+
+
+def scan(text: str) -> list[tuple[int, int, str, str, str]]:
+    """(line, column, class, attribute, the call that builds it) for each plain tensor binding on
+    self inside a class that names nn.Module among its bases; the first binding of each."""
+    found: list[tuple[int, int, str, str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    stack: list[tuple[int, str | None]] = []  # (indent of a class line, its name if a module)
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip(" \t"))
+        while stack and indent <= stack[-1][0]:
+            stack.pop()
+        header = _CLASS.match(line)
+        if header:
+            bases = header.group(3)
+            stack.append((indent, header.group(2) if _MODULE_BASE.search(bases) else None))
+            continue
+        if not stack or stack[-1][1] is None:
+            continue
+        binding = _BINDS_TENSOR.match(line)
+        if binding:
+            owner = stack[-1][1]
+            key = (owner, binding.group(2))
+            if key not in seen:
+                seen.add(key)
+                found.append((number, len(binding.group(1)) + 1, owner, binding.group(2), f"torch.{binding.group(3)}"))
+    return found
