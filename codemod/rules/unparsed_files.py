@@ -5,7 +5,7 @@ which reads the syntax tree, learns nothing from it.  Old research code is often
 (`print x`, `except E, e`), and its modules hold the same raw tensors as any other.  So the
 text of such a file is read line by line for what plainly builds a tensor on `self` inside a
 class deriving from `nn.Module` (`self.h = Variable(torch.zeros(1, n))`, `self.w =
-torch.ones(n)`), and each is reported with the syntax error, never rewritten.  Nothing here
+torch.ones(n)`, `self.h = Variable(None)`), and each is reported with the syntax error, never rewritten.  Nothing here
 is proven: the report says so, and what to do (port the file, then run again).
 
 Torch fact (torch 2.13): a tensor in a plain attribute is neither moved by `.to()` nor saved
@@ -33,10 +33,11 @@ RULES = (RULE,)
 _CLASS = re.compile(r"^([ \t]*)class[ \t]+(\w+)[ \t]*\(([^)]*)\)[ \t]*:")
 _MODULE_BASE = re.compile(r"(?:^|[\s,(])(?:torch\.)?(?:nn\.)?Module\s*(?:,|$)")
 # `self.h = Variable(torch.zeros(...))`, `self.w = torch.ones(n).cuda()`, `self.m = torch.from_numpy(a)`
+# `self.h = Variable(None)`: the old autograd wrapper holds a tensor (or is a slot for one).
 _BINDS_TENSOR = re.compile(
-    r"^([ \t]+)self\.(\w+)[ \t]*=[ \t]*(?:(?:autograd\.)?Variable\([ \t]*)?torch\.(?:cuda\.)?"
+    r"^([ \t]+)self\.(\w+)[ \t]*=[ \t]*(?:(?:autograd\.)?(Variable)\(|torch\.(?:cuda\.)?"
     r"(zeros|ones|randn|rand|randint|arange|eye|empty|full|linspace|tensor|from_numpy|Tensor|FloatTensor|"
-    r"LongTensor|ByteTensor|DoubleTensor|IntTensor|BoolTensor|zeros_like|ones_like|tril|triu)\("
+    r"LongTensor|ByteTensor|DoubleTensor|IntTensor|BoolTensor|zeros_like|ones_like|tril|triu)\()"
 )
 
 
@@ -66,5 +67,6 @@ def scan(text: str) -> list[tuple[int, int, str, str, str]]:
             key = (owner, binding.group(2))
             if key not in seen:
                 seen.add(key)
-                found.append((number, len(binding.group(1)) + 1, owner, binding.group(2), f"torch.{binding.group(3)}"))
+                call = binding.group(3) or f"torch.{binding.group(4)}"
+                found.append((number, len(binding.group(1)) + 1, owner, binding.group(2), call))
     return found
