@@ -1263,3 +1263,28 @@ def test_untyped_value_used_as_a_tensor_is_reported(tmp_path, prefilter, value, 
     found = run_project(tmp_path, prefilter)
     got = found.get("GraphConv.adj")
     assert (None if got is None else (got.action.value, got.code)) == expected
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        # the model read through another object, its values handed to .numpy(): kept on the CPU
+        ("def f(net, i):\n    return torch.argmax(net.module.table[i], dim=1).numpy()\n", "BUF218"),
+        ("def f(net, i):\n    picked = net.table[i]\n    return torch.LongTensor(picked)\n", "BUF218"),
+        # a Python number made of it, a host copy, or an option of the same name: nothing to keep
+        ("def f(net):\n    return np.array([float(net.table.sum()), 1.0])\n", "BUF101"),
+        ("def f(net):\n    return net.table.cpu().numpy()\n", "BUF101"),
+        ("def f(args):\n    weights = [float(args.table), 1.0]\n    return torch.FloatTensor(weights)\n", "BUF101"),
+        ("def f(args):\n    return torch.FloatTensor(args.table)\n", "BUF101"),
+    ],
+)
+def test_values_read_through_another_object_that_reach_cpu_only_calls(tmp_path, script, expected):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "model.py").write_text(
+        "import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self, n=4):\n"
+        "        super().__init__()\n        self.table = torch.zeros(n, 2)\n        self.lin = nn.Linear(2, 2)\n\n"
+        "    def forward(self, x):\n        return self.lin(x @ self.table)\n"
+    )
+    (tmp_path / "pkg" / "prune.py").write_text("import numpy as np\nimport torch\n\n\n" + script)
+    assert run_project(tmp_path, True)["Net.table"].code == expected

@@ -647,8 +647,8 @@ def test_sizes_of_a_legacy_constructor_are_integers_not_data():
     parameters = inspect.signature(SkeletonConv).parameters
     made = {name: synth.parameter_values(SkeletonConv, p, p.annotation)[0][0] for name, p in parameters.items()}
     assert isinstance(made["in_channels"], int) and isinstance(made["kernel_size"], int)
-    # out_channels is also data in the second call: the data reading wins, as before
-    assert isinstance(made["out_channels"], float)
+    # out_channels is also data in the second call, but named like a count: an integer still
+    assert isinstance(made["out_channels"], int)
 
     class SkeletonLinear(nn.Module):
         def __init__(self, in_channels, out_channels, values):
@@ -712,3 +712,16 @@ def test_a_flag_of_forward_gets_both_values():
     parameter = inspect.signature(GANLoss.forward).parameters["target_is_real"]
     specs = synth._param_specs(parameter, parameter.annotation, None, synth._Model(GANLoss()))
     assert specs == [{"op": "value", "value": True}, {"op": "value", "value": False}]
+
+
+def test_a_count_kept_as_tensor_data_is_still_an_integer():
+    class NCEAverage(nn.Module):
+        def __init__(self, inputSize, K, T=0.07, momentum=0.5):
+            super().__init__()
+            self.register_buffer("params", torch.tensor([K, T, -1, momentum]))
+            self.register_buffer("memory", torch.rand(K, inputSize))
+
+    parameters = inspect.signature(NCEAverage).parameters
+    k = synth.parameter_values(NCEAverage, parameters["K"], parameters["K"].annotation)[0][0]
+    assert isinstance(k, int)
+    NCEAverage(4, k)  # torch.rand(K, ...) takes it; a float would raise

@@ -21,6 +21,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from codemod import torch_names as tn
+from codemod.segments import CONFIG_NAMES
 from codemod.rules.base import Decision, Rule
 
 if TYPE_CHECKING:
@@ -55,11 +56,15 @@ def _self_name(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
 
 # Calls whose result is no tensor (a number, a list, an array), on any device and dtype.
 _NO_TENSOR = frozenset({"item", "tolist", "numpy"})
+# Builtins that make a Python number (or a string) of a tensor on any device.
+_PYTHON_NUMBERS = frozenset({"float", "int", "bool", "len", "str", "round", "repr"})
 
 
 def _ends(node: ast.AST, dtype: bool) -> bool:
     """Whether a call's result no longer carries the buffer's device (`.cpu()`, `.item()`),
     or, with `dtype`, its dtype (only what leaves tensors: `.item()`, `.tolist()`)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _PYTHON_NUMBERS:
+        return True  # `float(t)`, `len(t)`: a Python number, read from any device
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
         return False
     if node.func.attr in _NO_TENSOR:
@@ -238,7 +243,92 @@ def cpu_data_sink(facts: AttributeFacts) -> str | None:
                 sink = _method_sinks(cls.index, *handed)
                 if sink is not None:
                     return sink
+    return _sink_through_other_objects(facts)
+
+
+def _sink_through_other_objects(facts: AttributeFacts) -> str | None:
+    """Where the repository reads the attribute through another object (`ppnet.module.<attr>` in
+    a pruning script, a model loaded whole and moved with `.cuda()`) and a value computed from
+    it reaches a CPU-only call: `torch.argmax(net.<attr>[idx], dim=1).numpy()`.  Device only:
+    what another script casts the model to is not known."""
+    cls = facts.cls
+    attr = facts.attr
+    own = (cls.symbols.path, cls.cls.lineno, cls.cls.end_lineno or cls.cls.lineno)
+    for path in list(cls.index.files):
+        text = cls.index.text(path)
+        if not text or f".{attr}" not in text or ("numpy" not in text and "Tensor(" not in text and "rng_state" not in text):
+            continue
+        symbols = cls.index.symbols_for_path(path)
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, _METHODS))]
+        for scope in scopes:
+            if path == own[0] and own[1] <= getattr(scope, "lineno", 0) <= own[2]:
+                continue  # the class's own methods: read above, through self
+            body = scope.body if isinstance(scope, _METHODS) else [s for s in scope.body if not isinstance(s, (*_METHODS, ast.ClassDef))]
+            reads = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and n.attr == attr
+                     and isinstance(n.ctx, ast.Load) and not (isinstance(n.value, ast.Name) and n.value.id == "self")
+                     and _root_name(n.value) not in CONFIG_NAMES]  # `args.weight` is an option, not the model's
+            if not reads:
+                continue
+            receivers = {id(n) for n in reads}
+            tainted = _tainted_through(body, attr, receivers)
+            for stmt in body:
+                for call in (n for n in ast.walk(stmt) if isinstance(n, ast.Call)):
+                    sink = None
+                    if isinstance(call.func, ast.Attribute) and call.func.attr == "numpy":
+                        if _reads_through(call.func.value, attr, receivers, tainted):
+                            sink = "Tensor.numpy()"
+                    elif symbols is not None and any(_reads_through(a, attr, receivers, tainted)
+                                                     for a in [*call.args, *(k.value for k in call.keywords)]):
+                        qualname = symbols.qualify(call.func) or ""
+                        if qualname in _RNG_STATE_SETTERS:
+                            sink = f"{qualname}()"
+                        elif qualname and tn.classify_call(qualname) is tn.CallKind.LEGACY and call.args:
+                            sink = f"{qualname}(data)"
+                    if sink is not None:
+                        return f"{sink} ({path.name}, line {call.lineno}, reading .{attr} through another object)"
     return None
+
+
+def _root_name(node: ast.expr) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _reads_through(node: ast.AST, attr: str, receivers: set[int], tainted: set[str]) -> bool:
+    """Whether `node` computes from one of the reads of `.attr` (or a tainted local), other
+    than through a call that brings the value to the host."""
+    pending = [node]
+    while pending:
+        inner = pending.pop()
+        if _ends(inner, dtype=False):
+            continue
+        if id(inner) in receivers or (isinstance(inner, ast.Name) and inner.id in tainted and isinstance(inner.ctx, ast.Load)):
+            return True
+        pending.extend(ast.iter_child_nodes(inner))
+    return False
+
+
+def _tainted_through(body: list[ast.stmt], attr: str, receivers: set[int]) -> set[str]:
+    """The locals computed from the reads of `.attr` through other objects."""
+    tainted: set[str] = set()
+    assignments = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
+    changed = True
+    while changed:
+        changed = False
+        for node in assignments:
+            if node.value is None or not _reads_through(node.value, attr, receivers, tainted):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for name in (n for target in targets for n in _bound_names(target)):
+                if name not in tainted:
+                    tainted.add(name)
+                    changed = True
+    return tainted
 
 
 def decide(facts: AttributeFacts) -> Decision | None:

@@ -74,8 +74,15 @@ def placement(facts: AttributeFacts, event) -> tuple[int, int] | None | str:
     between = body[event.top_index + 1 : walker.super_index + 1]
     super_stmt = body[walker.super_index]
     self_name = walker.ev.self_name
+    # every attribute the statement binds (`self.mask, self.b = ...` moves both), read or bound again before super()
     if any(_uses_attr(stmt, self_name, attr) for stmt in between):
         return "assigned before super().__init__() and used before it; move the assignment after super().__init__()"
+    others = sorted({n.attr for n in ast.walk(event.stmt) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+                     and isinstance(n.value, ast.Name) and n.value.id == self_name} - {attr})
+    used = [name for name in others if any(_uses_attr(stmt, self_name, name) for stmt in between)]
+    if used:
+        return (f"assigned before super().__init__() by a statement that also binds self.{used[0]}, which is used or "
+                "bound again before it; move these assignments after super().__init__() by hand")
     if any(_uses_bare_self(stmt, self_name) for stmt in between if stmt is not super_stmt):
         return "assigned before super().__init__() and `self` is used before it; move it by hand"
     value_names = {n.id for n in ast.walk(event.stmt) if isinstance(n, ast.Name)}

@@ -216,7 +216,7 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         # per-channel statistics (`NormalizeLayer(means, sds)`, `Normalize(mean, std)`): three
         # floats, as an image model's are, then one; never integers, which a cast leaves alone
         return [(list(statistics), str(list(statistics))), (statistics[0], repr(statistics[0]))]
-    if _looks_float(name) or _tensor_data(_init_tree(cls), parameter.name):
+    if _looks_float(name) or (_tensor_data(_init_tree(cls), parameter.name) and not _counts(parameter.name)):
         # `torch.tensor([kappa])`: the made-up number decides the tensor's dtype, and an int would
         # make a tensor that casts leave alone, so the cast checks would prove nothing
         return [(v, repr(v)) for v in _float_values(name)]
@@ -453,6 +453,12 @@ def _names_a_size(name: str) -> bool:
     return any(w.startswith(("channel", "dim", "size", "feature", "hidden", "unit", "len", "count", "num", "width",
                              "height", "depth"))
                for w in words) or name.lower().startswith(("n_", "num"))
+
+
+def _counts(name: str) -> bool:
+    """A count or a size even where a tensor holds it as data (`torch.tensor([K, T, -1, momentum])`
+    beside `torch.zeros(K)`): `K`, `N`, `num_negatives`, `out_channels`."""
+    return (len(name) == 1 and name.isupper()) or _names_a_size(name)
 
 
 def _compared_strings(tree: ast.AST | None, parameter: str) -> list[str]:
