@@ -30,7 +30,16 @@ from codemod.repo_index import RepoIndex
 from codemod.rules import branches, constructor_helpers
 from codemod.segments import CONFIG_NAMES, HANDS_SELF, NOT_A_TENSOR_ANNOTATION, binds_self_attribute, tensor_used_attributes
 from codemod.symbols import ModuleSymbols
-from codemod.tensors import FORWARD_INPUT, Evaluator, Kind, Value, constructor_attributes, method_in, type_tested
+from codemod.tensors import (
+    FORWARD_INPUT,
+    Evaluator,
+    Kind,
+    Value,
+    constructor_attributes,
+    mentions_self_attribute,
+    method_in,
+    type_tested,
+)
 from codemod.walker import AttrEvent, BodyWalker
 
 if TYPE_CHECKING:
@@ -107,6 +116,15 @@ class ClassFacts:
             self.init_events.setdefault(event.attr, []).append(event)
         self.final_attrs.update(evaluator.self_attrs)
         self.evaluator, self.walker = evaluator, walker
+
+    @cached_property
+    def tensor_uses(self) -> dict[str, str]:
+        """attr -> where a method of the class uses it as only a tensor is used
+        (call_sites.tensor_use_evidence), for every attribute the constructor binds; one walk
+        of the methods serves every rule that asks."""
+        if self.self_name is None:
+            return {}
+        return tensor_use_evidence(self.cls, self.self_name, set(self.init_events))
 
     @cached_property
     def torch_base_buffers(self) -> set[str]:
@@ -709,12 +727,11 @@ class AttributeFacts:
         top_level = {id(s) for s in init.body}
         # a helper's statement always runs too where the helper's call is a statement of its own
         # in __init__'s body (`self.reset_parameters()`) and the statement one of the helper's own
-        for call in init.body:
-            if isinstance(call, ast.Expr) and isinstance(call.value, ast.Call) and isinstance(call.value.func, ast.Attribute) \
-                    and isinstance(call.value.func.value, ast.Name) and call.value.func.value.id == self.cls.self_name:
-                helper = self.cls.own_method(call.value.func.attr)
-                if helper is not None and helper is not init:
-                    top_level |= {id(s) for s in helper.body}
+        statements = {id(s.value) for s in init.body if isinstance(s, ast.Expr)}
+        own = {name: method for name, method in self.cls.own_methods.items() if name != "__init__"}
+        for call, helper in constructor_helpers.helper_calls(init, self.cls.self_name, own):
+            if id(call) in statements and call.func.attr == helper.name:  # type: ignore[union-attr]
+                top_level |= {id(s) for s in helper.body}
         last_raw = max(self.events.index(e) for e in self.raw)
         return any(
             e.kind == "assign" and e.value is not None and e.value.kind is Kind.PARAMETER and id(e.stmt) in top_level
@@ -750,14 +767,9 @@ class AttributeFacts:
                     return "nn.Parameter(...) followed by a device move is a copy, not a parameter"
                 reason = reason or event.value.requires_grad
             elif (reason and event.kind == "assign" and event.value is not None and event.value.is_tensor
-                  and event.value_node is not None and self._reads_itself(event.value_node)):
+                  and event.value_node is not None and mentions_self_attribute(event.value_node, self.cls.self_name, self.attr)):
                 reason = None
         return reason
-
-    def _reads_itself(self, node: ast.expr) -> bool:
-        self_name = self.cls.self_name
-        return any(isinstance(n, ast.Attribute) and n.attr == self.attr and isinstance(n.value, ast.Name)
-                   and n.value.id == self_name for n in ast.walk(node))
 
     def reads_in_constructor(self, after_line: int) -> int | None:
         """The first line after `after_line` where construction reads self.<attr>: __init__,

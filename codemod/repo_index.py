@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from codemod import torch_names
@@ -179,6 +179,22 @@ class RepoIndex:
             return read_source(path).text
         except SourceError:
             return None
+
+    def parsed_files_mentioning(self, needle: str, any_of: tuple[str, ...] = ()) -> Iterator[tuple[Path, ast.Module | None]]:
+        """(path, tree) for each file of the run whose text holds `needle` (and one of `any_of`,
+        when given), in the order of `files`; the tree is None where the text does not parse.
+        The answer depends on every file of the run, so the analysis that asks is keyed by all
+        of them (`scanned_repository`), as a search of the callers of a class is."""
+        self.scanned_repository = True
+        for path in list(self.files):
+            text = self.text(path)
+            if not text or needle not in text or (any_of and not any(word in text for word in any_of)):
+                continue
+            try:
+                tree = ast.parse(text)
+            except (SyntaxError, ValueError):
+                tree = None
+            yield path, tree
 
     def files_calling(self, names: Iterable[str]) -> list[Path]:
         """The files whose text has `Name(` for one of `names` (a call of the class, as a

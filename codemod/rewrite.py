@@ -19,6 +19,7 @@ from codemod.fileio import source_lines
 from codemod.ftypes import RewriteError
 from codemod.plans import ClassPlan, FilePlan, SpineEdit, StmtEdit
 from codemod.segments import Segment, split
+from codemod.symbols import mangled
 from codemod.wrap import CannotLayOut, Style, dominant_quote, layout_statement, str_width
 
 
@@ -315,14 +316,6 @@ def _add_nn_import(text: str) -> str:
     context = CodemodContext()
     AddImportsVisitor.add_needed_import(context, "torch", "nn")
     return AddImportsVisitor(context).transform_module(cst.parse_module(text)).code
-
-
-def mangled(attr: str, class_name: str) -> str:
-    """`__x` in class `_Cls` -> `_Cls__x`; other names (and dunders) as they are."""
-    owner = class_name.lstrip("_")
-    if not attr.startswith("__") or attr.endswith("__") or not owner:
-        return attr
-    return f"_{owner}{attr}"
 
 
 class _Rewriter(cst.CSTTransformer):

@@ -197,8 +197,10 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
                 return True
             if keeps_tensor_argument(text[line_start:end], text) or derives_from_buffer(text[line_start:end]):
                 return True
-            if keeps_untyped_value(text[line_start:end], text) or keeps_placeholder(text[line_start:end], text):
-                return True  # `self.adj = load_graph(path)` with `torch.mm(self.adj, x)` (rules/untyped_values.py)
+            if keeps_untyped_value(text[line_start:end], text):
+                # `self.adj = load_graph(path)` or `self.mask = None` with `torch.mm(self.adj, x)`
+                # (rules/untyped_values.py, rules/assigned_from_outside.py)
+                return True
             if _COPIES_ATTRIBUTE.search(text, line_start, end):
                 return True  # `self.alpha_mean = self.alpha`: a base's tensor under a second name (rules/aliases.py)
             if calls_inherited_method(text[line_start:end], text):
@@ -495,8 +497,9 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
     return bool(kept) and bool(tensor_used_attributes(class_text, kept))
 
 
-# `self.adj = load_graph(path)`, `self.index = tables["index"]`, `self.kernel = kernel`: a
-# call, an item or a local kept as an attribute (not a torch.nn module's construction).
+# `self.adj = load_graph(path)`, `self.index = tables["index"]`, `self.kernel = kernel`,
+# `self.mask = None`: a call, an item, a local or an empty slot kept as an attribute (not a
+# torch.nn module's construction).
 _KEEPS_VALUE = re.compile(
     r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*(?!(?:torch\.)?nn\.)[A-Za-z_][\w.]*[ \t]*(?:[(\[]|(?:#[^\n]*)?$)",
     re.MULTILINE,
@@ -504,20 +507,10 @@ _KEEPS_VALUE = re.compile(
 
 
 def keeps_untyped_value(init_text: str, class_text: str) -> bool:
-    """A constructor that keeps a call's result, an item or a local as an attribute the class
-    uses like a tensor: worth parsing (the analysis may not type the value, and reports it)."""
+    """A constructor that keeps a call's result, an item, a local or None as an attribute the
+    class uses like a tensor: worth parsing (the analysis may not type the value, or code
+    outside the class may fill the slot, and either is reported)."""
     kept = {match.group(1) for match in _KEEPS_VALUE.finditer(init_text)}
-    return bool(kept) and bool(tensor_used_attributes(class_text, kept))
-
-
-# `self.attn_mask = None`: a slot another object may fill.
-_KEEPS_NONE = re.compile(r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*None[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
-
-
-def keeps_placeholder(init_text: str, class_text: str) -> bool:
-    """A constructor that sets an attribute to None which the class uses like a tensor: worth
-    parsing (code outside the class may assign the tensor, rules/assigned_from_outside.py)."""
-    kept = {match.group(1) for match in _KEEPS_NONE.finditer(init_text)}
     return bool(kept) and bool(tensor_used_attributes(class_text, kept))
 
 

@@ -193,6 +193,15 @@ def qualify(node: ast.expr, imports: dict[str, str], local_names: set[str], modu
     return ".".join(reversed(parts))
 
 
+def mangled(attr: str, class_name: str) -> str:
+    """The name Python stores `self.<attr>` under in class `class_name`: `__x` in class `_Cls`
+    is `_Cls__x`; other names (and dunders) as they are."""
+    owner = class_name.lstrip("_")
+    if not attr.startswith("__") or attr.endswith("__") or not owner:
+        return attr
+    return f"_{owner}{attr}"
+
+
 def resolve_relative(package: str, module: str | None, level: int) -> str | None:
     """The absolute module named by `from <level dots><module> import ...`."""
     if level == 0:

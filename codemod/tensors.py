@@ -216,6 +216,14 @@ def is_false(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
 
 
+def mentions_self_attribute(node: ast.AST, self_name: str | None, attr: str) -> bool:
+    """Whether `self.<attr>` appears anywhere in `node` (read or bound)."""
+    return any(
+        isinstance(n, ast.Attribute) and n.attr == attr and isinstance(n.value, ast.Name) and n.value.id == self_name
+        for n in ast.walk(node)
+    )
+
+
 def short_call_name(node: ast.Call) -> str:
     func = node.func
     parts: list[str] = []

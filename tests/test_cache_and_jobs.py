@@ -453,6 +453,41 @@ def test_cache_invalidated_when_a_file_is_deleted(small: Path):
     assert comparable(second) == comparable(analyse(small))
 
 
+@pytest.mark.parametrize(
+    ("model", "script", "before", "after"),
+    [
+        # BUF218: a pruning script hands the table, read through the model, to .numpy()
+        ("import torch\nfrom torch import nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+         "        super().__init__()\n        self.table = torch.zeros(4, 2)\n\n    def forward(self, x):\n"
+         "        return x @ self.table\n",
+         "import torch\n\n\ndef prune(net, i):\n    return torch.argmax(net.module.table[i], dim=1).numpy()\n",
+         ("skip", "BUF218"), ("buffer", "BUF101")),
+        # BUF313: a decoder fills the slot through another object
+        ("import torch.nn.functional as F\nfrom torch import nn\n\n\nclass Norm(nn.Module):\n    def __init__(self):\n"
+         "        super().__init__()\n        self.weight = None\n\n    def forward(self, x):\n"
+         "        return F.linear(x, self.weight)\n",
+         "def decode(norm, style):\n    norm.weight = style[:, 0]\n",
+         ("skip", "BUF313"), None),
+    ],
+)
+def test_cache_invalidated_when_another_file_stops_reading_or_filling_the_attribute(tmp_path: Path, model, script, before, after):
+    """What these rules decide reads every file of the run: a cached report must not outlive the
+    script that made it."""
+    root = tmp_path / "repo"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "model.py").write_text(model)
+    (root / "pkg" / "script.py").write_text(script)
+
+    def decision(report: RunReport):
+        found = [f for f in report.findings if f.path.endswith("model.py")]
+        return (found[0].action.value, found[0].code) if found else None
+
+    assert decision(analyse(root, use_cache=True)) == before
+    (root / "pkg" / "script.py").write_text("def unrelated():\n    return 1\n")
+    assert decision(analyse(root, use_cache=True)) == after == decision(analyse(root))
+
+
 # -- --no-cache and broken caches -------------------------------------------------------------------
 
 

@@ -16,10 +16,8 @@ keeps every tensor later assigned to it in `_buffers`, from inside the class or 
 from __future__ import annotations
 
 import ast
-import re
 from typing import TYPE_CHECKING
 
-from codemod.call_sites import tensor_use_evidence
 from codemod.rules.base import Decision, Rule
 from codemod.tensors import Kind
 
@@ -53,15 +51,7 @@ def _evidence(facts: AttributeFacts) -> str | None:
         return None
     if any(not (e.kind == "assign" and e.value is not None and e.value.kind is Kind.NONE) for _, e in facts.outside):
         return None  # set by the class's own code: lazy (BUF107), placeholder (BUF307) or per-call rules decide
-    self_name = facts.cls.self_name
-    if self_name is None:
-        return None
-    key = "assigned_from_outside_evidence"
-    if key not in facts.cls.cache:
-        placeholders = {a for a, events in facts.cls.init_events.items()
-                        if all(e.value is not None and e.value.kind is Kind.NONE for e in events)}
-        facts.cls.cache[key] = tensor_use_evidence(facts.cls.cls, self_name, placeholders)
-    where = facts.cls.cache[key].get(facts.attr)
+    where = facts.cls.tensor_uses.get(facts.attr)
     if where is None:
         return None
     assigned = _assigned_elsewhere(facts)
@@ -74,14 +64,8 @@ def _assigned_elsewhere(facts: AttributeFacts) -> str | None:
     None where nothing does, and the slot may just stay None."""
     cls = facts.cls
     own = (cls.symbols.path, cls.cls.lineno, cls.cls.end_lineno or cls.cls.lineno)
-    pattern = re.compile(r"\.%s[ \t]*=(?!=)|setattr\(" % re.escape(facts.attr))
-    for path in list(cls.index.files):
-        text = cls.index.text(path)
-        if not text or not pattern.search(text):
-            continue
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
+    for path, tree in cls.index.parsed_files_mentioning(facts.attr, any_of=(f".{facts.attr}", "setattr(")):
+        if tree is None:
             continue
         for node, value in _stores(tree, facts.attr):
             if isinstance(value, ast.Constant) or (isinstance(value, ast.Call) and _called_name(value).endswith("Parameter")):

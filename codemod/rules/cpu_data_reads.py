@@ -81,6 +81,15 @@ def _mentions(node: ast.AST, self_name: str | None, attr: str | None, tainted: s
     """Whether `node` computes from self.<attr> or a tainted name, other than through a call
     that brings the value to the host (`.cpu()`, `.item()`); with `dtype`, other than
     through one that leaves tensors (`.item()`)."""
+    def is_source(inner: ast.AST) -> bool:
+        return attr is not None and isinstance(inner, ast.Attribute) and inner.attr == attr \
+            and isinstance(inner.value, ast.Name) and inner.value.id == self_name
+
+    return _computes_from(node, is_source, tainted, dtype)
+
+
+def _computes_from(node: ast.AST, is_source, tainted: set[str], dtype: bool = False) -> bool:
+    """Whether `node` computes from a node `is_source` accepts or a tainted name (see _mentions)."""
     pending = [node]
     while pending:
         inner = pending.pop()
@@ -88,8 +97,7 @@ def _mentions(node: ast.AST, self_name: str | None, attr: str | None, tainted: s
             continue
         if isinstance(inner, ast.Name) and inner.id in tainted and isinstance(inner.ctx, ast.Load):
             return True
-        if attr is not None and isinstance(inner, ast.Attribute) and inner.attr == attr \
-                and isinstance(inner.value, ast.Name) and inner.value.id == self_name:
+        if is_source(inner):
             return True
         pending.extend(ast.iter_child_nodes(inner))
     return False
@@ -99,13 +107,19 @@ def _tainted_names(function: ast.AST, self_name: str | None, attr: str | None, s
                    dtype: bool = False) -> set[str]:
     """The local names whose values are computed from self.<attr> or from `seeds`, in any
     order of the assignments (a loop may bind a name before its source)."""
+    return _propagate([function], lambda value, tainted: _mentions(value, self_name, attr, tainted, dtype), seeds)
+
+
+def _propagate(nodes: list[ast.AST], computes, seeds: set[str] = frozenset()) -> set[str]:
+    """The local names bound, in `nodes`, to values `computes(value, tainted)` accepts, to a fixed
+    point (a name may be bound before its source, in a loop)."""
     tainted = set(seeds)
-    assignments = [n for n in ast.walk(function) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
+    assignments = [n for node in nodes for n in ast.walk(node) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
     changed = True
     while changed:
         changed = False
         for node in assignments:
-            if node.value is None or not _mentions(node.value, self_name, attr, tainted, dtype):
+            if node.value is None or not computes(node.value, tainted):
                 continue
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for name in (n for target in targets for n in _bound_names(target)):
@@ -254,15 +268,10 @@ def _sink_through_other_objects(facts: AttributeFacts) -> str | None:
     cls = facts.cls
     attr = facts.attr
     own = (cls.symbols.path, cls.cls.lineno, cls.cls.end_lineno or cls.cls.lineno)
-    for path in list(cls.index.files):
-        text = cls.index.text(path)
-        if not text or f".{attr}" not in text or ("numpy" not in text and "Tensor(" not in text and "rng_state" not in text):
+    for path, tree in cls.index.parsed_files_mentioning(f".{attr}", any_of=("numpy", "Tensor(", "rng_state")):
+        if tree is None:
             continue
         symbols = cls.index.symbols_for_path(path)
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
-            continue
         scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, _METHODS))]
         for scope in scopes:
             if path == own[0] and own[1] <= getattr(scope, "lineno", 0) <= own[2]:
@@ -274,14 +283,14 @@ def _sink_through_other_objects(facts: AttributeFacts) -> str | None:
             if not reads:
                 continue
             receivers = {id(n) for n in reads}
-            tainted = _tainted_through(body, attr, receivers)
+            tainted = _propagate(body, lambda value, names: _reads_through(value, receivers, names))
             for stmt in body:
                 for call in (n for n in ast.walk(stmt) if isinstance(n, ast.Call)):
                     sink = None
                     if isinstance(call.func, ast.Attribute) and call.func.attr == "numpy":
-                        if _reads_through(call.func.value, attr, receivers, tainted):
+                        if _reads_through(call.func.value, receivers, tainted):
                             sink = "Tensor.numpy()"
-                    elif symbols is not None and any(_reads_through(a, attr, receivers, tainted)
+                    elif symbols is not None and any(_reads_through(a, receivers, tainted)
                                                      for a in [*call.args, *(k.value for k in call.keywords)]):
                         qualname = symbols.qualify(call.func) or ""
                         if qualname in _RNG_STATE_SETTERS:
@@ -299,36 +308,10 @@ def _root_name(node: ast.expr) -> str | None:
     return node.id if isinstance(node, ast.Name) else None
 
 
-def _reads_through(node: ast.AST, attr: str, receivers: set[int], tainted: set[str]) -> bool:
-    """Whether `node` computes from one of the reads of `.attr` (or a tainted local), other
-    than through a call that brings the value to the host."""
-    pending = [node]
-    while pending:
-        inner = pending.pop()
-        if _ends(inner, dtype=False):
-            continue
-        if id(inner) in receivers or (isinstance(inner, ast.Name) and inner.id in tainted and isinstance(inner.ctx, ast.Load)):
-            return True
-        pending.extend(ast.iter_child_nodes(inner))
-    return False
-
-
-def _tainted_through(body: list[ast.stmt], attr: str, receivers: set[int]) -> set[str]:
-    """The locals computed from the reads of `.attr` through other objects."""
-    tainted: set[str] = set()
-    assignments = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
-    changed = True
-    while changed:
-        changed = False
-        for node in assignments:
-            if node.value is None or not _reads_through(node.value, attr, receivers, tainted):
-                continue
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for name in (n for target in targets for n in _bound_names(target)):
-                if name not in tainted:
-                    tainted.add(name)
-                    changed = True
-    return tainted
+def _reads_through(node: ast.AST, receivers: set[int], tainted: set[str]) -> bool:
+    """Whether `node` computes from one of the reads `receivers` (by node id) or a tainted
+    local, other than through a call that brings the value to the host."""
+    return _computes_from(node, lambda inner: id(inner) in receivers, tainted)
 
 
 def decide(facts: AttributeFacts) -> Decision | None:

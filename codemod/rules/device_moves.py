@@ -102,13 +102,8 @@ def _read_through_an_instance(facts: AttributeFacts) -> str | None:
     cls = facts.cls
     index = cls.index
     own = (cls.symbols.path, cls.cls.lineno, cls.cls.end_lineno or cls.cls.lineno)
-    for path in list(index.files):
-        text = index.text(path)
-        if not text or f".{facts.attr}" not in text:
-            continue
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
+    for path, tree in index.parsed_files_mentioning(f".{facts.attr}"):
+        if tree is None:
             return f"{path.name} (which does not parse)"
         for node in ast.walk(tree):
             if (

@@ -13,6 +13,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from codemod.rules.base import Decision, Rule
+from codemod.tensors import mentions_self_attribute
 
 if TYPE_CHECKING:
     from codemod.facts import AttributeFacts
@@ -75,11 +76,11 @@ def placement(facts: AttributeFacts, event) -> tuple[int, int] | None | str:
     super_stmt = body[walker.super_index]
     self_name = walker.ev.self_name
     # every attribute the statement binds (`self.mask, self.b = ...` moves both), read or bound again before super()
-    if any(_uses_attr(stmt, self_name, attr) for stmt in between):
+    if any(mentions_self_attribute(stmt, self_name, attr) for stmt in between):
         return "assigned before super().__init__() and used before it; move the assignment after super().__init__()"
     others = sorted({n.attr for n in ast.walk(event.stmt) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
                      and isinstance(n.value, ast.Name) and n.value.id == self_name} - {attr})
-    used = [name for name in others if any(_uses_attr(stmt, self_name, name) for stmt in between)]
+    used = [name for name in others if any(mentions_self_attribute(stmt, self_name, name) for stmt in between)]
     if used:
         return (f"assigned before super().__init__() by a statement that also binds self.{used[0]}, which is used or "
                 "bound again before it; move these assignments after super().__init__() by hand")
@@ -99,13 +100,6 @@ def placement(facts: AttributeFacts, event) -> tuple[int, int] | None | str:
 
 def _unsub(node: ast.expr) -> ast.expr:
     return node.value if isinstance(node, ast.Subscript) else node
-
-
-def _uses_attr(stmt: ast.stmt, self_name: str | None, attr: str) -> bool:
-    return any(
-        isinstance(n, ast.Attribute) and n.attr == attr and isinstance(n.value, ast.Name) and n.value.id == self_name
-        for n in ast.walk(stmt)
-    )
 
 
 def _uses_bare_self(stmt: ast.stmt, self_name: str | None) -> bool:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from codemod.call_sites import tensor_use_evidence
 from codemod.rules.base import Decision, Rule
 from codemod.tensors import Kind
 
@@ -57,14 +56,7 @@ def _evidence(facts: AttributeFacts) -> str | None:
     if any(e.kind in ("register_buffer", "registered") or (e.value is not None and e.value.kind in (Kind.PARAMETER, Kind.BUFFER))
            for _, e in facts.outside):
         return None
-    self_name = facts.cls.self_name
-    if self_name is None:
-        return None
-    key = "untyped_value_evidence"
-    if key not in facts.cls.cache:
-        # once per class, for every attribute the constructor binds: the walk covers every method
-        facts.cls.cache[key] = tensor_use_evidence(facts.cls.cls, self_name, set(facts.cls.init_events))
-    return facts.cls.cache[key].get(facts.attr)
+    return facts.cls.tensor_uses.get(facts.attr)
 
 
 def _init_parameters(facts: AttributeFacts) -> set[str]:
@@ -89,7 +81,7 @@ def _from_outside(facts: AttributeFacts, node: ast.expr, parameters: set[str], d
             root = node.func
             while isinstance(root, ast.Attribute):
                 root = root.value
-            if isinstance(root, ast.Name) and _local_binding(facts.cls.init, root.id, any_binding=True) is None \
+            if isinstance(root, ast.Name) and not _bound_locally(facts.cls.init, root.id) \
                     and root.id not in parameters and root.id != facts.cls.self_name:
                 # a module-level name (an import): where it resolves decides
                 resolved = facts.cls.index.resolve_expr(facts.cls.symbols, node.func)
@@ -104,21 +96,28 @@ def _from_outside(facts: AttributeFacts, node: ast.expr, parameters: set[str], d
     return binding is not None and _from_outside(facts, binding, parameters, depth + 1)
 
 
-def _local_binding(init: ast.AST | None, name: str, any_binding: bool = False) -> ast.AST | None:
-    """The value of the only plain assignment of a local in the constructor (`kernel = f(n)`);
-    with `any_binding`, whatever binds the name there (an import, a loop, a `with ... as`)."""
+def _stores(init: ast.AST, name: str) -> list[ast.Name]:
+    return [n for n in ast.walk(init) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
+
+
+def _bound_locally(init: ast.AST | None, name: str) -> bool:
+    """Whether the constructor binds the name itself (an assignment, an import, a loop, a `with ... as`)."""
+    if init is None:
+        return False
+    return bool(_stores(init, name)) or any(
+        isinstance(n, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name).split(".")[0] == name for a in n.names)
+        for n in ast.walk(init))
+
+
+def _local_binding(init: ast.AST | None, name: str) -> ast.expr | None:
+    """The value of the only plain assignment of a local in the constructor (`kernel = f(n)`)."""
     if init is None:
         return None
-    stores = [n for n in ast.walk(init) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
-    if any_binding:
-        imported = any(isinstance(n, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name).split(".")[0] == name
-                       for a in n.names) for n in ast.walk(init))
-        return init if stores or imported else None
     found = [
         stmt.value for stmt in ast.walk(init)
         if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
     ]
-    return found[0] if len(found) == 1 and len(stores) == 1 else None
+    return found[0] if len(found) == 1 and len(_stores(init, name)) == 1 else None
 
 
 def decide(facts: AttributeFacts) -> Decision | None:

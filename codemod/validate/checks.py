@@ -31,9 +31,9 @@ from typing import Any
 
 import torch
 
+from codemod.symbols import mangled
 from codemod.validate import compare
-from codemod.validate.build import evaluation_mode, training_mode
-from codemod.validate.build import FORWARD_SEED, Inputs, format_exception, seed_all
+from codemod.validate.build import FORWARD_SEED, Inputs, evaluation_mode, format_exception, seed_all, training_mode
 
 # (label, dtype, how) for every cast the check applies to both models.
 CASTS: tuple[tuple[str, torch.dtype, Callable[[torch.nn.Module], Any]], ...] = (
@@ -54,12 +54,12 @@ def first_line(exc: BaseException) -> str:
 def stored_name(owner: object, name: str) -> str:
     """The name an attribute is stored under: a private `__x` written in class `C` is `_C__x`
     (the class that wrote it, or one of its bases)."""
-    if not name.startswith("__") or name.endswith("__"):
-        return name
     for cls in type(owner).__mro__:
-        mangled = f"_{cls.__name__.lstrip('_')}{name}"
-        if mangled in vars(owner) or mangled in getattr(owner, "_buffers", {}) or mangled in getattr(owner, "_parameters", {}):
-            return mangled
+        stored = mangled(name, cls.__name__)
+        if stored == name:
+            continue
+        if stored in vars(owner) or stored in getattr(owner, "_buffers", {}) or stored in getattr(owner, "_parameters", {}):
+            return stored
     return name
 
 

@@ -437,9 +437,8 @@ def _tensor_data(tree: ast.AST | None, parameter: str) -> bool:
         position = _DATA_ARGUMENT.get(name)
         if position is None:
             continue
-        if name in ("Tensor", "FloatTensor") and (len(node.args) > 1 or (
-                node.args and isinstance(node.args[0], ast.Name) and _names_a_size(parameter))):
-            continue  # `torch.Tensor(out_channels, in_channels, k)`, `torch.Tensor(out_channels)`: sizes, the legacy way
+        if name in ("Tensor", "FloatTensor") and len(node.args) > 1:
+            continue  # `torch.Tensor(out_channels, in_channels, k)`: sizes, the legacy way (one size: see _counts)
         data = node.args[position] if len(node.args) > position else next(
             (k.value for k in node.keywords if k.arg in ("data", "fill_value")), None)
         if data is not None and _holds_name(data, parameter):
