@@ -163,6 +163,10 @@ def parameter_spelling(symbols: ModuleSymbols) -> tuple[str, bool] | None:
     return None
 
 
+# `NAME = value` on one line at the top level of a module.
+_TOP_LEVEL_ASSIGNMENT = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*([^\n]+)$", re.MULTILINE)
+
+
 def finding_hints(
     index: RepoIndex, text: str, module: str, is_package: bool, function_texts: dict[str, str]
 ) -> Hints | None:
@@ -199,7 +203,12 @@ def finding_hints(
             calls.add(local)
             if not name or index.is_module(f"{absolute}.{name}"):
                 modules.add(local)
+            elif local.isupper():
+                names.add(local)  # `from consts import MEAN`: a constant, perhaps a tensor (Evaluator._module_constant)
     frozen_torch = {local: frozenset(targets) for local, targets in torch.items()}
+    # `MEAN = torch.tensor([...])` at the top level: a tensor wherever a class reads it
+    hints = Hints(frozenset(), frozenset(calls), frozen_torch, frozenset(modules))
+    names.update(m.group(1) for m in _TOP_LEVEL_ASSIGNMENT.finditer(text) if mentions(m.group(2), hints))
     changed = True
     while changed:  # a helper calling a tensor helper is a tensor helper too
         changed = False
@@ -238,6 +247,12 @@ def scan_text(index: RepoIndex, path, text: str) -> TextScan:
     pieces = split(text)
     if pieces is None:
         return TextScan(None, None)
+    if "\r" in text:
+        # The text checks match line ends as `\n` (`self.w = w$`): decide on the text with
+        # `\n` line ends, whose statements start on the same lines, and parse the file's own.
+        decided = scan_text(index, path, text.replace("\r\n", "\n").replace("\r", "\n"))
+        if decided.segments is not None and [p.start for p in decided.segments] == [p.start for p in pieces]:
+            return TextScan(pieces, decided.holders)
     holders = [p for p in pieces if p.kind == "class" or (p.kind in ("other", "def") and "class " in p.text)]
     if not holders:
         return TextScan(pieces, set())

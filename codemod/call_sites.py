@@ -237,15 +237,41 @@ def _computed_from(inputs: set[str], function: ast.AST) -> set[str]:
     return names
 
 
-def _operand_attr(node: ast.expr, self_name: str) -> str | None:
-    """`self.mask`, `self.mask[i]`, `(1 - self.mask)`: the attribute an operand is made of."""
+def _operand_attr(node: ast.expr, self_name: str, aliases: dict[str, str] | None = None) -> str | None:
+    """`self.mask`, `self.mask[i]`, `(1 - self.mask)`, `self.mask.view(1, -1)`, and a local
+    alias of one (`K = self.K`, then `K[0]`): the attribute an operand is made of."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        node = node.func.value  # a method of the attribute: `self.weight.view(1, -1)`
     if isinstance(node, ast.Subscript):
         node = node.value
     if isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
         node = node.right
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_name:
         return node.attr
+    if aliases and isinstance(node, ast.Name):
+        return aliases.get(node.id)
     return None
+
+
+def _aliases(function: ast.AST, self_name: str) -> dict[str, str]:
+    """Local names a function binds once, to an attribute of self (`K = self.K`)."""
+    bound: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        bound.setdefault(name.id, []).append(node.value if target is name else None)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension)):
+            for name in ast.walk(node.target):
+                if isinstance(name, ast.Name):
+                    bound.setdefault(name.id, []).append(None)
+    return {
+        name: values[0].attr
+        for name, values in bound.items()
+        if len(values) == 1 and isinstance(values[0], ast.Attribute) and isinstance(values[0].value, ast.Name)
+        and values[0].value.id == self_name
+    }
 
 
 def _combined_with_inputs(cls: ast.ClassDef) -> frozenset[str]:
@@ -256,6 +282,8 @@ def _combined_with_inputs(cls: ast.ClassDef) -> frozenset[str]:
     inputs = _computed_from({a.arg for a in [*forward.args.args[1:], *forward.args.kwonlyargs]}, forward)
     if not inputs:
         return frozenset()
+
+    aliases = {name: attr for name, attr in _aliases(forward, self_name).items() if name not in inputs}
 
     def has_input(node: ast.expr) -> bool:
         return any(isinstance(n, ast.Name) and n.id in inputs for n in ast.walk(node))
@@ -269,12 +297,12 @@ def _combined_with_inputs(cls: ast.ClassDef) -> frozenset[str]:
             ):
                 continue  # torch's own slots and tensor methods have their own evidence
             handed = [*node.args, *(k.value for k in node.keywords)]
-            attrs = {a for a in (_operand_attr(h, self_name) for h in handed) if a is not None}
+            attrs = {a for a in (_operand_attr(h, self_name, aliases) for h in handed) if a is not None}
             if attrs and any(has_input(h) for h in handed):
                 found |= attrs
         elif isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
             for side, other in ((node.left, node.right), (node.right, node.left)):
-                attr = _operand_attr(side, self_name)
+                attr = _operand_attr(side, self_name, aliases)
                 if attr is not None and has_input(other):
                     found.add(attr)
     return frozenset(found)

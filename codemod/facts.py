@@ -38,6 +38,7 @@ from codemod.tensors import (
     constructor_attributes,
     mentions_self_attribute,
     method_in,
+    tensor_type_attributes,
     type_tested,
 )
 from codemod.walker import AttrEvent, BodyWalker
@@ -428,10 +429,13 @@ class ClassFacts:
     def _attrs_after_construction(self) -> dict[str, Value]:
         """What self holds when another method runs: the constructor's attributes, and those of
         the repository bases' constructors (`self.relation_linear` built by a base)."""
+        lineage = [(self.symbols, self.cls), *self.bases]
+        # `self.Tensor`, a tensor type some method binds (a pix2pix-style base's `initialize`)
+        types = tensor_type_attributes(self.index, lineage)
         if not self.bases:
-            return dict(self.final_attrs)
-        inherited = constructor_attributes(self.index, [(self.symbols, self.cls), *self.bases], depth=1)
-        return {**inherited, **self.final_attrs}
+            return {**types, **self.final_attrs}
+        inherited = constructor_attributes(self.index, lineage, depth=1)
+        return {**types, **inherited, **self.final_attrs}
 
     def _collect_method_events(self, symbols, cls, own_init, result, relation: str, candidates: set[str]) -> None:
         lines = symbols.source_lines

@@ -556,8 +556,11 @@ def _combined_in_forward(class_text: str, kept: set[str]) -> bool:
     names = "|".join(map(re.escape, sorted(kept)))
     return re.search(
         r"(?:[*+\-/@(,]|\w=)[ \t]*\(?[ \t]*self\.(?:" + names + r")\b(?![ \t]*\()|\bself\.(?:" + names
-        + r")\)?[ \t]*[*+\-/@,)]",
+        + r")\)?[ \t]*[*+\-/@,)]"
+        # `K = self.K`: a local alias, combined under its own name (call_sites._aliases)
+        + r"|^[ \t]*\w+[ \t]*=[ \t]*self\.(?:" + names + r")[ \t]*(?:#[^\n]*)?$",
         body,
+        re.MULTILINE,
     ) is not None
 
 

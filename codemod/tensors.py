@@ -260,6 +260,7 @@ class Evaluator:
         self.self_name: str | None = None
         self.on_call: Callable[[ast.Call, Evaluator], None] | None = None  # sees every call evaluated
         self.imports = dict(symbols.imports)
+        self.function = function
         if function is not None:
             collect_imports(function.body, symbols.package, self.imports)
             args = function.args
@@ -378,7 +379,34 @@ class Evaluator:
             return self.env[node.id]
         if node.id in ("True", "False", "None"):
             return NONE if node.id == "None" else NON_TENSOR
-        return UNKNOWN
+        return self._module_constant(node)
+
+    def _module_constant(self, node: ast.Name) -> Value:
+        """`MEAN` where the module (or a repository module it is imported from) binds it once at
+        top level to a tensor (`MEAN = torch.tensor([0.485, 0.456, 0.406])`): that tensor.
+        Only tensors are typed this way; anything else stays unknown."""
+        if self.depth >= _MAX_DEPTH or node.id in self.imports and self.imports[node.id].startswith("torch"):
+            return UNKNOWN
+        if self.function is not None and node.id in _local_names(self.function):
+            return UNKNOWN  # a local the walk did not type, not the module's constant
+        qualname = self.qualify(node)
+        if qualname is None:
+            return UNKNOWN
+        found = _alias(qualname, _ModuleScope(self.symbols, self.index))
+        if found is None or not isinstance(found[0], (ast.Call, ast.BinOp, ast.Attribute, ast.Subscript)):
+            return UNKNOWN
+        value_node, scope = found
+        if _module_bindings(scope.symbols).get(qualname.rpartition(".")[2], 0) != 1:
+            return UNKNOWN  # bound twice (or in a loop): which value a read sees depends on the order
+        memo = getattr(scope.symbols, "_codemod_constants", None)
+        if memo is None:
+            memo = scope.symbols._codemod_constants = {}  # type: ignore[attr-defined]
+        name = qualname.rpartition(".")[2]
+        if name not in memo:
+            memo[name] = UNKNOWN  # a constant defined through itself
+            value = Evaluator(self.index, scope.symbols, None, depth=self.depth + 1).eval(value_node)
+            memo[name] = value if value.kind is Kind.TENSOR and not value.requires_grad else UNKNOWN
+        return memo[name]
 
     def _eval_NamedExpr(self, node: ast.NamedExpr) -> Value:
         value = self.eval(node.value)
@@ -920,6 +948,47 @@ def constructor_attributes(index: RepoIndex | None, lineage, depth: int) -> dict
     return attrs
 
 
+_TENSOR_TYPES_MEMO_ATTR = "_codemod_tensor_type_attrs"
+
+
+def tensor_type_attributes(index: RepoIndex | None, lineage) -> dict[str, Value]:
+    """attr -> the tensor type that a method of the class or of a repository base binds to it,
+    wherever that method is (`self.Tensor = torch.cuda.FloatTensor if gpu else torch.Tensor`
+    in a base's `initialize`): a name that only ever holds a tensor type makes a tensor when
+    called (`self.Tensor(n, c, h, w)`), whichever method ran first.  An attribute any method
+    binds to something else is left out.  Memoised on the class."""
+    cls = lineage[0][1]
+    memo = getattr(cls, _TENSOR_TYPES_MEMO_ATTR, None)
+    if memo is not None:
+        return memo
+    found: dict[str, Value] = {}
+    other: set[str] = set()
+    for symbols, owner in lineage:
+        for method in owner.body:
+            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
+                continue
+            self_name = method.args.args[0].arg
+            evaluator = None
+            for node in ast.walk(method):
+                if not isinstance(node, ast.Assign):
+                    continue
+                for target in node.targets:
+                    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                            and target.value.id == self_name):
+                        continue
+                    value = None
+                    if isinstance(node.value, (ast.Attribute, ast.Name, ast.IfExp)):
+                        evaluator = evaluator or Evaluator(index, symbols, None)
+                        value = evaluator.eval(node.value)
+                    if value is not None and value.tensor_type is not None:
+                        found.setdefault(target.attr, value)
+                    else:
+                        other.add(target.attr)
+    memo = {attr: value for attr, value in found.items() if attr not in other}
+    setattr(cls, _TENSOR_TYPES_MEMO_ATTR, memo)
+    return memo
+
+
 def _tracked(index: RepoIndex | None, compute: Callable[[], Any]) -> tuple[Any, frozenset]:
     """compute()'s result and the files it read (RepoIndex dependency tracking), to memoise both."""
     if index is None:
@@ -1104,6 +1173,51 @@ def _alias(qualname: str, scope) -> tuple[ast.expr, _ModuleScope] | None:
         symbols = scope.index.symbols_for_module(module, scope.symbols.path)
     value = _module_assignments(symbols).get(name) if symbols is not None else None
     return (value, _ModuleScope(symbols, scope.index)) if value is not None and symbols is not None else None
+
+
+def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names a function binds or declares global (memoised on it)."""
+    found = getattr(function, "_codemod_local_names", None)
+    if found is None:
+        names: set[str] = set()
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                names.add(node.id)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                names.update(node.names)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names.update((a.asname or a.name).partition(".")[0] for a in node.names)
+        found = frozenset(names)
+        function._codemod_local_names = found  # type: ignore[attr-defined]
+    return found
+
+
+def _module_bindings(symbols: ModuleSymbols) -> dict[str, int]:
+    """name -> how many times the module's top-level code binds it (assignments, loops, `with`,
+    imports, definitions); memoised."""
+    found = getattr(symbols, "_codemod_bindings", None)
+    if found is None:
+        found = {}
+        for stmt in symbols.header:
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                    found[node.id] = found.get(node.id, 0) + 1
+                elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                    for alias in node.names:
+                        name = (alias.asname or alias.name).partition(".")[0]
+                        found[name] = found.get(name, 0) + 1
+                elif isinstance(node, ast.Global):
+                    for name in node.names:
+                        found[name] = found.get(name, 0) + 2  # rebound by a function
+        for function in ast.walk(ast.Module(body=[symbols.functions[n] for n in symbols.functions
+                                                  if isinstance(symbols.functions[n], ast.AST)], type_ignores=[])):
+            if isinstance(function, ast.Global):
+                for name in function.names:
+                    found[name] = found.get(name, 0) + 2
+        symbols._codemod_bindings = found  # type: ignore[attr-defined]
+    return found
 
 
 def _module_assignments(symbols: ModuleSymbols) -> dict[str, ast.expr]:
