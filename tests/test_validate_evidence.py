@@ -39,6 +39,46 @@ class SpectralLoss(nn.Module):
         return F.l1_loss(a, b)
 
 
+class GANLoss(nn.Module):
+    """A GAN loss that overrides __call__ (no forward): its inputs come from __call__'s
+    signature, and the fake label, cached only when `target_is_real` is False, is read only by
+    a second forward with the other value of the flag."""
+
+    def __init__(self, real_label=1.0, fake_label=0.0):
+        super().__init__()
+        self.real_label, self.fake_label = real_label, fake_label
+        self.real_label_var = None
+        self.fake_label_var = None
+        self.loss = nn.MSELoss()
+
+    def get_target_tensor(self, input, target_is_real):
+        if target_is_real:
+            if self.real_label_var is None or self.real_label_var.numel() != input.numel():
+                self.real_label_var = torch.full_like(input, self.real_label)
+            return self.real_label_var
+        if self.fake_label_var is None or self.fake_label_var.numel() != input.numel():
+            self.fake_label_var = torch.full_like(input, self.fake_label)
+        return self.fake_label_var
+
+    def __call__(self, input, target_is_real):
+        return self.loss(input, self.get_target_tensor(input, target_is_real))
+
+
+class HingeOnFake(nn.Module):
+    """__call__ again; its margin and scale are read only for fakes, and the hand-written
+    rewrite also flips the scale: only the forward with `target_is_real=False` can fail it."""
+
+    def __init__(self):
+        super().__init__()
+        self.scale = 1.0
+        self.margin = torch.tensor(0.5)
+
+    def __call__(self, input, target_is_real):
+        if target_is_real:
+            return (1 - input).clamp(min=0).mean()
+        return (input + self.margin).clamp(min=0).mean() * self.scale
+
+
 class CapsulePool(nn.Module):
     """Its first layer sizes a matrix (2 x 8), and its forward unpacks four sizes: only inputs
     made again at the rank the first failure names (2 x 16 x 16 x 8) run it."""
@@ -266,6 +306,15 @@ class OnGpuOnly(nn.Module):
 
 # (class, attribute, old statement, new statement, action, persistent, reason)
 EDITS = [
+    ("GANLoss", "real_label_var", "self.real_label_var = None",
+     'self.register_buffer("real_label_var", None, persistent=False)', "buffer", False,
+     "persistent=False: set to None here and to a tensor in GANLoss.get_target_tensor"),
+    ("GANLoss", "fake_label_var", "self.fake_label_var = None",
+     'self.register_buffer("fake_label_var", None, persistent=False)', "buffer", False,
+     "persistent=False: set to None here and to a tensor in GANLoss.get_target_tensor"),
+    ("HingeOnFake", "margin", "self.margin = torch.tensor(0.5)",
+     'self.register_buffer("margin", torch.tensor(0.5), persistent=False); self.scale = -1.0', "buffer", False,
+     "persistent=False: deterministic constant"),
     ("SpectralLoss", "window", "self.window = torch.hann_window(n_fft)",
      'self.register_buffer("window", torch.hann_window(n_fft), persistent=False)', "buffer", False,
      "persistent=False: derived from constructor arguments"),
@@ -367,7 +416,12 @@ def _module(root: Path, name: str, source: str, edits) -> tuple[list[ClassRewrit
         index = next(i for i in range(start, len(lines)) if lines[i].strip() == old)
         lines[index] = lines[index].replace(old, new)
         finding = Finding(f"pkg/{name}.py", index + 1, 9, cls, attr, Action(action), persistent, reason)
-        rewrites.append(ClassRewrite(path, f"pkg.{name}", cls, [finding], ((attr, index + 1, index + 1),)))
+        if rewrites and rewrites[-1].class_name == cls:  # one class, several rewrites
+            last = rewrites[-1]
+            rewrites[-1] = ClassRewrite(path, last.module, cls, [*last.findings, finding],
+                                        (*last.statements, (attr, index + 1, index + 1)))
+        else:
+            rewrites.append(ClassRewrite(path, f"pkg.{name}", cls, [finding], ((attr, index + 1, index + 1),)))
     return rewrites, {path: "\n".join(lines) + "\n"}
 
 
@@ -404,6 +458,22 @@ def test_a_float_window_fed_to_an_fft_in_a_loss_fails_under_a_half_cast(verdicts
     # the inputs: a prediction and a target of the same shape, made up with no setup
     assert any("forward inputs made up" in d and "randn(2x16), randn(2x16)" in d for d in v.details), v.details
     assert "forward:cpu" in v.compared  # in float32 both agree
+
+
+def test_a_loss_that_overrides_call_gets_inputs_from_its_signature_and_both_flag_values(verdicts):
+    v = verdicts["GANLoss"]
+    assert v.verdict is Verdict.PASSED, _describe(v)
+    assert v.forward_compared, _describe(v)
+    # the second build: the same arguments, the flag's other value, which fills the fake label
+    assert len(v.builds) == 2 and "other forward inputs" in v.builds[1] and "False" in v.builds[1], (v.builds, v.rewrites)
+    assert v.forward_for("fake_label_var") == "compared" and v.rewrites["fake_label_var"]["builds"] == [2], v.rewrites
+
+
+def test_a_rewrite_read_only_with_a_flag_s_other_value_fails(verdicts):
+    v = verdicts["HingeOnFake"]
+    assert v.verdict is Verdict.FAILED, _describe(v)
+    assert any("forward" in f for f in v.failures), v.failures
+    assert not any(f.startswith("attributes") for f in v.failures), v.failures  # the margin itself agrees
 
 
 def test_inputs_made_again_at_the_rank_a_failed_forward_names_give_a_forward(verdicts):

@@ -822,7 +822,9 @@ def snippet(cls: type, target: str) -> str:
 
 def _inputs_template(cls: type) -> str:
     try:
-        parameters = list(inspect.signature(cls.forward).parameters.values())[1:]
+        from codemod.validate import synth  # synth imports torch's heavier parts: only when asked
+
+        parameters = list(inspect.signature(synth.entry_point(cls)).parameters.values())[1:]
     except (TypeError, ValueError, AttributeError):
         return "(...,)"
     required = [p for p in parameters if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]

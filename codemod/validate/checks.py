@@ -399,8 +399,13 @@ class ForwardReads:
         def leave(*_: Any) -> None:
             tracker.running = max(0, tracker.running - 1)
 
-        self.hooks = [self.model.register_forward_pre_hook(enter),
-                      self.model.register_forward_hook(leave, always_call=True)]
+        if type(self.model).__call__ is not torch.nn.Module.__call__:
+            # a class that overrides __call__ (a GAN loss's `__call__(input, target_is_real)`)
+            # runs no forward hooks: the block, which only calls the model, is its forward
+            self.running = 1
+        else:
+            self.hooks = [self.model.register_forward_pre_hook(enter),
+                          self.model.register_forward_hook(leave, always_call=True)]
         torch.nn.Module.__getattr__ = __getattr__  # type: ignore[method-assign]
         return self
 

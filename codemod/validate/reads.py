@@ -28,12 +28,13 @@ def forward_reads(cls: type, attrs: list[str]) -> dict[str, bool]:
     methods = _methods(cls)
     if methods is None:
         return {attr: True for attr in attrs}
-    if "forward" not in methods:
+    entry = _entry(methods)
+    if entry is None:
         # no forward of the repository's own (nn.Module's raises): none reads anything, unless
         # the class hands the attribute on at construction
         reached: set[str] = set()
     else:
-        reached = _reached(methods, "forward")
+        reached = _reached(methods, entry)
     out = {}
     for attr in attrs:
         read = any(_reads(methods[name], attr) for name in reached)
@@ -49,10 +50,17 @@ def handed_on(cls: type, attrs: list[str]) -> list[str]:
     methods = _methods(cls)
     if methods is None:
         return []
-    reached = _reached(methods, "forward") if "forward" in methods else set()
+    entry = _entry(methods)
+    reached = _reached(methods, entry) if entry is not None else set()
     return [attr for attr in attrs
             if not any(_reads(methods[name], attr) for name in reached)
             and _escapes(methods, attr) and not _closure_reads(methods["__init__"], attr)]
+
+
+def _entry(methods: dict[str, ast.FunctionDef]) -> str | None:
+    """The method a call of the module runs: forward, or the class's own ``__call__`` where it
+    leaves forward to nn.Module (synth.entry_point)."""
+    return "forward" if "forward" in methods else "__call__" if "__call__" in methods else None
 
 
 def _methods(cls: type) -> dict[str, ast.FunctionDef] | None:

@@ -8,6 +8,7 @@ judges each against the original's (judge.py) and merges the verdicts."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import gc
 import importlib
 import importlib.util
@@ -672,6 +673,45 @@ class WorkerState:
                 continue  # inputs the first build's source gave that do not fit this one
             evidence.add(data)
             out.append(self._portable(data, source))
+        if not evidence.complete() and primary.make_inputs is not None and len(out) + 1 < MAX_BUILDS:
+            out += self._input_variants(cls, primary, request, evidence, MAX_BUILDS - 1 - len(out), tried)
+        return out
+
+    def _input_variants(self, cls: type, primary: Source, request: dict[str, Any], evidence: Evidence, room: int,
+                        tried: list[int]) -> list[dict[str, Any]]:
+        """The first build again with other inputs that run it, while a forward still has to
+        read an attribute (the other value of a flag: a GAN loss's fake label, set only when
+        `target_is_real` is False)."""
+        findings = request["findings"]
+        probe = self._probe_build(cls, primary, findings, request.get("file"))
+        if probe is None:
+            return []
+        model = probe[0]
+        known = list(primary.known_inputs)
+        used = primary.inputs_spec
+        out: list[dict[str, Any]] = []
+        for candidate in synth.input_candidates(model, known):
+            if len(out) >= room or tried[0] >= MAX_VARIANTS_TRIED or evidence.complete():
+                break
+            if candidate == used:
+                continue
+            tried[0] += 1
+            source = dataclasses.replace(primary, notes=list(primary.notes), inputs_spec=None, make_inputs=None,
+                                         detail=f"{primary.detail}, with other forward inputs: {synth.describe(candidate)}")
+            self.use_inputs(source, candidate)
+            if not _runs(model, source):
+                continue
+            try:
+                data = self._gather(cls, source, findings, coverage_file=request.get("file"))
+            except (NotBuildable, StageError):
+                continue
+            if data["forward_error"]:
+                continue
+            before = dict(evidence.forward), dict(evidence.tensor)
+            evidence.add(data)
+            if (dict(evidence.forward), dict(evidence.tensor)) != before:
+                out.append(self._portable(data, source))
+        del model
         return out
 
     def _probe_build(self, cls: type, source: Source, findings: list[list[Any]], coverage_file: str | None

@@ -799,7 +799,7 @@ class _Model:
         self.embedding = next((m for m in model.modules() if isinstance(m, (nn.Embedding, nn.EmbeddingBag))), None)
         self.nodes = node_counts(model)
         try:
-            self.forward_tree: ast.AST | None = ast.parse(textwrap.dedent(inspect.getsource(type(model).forward)))
+            self.forward_tree: ast.AST | None = ast.parse(textwrap.dedent(inspect.getsource(entry_point(type(model)))))
         except (OSError, TypeError, SyntaxError, IndentationError):
             self.forward_tree = None
 
@@ -819,7 +819,7 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
 
     for candidate in known:
         add(candidate)
-    forward = getattr(type(model), "forward", None)
+    forward = entry_point(type(model))
     try:
         parameters = list(inspect.signature(forward).parameters.values())[1:]
     except (TypeError, ValueError):
@@ -1284,7 +1284,7 @@ def _first_layer_uses(model: nn.Module, cls: type, depth: int = 0) -> dict[str, 
     """``{forward parameter: the first submodule forward hands it to}``, looking two levels down
     (``x = self.encoder(x)`` where the encoder's own forward starts with a layer)."""
     try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(cls.forward))))
+        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(entry_point(cls)))))
     except (OSError, TypeError, SyntaxError, IndentationError, AttributeError):
         return {}
     function = next((n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
@@ -1309,9 +1309,22 @@ def _first_layer_uses(model: nn.Module, cls: type, depth: int = 0) -> dict[str, 
     return found
 
 
+def entry_point(cls: type) -> Any:
+    """What calling a module of ``cls`` runs: its ``forward``, or, where the class leaves
+    forward to nn.Module and overrides ``__call__`` itself (a GAN loss's
+    ``__call__(self, input, target_is_real)``), that ``__call__``."""
+    forward = getattr(cls, "forward", None)
+    if forward is not nn.Module.forward:
+        return forward
+    call = getattr(cls, "__call__", None)
+    if call is not None and call is not nn.Module.__call__ and not getattr(call, "__module__", "torch").startswith("torch"):
+        return call
+    return forward
+
+
 def _forward_names(cls: type) -> list[str]:
     try:
-        return list(inspect.signature(cls.forward).parameters)[1:]
+        return list(inspect.signature(entry_point(cls)).parameters)[1:]
     except (TypeError, ValueError, AttributeError):
         return []
 
