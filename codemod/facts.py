@@ -548,6 +548,10 @@ class ClassFacts:
                 for event in walker.events:
                     result.setdefault(event.attr, []).append((label, event))
 
+    def called_elsewhere(self, name: str) -> bool:
+        """Whether a method other than __init__ and its helpers calls self.<name>."""
+        return self._called_elsewhere(self.cls, name, self.init)
+
     def _called_elsewhere(self, cls: ast.ClassDef, name: str, init) -> bool:
         """Whether a method other than __init__ and its helpers mentions self.<name>."""
         lines = self.symbols.source_lines

@@ -15,6 +15,7 @@ not change without being asked (torch-facts: "Facts behind behaviour-preserving 
 from __future__ import annotations
 
 import functools
+import io
 import inspect
 import sys
 import types
@@ -323,3 +324,52 @@ def test_arithmetic_on_a_parameter_gives_a_plain_tensor_that_nothing_registers()
     rewritten = Rewritten()
     assert torch.equal(rewritten.xx, Grid().xx) and "xx" not in rewritten.state_dict()
     assert rewritten.to("meta").xx.device.type == "meta"
+
+
+# at module level: torch.save(model) pickles the class by its qualified name
+class _Masked(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.ones(3))
+        self.reset_mask()
+
+    def reset_mask(self):
+        self.mask = torch.ones(3)
+
+    def forward(self, x):
+        return x * self.w * self.mask
+
+
+def test_a_model_saved_whole_keeps_its_plain_attribute_so_a_helper_run_again_cannot_register_it():
+    """BUF220's facts: a model saved with torch.save(model) before the rewrite loads with the
+    attribute a plain one, since __init__ does not run again; register_buffer in a helper that
+    runs again raises on it, while the empty slot declared in __init__ plus the helper's own
+    assignment works on the old model (still a plain attribute) and the new one (a buffer)."""
+    saved = io.BytesIO()
+    torch.save(_Masked(), saved)
+    original = _Masked.reset_mask
+
+    def registered(self):
+        self.register_buffer("mask", torch.ones(3), persistent=False)
+
+    try:
+        _Masked.reset_mask = registered
+        saved.seek(0)
+        old = torch.load(saved, weights_only=False)
+        with pytest.raises(KeyError, match="attribute 'mask' already exists"):
+            old.reset_mask()
+        _Masked.reset_mask = original  # the safe form: the assignment stays
+        old.reset_mask()
+        assert "mask" in old.__dict__ and "mask" not in old._buffers
+        class Slotted(_Masked):  # the slot declared in __init__ before the helper runs
+            def __init__(self):
+                torch.nn.Module.__init__(self)
+                self.w = torch.nn.Parameter(torch.ones(3))
+                self.register_buffer("mask", None, persistent=False)
+                self.reset_mask()
+
+        fresh = Slotted()
+        fresh.reset_mask()
+        assert "mask" in fresh._buffers and fresh.to("meta").mask.device.type == "meta"
+    finally:
+        _Masked.reset_mask = original

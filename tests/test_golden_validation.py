@@ -50,6 +50,7 @@ STILL_MIXES_AFTER_REWRITE: list[tuple[str, str]] = [
     ("tensor_constructor_argument_typed_from_calls", "Net"),  # FromNumpy's table stays raw
     ("device_move_kept_read_by_child_module", "GraphNet"),  # the child's own `degree` stays raw
     ("persistent_data_passed_in", "ClassWeights"),  # BUF204 keeps `stats` raw
+    ("safety_helper_run_again_reported", "DropConnectLSTM"),  # BUF220 keeps the helper's mask raw
     ("parameter_trained_tensor_handed_to_an_optimizer_elsewhere", "PromptedClassifier"),  # BUF217 keeps temperature raw
     # the embedding's forward_o builds CPU indices (torch.LongTensor(data)) and moves them only to CUDA
     ("safety_cpu_data_read_through_held_module", "Uniform"),

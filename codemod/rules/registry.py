@@ -34,6 +34,7 @@ from codemod.rules import (
     rebinding,
     registered_later,
     reported,
+    rerun_helpers,
     size_limits,
     super_order,
     trained_tensors,
@@ -59,6 +60,7 @@ ORDER = (
     not_a_tensor,  # BUF204: a binding not proven a tensor (in any branch)
     collisions,  # BUF207: a name register_buffer cannot take
     constructor_helpers,  # BUF208: also bound by a base-class method
+    rerun_helpers,  # BUF220: bound by a helper that other methods call again
     complex_values,  # BUF201
     off_device,  # BUF206
     placed_where_read,  # BUF215
