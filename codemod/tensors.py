@@ -535,6 +535,8 @@ class Evaluator:
             name = func.args[1]
             if isinstance(name, ast.Constant) and isinstance(name.value, str):
                 return self._qualified_call(f"{self.qualify(func.args[0])}.{name.value}", node)
+            if not node.args and not node.keywords:
+                return UNKNOWN  # `getattr(nn.functional, activation)()`: called with nothing, no tensor op
             return Value(Kind.TENSOR, "value from a torch function chosen at run time")
         if isinstance(func, ast.Attribute):
             if self.is_self(func.value):
@@ -549,7 +551,11 @@ class Evaluator:
                 # self.net = Generator().to(device); self.converter.encode(text)
                 if func.attr in tn.DEVICE_METHODS or func.attr in _MODULE_SELF_METHODS:
                     return receiver
+                layer = self._instance_layer(receiver.instance, func.attr)
+                if layer is not None:
+                    return layer  # `self.attention.memory_layer(memory)`: a torch layer the instance holds
                 return self._instance_method(receiver.instance, func.attr)
+
             if receiver.kind is Kind.UNKNOWN and func.attr in tn.TENSOR_ONLY_METHODS:
                 # x.detach(), x.unsqueeze(0): methods nothing but a tensor has
                 receiver = Value(Kind.TENSOR, "data passed in")
@@ -874,6 +880,21 @@ class Evaluator:
             return UNKNOWN
         value = constructor_attributes(self.index, lineage, self.depth + 1).get(name, UNKNOWN)
         return value if value.is_tensor or value.kind in (Kind.PARAMETER, Kind.SEQUENCE) else UNKNOWN
+
+    def _instance_layer(self, resolved, name: str) -> Value | None:
+        """Calling `obj.name(...)` where obj's constructor binds name to a torch layer that
+        returns a tensor, or to a repository module whose forward returns one (and obj's class
+        has no method of that name): that tensor."""
+        lineage = self._lineage(resolved)
+        if lineage is None or method_in(lineage, name) is not None:
+            return None
+        held = constructor_attributes(self.index, lineage, self.depth + 1).get(name)
+        if held is not None and held.module is not None and tn.module_returns_tensor(held.module):
+            return Value(Kind.TENSOR, f"data passed in (computed by {held.module.rpartition('.')[2]})")
+        if held is not None and held.instance is not None:
+            value = self._instance_method(held.instance, "__call__")  # a repository module: its forward
+            return value if value.kind is Kind.TENSOR else None
+        return None
 
     def _property_value(self, name: str) -> Value:
         """`self.err_rate` where the class defines `@property def err_rate(self)`: what its body

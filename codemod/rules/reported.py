@@ -175,8 +175,11 @@ def _outside_only(facts: AttributeFacts) -> Decision | None:
     own = [
         (label, e)
         for label, e in facts.outside
-        if label.startswith(f"{cls.cls.name}.") and e.kind in ("assign", "unpack", "fill") and e.value is not None
-        and (e.value.kind is Kind.TENSOR or e.value.kind is Kind.SEQUENCE)
+        if label.startswith(f"{cls.cls.name}.") and e.value is not None and (
+            (e.kind in ("assign", "unpack", "fill") and (e.value.kind is Kind.TENSOR or e.value.kind is Kind.SEQUENCE))
+            # `self.loss = 0` then `self.loss += self.criterion(out, y)`: a tensor from then on
+            or (e.kind == "mutate" and isinstance(e.stmt, ast.AugAssign) and e.value.kind is Kind.TENSOR)
+        )
     ]
     if not own or any(label.startswith("base ") for label, _ in facts.outside):
         return None
