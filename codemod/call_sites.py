@@ -45,17 +45,19 @@ def _torch_function(func: ast.expr) -> str | None:
     return func.attr
 
 
-def _tensor_arguments(call: ast.Call) -> list[ast.expr]:
+def _tensor_arguments(call: ast.Call, strict: bool = False) -> list[ast.expr]:
     """The arguments a torch function call takes in tensor slots (segments.torch_slot_takes_tensor),
-    with the items of a list or tuple literal there (`torch.cat([x, self.pe], 1)`)."""
+    with the items of a list or tuple literal there (`torch.cat([x, self.pe], 1)`); `strict`:
+    without the slots where another overload takes a number (`torch.gt(x, self.threshold)`)."""
     name = _torch_function(call.func)
     if name is None:
         return []
+    scalar = table.SCALAR_ARGUMENT_POSITIONS.get(name, ()) if strict else ()
     found: list[ast.expr] = []
     for position, arg in enumerate(call.args):
         if isinstance(arg, ast.Starred):
             break
-        if torch_slot_takes_tensor(name, position, None):
+        if torch_slot_takes_tensor(name, position, None) and position not in scalar:
             found.append(arg)
     found += [k.value for k in call.keywords if k.arg is not None and torch_slot_takes_tensor(name, None, k.arg)]
     return [item for arg in found for item in (arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg])]
@@ -469,7 +471,7 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
                     if receiver and (func.attr in methods_of_tensors or (strict and _reshapes(func.attr, node))):
                         use((receiver,), node)
                     # handed to a torch function where it takes a tensor: `F.cross_entropy(x, y, self.w)`
-                    use(map(attr_of, _tensor_arguments(node)), node)
+                    use(map(attr_of, _tensor_arguments(node, strict)), node)
             elif isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Attribute):
                 attr = attr_of(node.iter)
                 if attr and _name_used_as_tensor(node.body, node.target.id, methods_of_tensors):

@@ -1160,7 +1160,36 @@ def build_tables(clf: Classifier | None = None) -> dict[str, object]:
     tables.update(_nn_classes())
     tables["NON_TENSOR_TORCH_CALLABLES"] = _non_tensor_callables(clf)
     tables["NON_TENSOR_ARGUMENT_POSITIONS"], tables["NON_TENSOR_ARGUMENT_KEYWORDS"] = _non_tensor_arguments(clf)
+    tables["SCALAR_ARGUMENT_POSITIONS"] = _scalar_arguments(clf)
     return tables
+
+
+def _scalar_arguments(clf: Classifier) -> dict[str, tuple[int, ...]]:
+    """torch.<name> -> the call positions that take a tensor in some aten overload and a plain
+    number in another (`torch.gt(x, other)`: `gt.Tensor` and `gt.Scalar`; `torch.fmod`): a
+    number handed there is no tensor, so such a slot is no evidence that an argument is one."""
+    positions: dict[str, tuple[int, ...]] = {}
+    for name, obj in _public(torch):
+        if not callable(obj) or isinstance(obj, type):
+            continue
+        schemas = clf.schemas.native_for(name)
+        if not schemas:
+            continue
+        by_position: dict[int, list] = defaultdict(list)
+        for schema in schemas:
+            for i, argument in enumerate(a for a in schema.arguments if not a.kwarg_only):
+                by_position[i].append(argument.type)
+        found = tuple(
+            i for i in sorted(by_position)
+            if any(map(_mentions_tensor, by_position[i])) and any(_takes_a_number(t) for t in by_position[i])
+        )
+        if found:
+            positions[name] = found
+    return positions
+
+
+def _takes_a_number(t: torch._C.JitType) -> bool:
+    return str(t).rstrip("?") in ("Scalar", "float", "int", "number", "bool")
 
 
 def _non_tensor_arguments(clf: Classifier) -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[str, ...]]]:
@@ -1245,6 +1274,7 @@ DOCS = {
     "NON_TENSOR_TORCH_CALLABLES": "Callables, dotted relative to torch, whose results are never Tensors.",
     "NON_TENSOR_ARGUMENT_POSITIONS": "torch.<name> -> call positions that take no Tensor in any aten overload.",
     "NON_TENSOR_ARGUMENT_KEYWORDS": "torch.<name> -> argument names that take no Tensor in any aten overload.",
+    "SCALAR_ARGUMENT_POSITIONS": "torch.<name> -> call positions that take a Tensor in some aten overload and a number in another.",
 }
 
 LINE_WIDTH = 88
