@@ -7,6 +7,9 @@
 
 from __future__ import annotations
 
+import ast
+import re
+
 from pathlib import Path
 
 from codemod.analysis import plan_module, scan_text
@@ -53,6 +56,10 @@ def transform_source(
     return TransformResult(code=analysis.result.rewritten or source, findings=analysis.result.findings)
 
 
+# Python 2's print statement and `except E, e:` at the start of a line.
+_PYTHON2 = re.compile(r"^[ \t]*(?:print(?:[ \t]*>>|[ \t]+(?![\s(=.,)\]}]))|except\b[^:\n#]*,[ \t]*\w+[ \t]*:)", re.MULTILINE)
+
+
 def analyse_text(
     index: RepoIndex,
     path: Path,
@@ -72,6 +79,10 @@ def analyse_text(
     if index.lazy:
         scan = scan_text(index, path, text)
         if scan.nothing_to_find:
+            if _PYTHON2.search(text):
+                # a file in Python 2 (`print x`, `except E, e:`) holds no finding the pre-filter
+                # sees, but its syntax error is still reported: parse it (SyntaxError goes up)
+                ast.parse(text, filename=str(path))
             return FileAnalysis(result)  # nothing here can hold a finding: not even parsed
         holders, segments = scan.holders, scan.segments
     symbols = index.load(path, text, segments)

@@ -180,6 +180,8 @@ BROKEN_FILES = {
         b"        return x +* self.w\n"
     ),
     "syntax_error_at_top_level": b"import torch\n\nVALUES = [1, 2\nprint(VALUES)\n",
+    # a Python 2 script: no module class, yet its print statement is reported without --parse-all
+    "python_2_script": b"import os\n\n\ndef main():\n    print os.getcwd()\n",
     "binary": b"\x7fELF\x02\x01\x01\x00\x00\x00import torch\n\x00\x00\x00",
     "undecodable": b"import torch\n\nNAME = '\xff\xfe caf\xe9'\n",
     "bad_coding_cookie": b"# -*- coding: klingon -*-\nimport torch\n",
