@@ -167,6 +167,27 @@ def test_inputs_are_made_again_at_the_size_a_broadcast_against_a_held_table_asks
     assert _runs(model, repaired[0])
 
 
+def test_inputs_are_made_again_at_the_shape_a_failed_view_names():
+    class Fold(nn.Module):  # a code vector per sample, viewed as (batch, channels, 1)
+        def __init__(self, in_channel=8):
+            super().__init__()
+            self.in_channel = in_channel
+            self.folding_seed = torch.linspace(-1, 1, 4).view(1, 1, 4)
+            self.proj = nn.Conv1d(in_channel, 3, 1)
+
+        def forward(self, x):
+            return self.proj(x.view(x.size(0), self.in_channel, 1) + self.folding_seed)
+
+    model = Fold()
+    wrong = {"args": [{"op": "randn", "shape": [2, 10, 16]}], "kwargs": {}}
+    message = _error(model, wrong)
+    assert "shape '[2, 8, 1]' is invalid" in message
+    repaired = synth.repaired_candidates(wrong, message)
+    assert [c["args"][0]["shape"] for c in repaired] == [[2, 8], [2, 8, 1]]
+    assert all(_runs(model, c) for c in repaired)
+    assert synth.repaired_candidates(wrong, "shape '[4, 8]' is invalid for input of size 320") == []  # another batch
+
+
 def test_a_recurrent_cell_gets_one_step_of_its_input_size():
     class Stepper(nn.Module):
         def __init__(self):
@@ -725,3 +746,45 @@ def test_a_count_kept_as_tensor_data_is_still_an_integer():
     k = synth.parameter_values(NCEAverage, parameters["K"], parameters["K"].annotation)[0][0]
     assert isinstance(k, int)
     NCEAverage(4, k)  # torch.rand(K, ...) takes it; a float would raise
+
+
+def test_a_logger_argument_is_made_up_as_a_logger_that_writes_nowhere():
+    import logging
+
+    class Seq2Seq(nn.Module):
+        def __init__(self, dim, logger):
+            super().__init__()
+            logger.debug("building the decoder")  # an int here would raise
+            self.decoder = nn.Linear(dim, dim)
+
+    made = synth.argument_candidates(Seq2Seq)
+    assert made and isinstance(made[0].kwargs["logger"], logging.Logger)
+    assert "logger=a logging.Logger" in made[0].description
+    Seq2Seq(*made[0].args, **made[0].kwargs)  # builds
+
+
+def test_a_none_default_kept_and_used_as_a_tensor_is_made_up_as_a_tensor():
+    import inspect
+
+    class WeightedLoss(nn.Module):
+        def __init__(self, eps=1e-8, weight=None):
+            super().__init__()
+            self.eps = eps
+            self.weight = weight
+
+        def forward(self, x, y):
+            loss = y * torch.log(x.clamp(min=self.eps))
+            if self.weight is not None:
+                loss = loss * self.weight.view(1, -1)
+            return -loss.mean()
+
+    class Plain(nn.Module):  # kept, but never used as only a tensor is
+        def __init__(self, weight=None):
+            super().__init__()
+            self.weight = weight
+
+    weight = inspect.signature(WeightedLoss).parameters["weight"]
+    values = synth.parameter_values(WeightedLoss, weight, inspect.Parameter.empty)
+    assert values and all(isinstance(v, torch.Tensor) for v, _ in values)
+    plain = synth.parameter_values(Plain, inspect.signature(Plain).parameters["weight"], inspect.Parameter.empty)
+    assert not any(isinstance(v, torch.Tensor) for v, _ in plain)

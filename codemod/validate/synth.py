@@ -35,8 +35,9 @@ import ast
 import dataclasses
 import functools
 import inspect
-import os
+import logging
 import math
+import os
 import re
 import sys
 import textwrap
@@ -201,11 +202,17 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     if annotation is not typing.Any:
         return []  # an annotation we cannot satisfy: guessing against it only builds nonsense
     # unannotated: the name decides
+    if name in ("logger", "log") or name.endswith("_logger"):
+        # `self.logger.debug(...)` in the constructor: a logger that writes nowhere
+        return [(_quiet_logger(), "a logging.Logger")]
     if _is_config_name(name):
         return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name) + _mappings(
             cls, parameter.name)
     if _names_an_adjacency(name):
         return _tensor_values(name) + _namespaces(cls, parameter.name) + [(v, str(v)) for v in _int_values(name)]
+    if parameter.default is None and _kept_as_tensor(cls, parameter.name):
+        # `self.weight = weight` with `self.weight.view(1, -1)` in forward: a tensor, when given
+        return _tensor_values(name)
     if "anchor" in name:
         # detection heads: (width, height) pairs
         return [(list(_ANCHORS), str(list(_ANCHORS)))] + [(v, str(v)) for v in _int_values(name)]
@@ -236,6 +243,13 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         item = _int_values(name)[0]
         return [([item] * 3, f"[{item}, {item}, {item}]"), ([item] * 2, f"[{item}, {item}]")]
     return [(v, str(v)) for v in _int_values(name)]
+
+
+def _quiet_logger() -> logging.Logger:
+    logger = logging.getLogger("codemod.validation.made-up")
+    logger.addHandler(logging.NullHandler())
+    logger.propagate = False
+    return logger
 
 
 _ANCHORS = ((10, 13), (16, 30), (33, 23))
@@ -444,6 +458,25 @@ def _tensor_data(tree: ast.AST | None, parameter: str) -> bool:
         if data is not None and _holds_name(data, parameter):
             return True
     return False
+
+
+def _kept_as_tensor(cls: type, parameter: str) -> bool:
+    """The constructor keeps the parameter as an attribute of its own name
+    (`self.weight = weight`) and a method of the class calls a tensor's method on that
+    attribute (`self.weight.view(1, -1)`)."""
+    try:
+        source = textwrap.dedent(inspect.getsource(cls))
+    except (OSError, TypeError):
+        return False
+    if not re.search(rf"^\s*self\.{re.escape(parameter)}\s*=\s*{re.escape(parameter)}\s*(?:#.*)?$", source, re.M):
+        return False
+    uses = re.findall(rf"\bself\.{re.escape(parameter)}\.(\w+)\(", source)
+    if not uses:
+        return False
+    # the methods only a tensor among the values a constructor is handed has, and `view`
+    from codemod.segments import ARGUMENT_TENSOR_METHODS  # imported only where a use is found
+
+    return any(method in ARGUMENT_TENSOR_METHODS or method == "view" for method in uses)
 
 
 def _names_a_size(name: str) -> bool:
@@ -955,6 +988,9 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
     sized = _sized_again(candidate, message)
     if sized:
         return _distinct(sized)
+    viewed = _viewed_as(candidate, message)
+    if viewed:
+        return _distinct(viewed)
     if (found := _HIDDEN_BATCH.search(message)) is not None:
         return _distinct(_rebatched(candidate, int(found.group(1)), int(found.group(2))))
     if _TOO_SHORT.search(message):
@@ -980,6 +1016,26 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         options.append([BATCH, 3, 32, 32])
     # every input made like the first (a pair to compare) alike
     return _distinct([_replaced(candidate, first, {**first, "shape": option}) for option in options])
+
+
+# `x.view(bs, self.in_channel, 1)` on an input of another size: the shape forward wanted.
+_VIEW_SHAPE = re.compile(r"shape '\[(\d+(?:, \d+)*)\]' is invalid for input of size \d+")
+
+
+def _viewed_as(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
+    """The first input (and those made like it) at the shape a failed `view`/`reshape` of it
+    names, when that shape starts with our batch: `[2, 8, 1]` gives `(2 x 8)` (its size-1
+    dimensions dropped, as a view that adds them expects) and `(2 x 8 x 1)`."""
+    found = _VIEW_SHAPE.search(message)
+    first = _first_input(candidate, ("randn", "rand"))
+    if found is None or first is None or not first.get("shape"):
+        return []
+    shape = [int(part) for part in found.group(1).split(", ")]
+    if shape[0] != first["shape"][0] or math.prod(shape) > 65536:
+        return []
+    squeezed = [shape[0], *[size for size in shape[1:] if size != 1]]
+    options = [option for option in (squeezed, shape) if option != list(first["shape"])]
+    return [_replaced(candidate, first, {**first, "shape": option}) for option in options]
 
 
 def _rebatched(candidate: dict[str, Any], ours: int, held: int) -> list[dict[str, Any]]:
