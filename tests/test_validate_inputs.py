@@ -425,6 +425,17 @@ def test_calls_from_main_blocks_docstrings_and_tests(tmp_path):
     assert str(tmp_path / "tests" / "test_net.py") in found.files
 
 
+def test_a_call_names_the_file_its_callee_is_imported_from(tmp_path):
+    """Two experiment directories, each a root with its own `model.py` and a same-named class:
+    the call in one directory's script is that directory's class, never the other's."""
+    model = "import torch.nn as nn\n\nclass Loss(nn.Module):\n    def __init__(self, weight=None):\n        super().__init__()\n"
+    script = "from model import Loss\n\nif __name__ == '__main__':\n    Loss(weight=None)\n"
+    _write(tmp_path, {"a/model.py": model, "a/train.py": script, "b/model.py": model})
+    found = calls.find(tmp_path, ["model.Loss"], [tmp_path / "a", tmp_path / "b"])
+    [usage] = found.usages["model.Loss"]
+    assert usage["file"] == str((tmp_path / "a" / "model.py").resolve())
+
+
 def test_calls_are_read_never_run(tmp_path):
     marker = tmp_path / "ran"
     _write(tmp_path, {"m.py": f'''

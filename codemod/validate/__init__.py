@@ -153,7 +153,9 @@ def validate_rewrites(
     usages: dict[tuple[Path, str], list[dict]] = {key: [] for key in unique}
     if options.zero_setup:
         found = calls.find(root, [f"{r.module}.{r.class_name}" for r in unique.values()], roots)
-        usages = {key: found.usages.get(f"{r.module}.{r.class_name}", []) for key, r in unique.items()}
+        # a call whose callee resolves to another file (a same-named class in another directory) is not this class's
+        usages = {key: [u for u in found.usages.get(f"{r.module}.{r.class_name}", [])
+                        if u.get("file") in (None, str(Path(r.path).resolve()))] for key, r in unique.items()}
     cache = VerdictCache(root, options.cache_dir) if options.cache else None
     requests: dict[tuple[Path, str], dict] = {}
     todo: dict[tuple[Path, str], ClassRewrite] = {}

@@ -127,6 +127,7 @@ class Unreadable(Exception):
 class _Reader:
     def __init__(self, module: str, path: Path, root: Path, targets: list[str], roots: list[Path]) -> None:
         self.module = module
+        self.path = path
         self.package = module if path.name == "__init__.py" else module.rpartition(".")[0]
         self.where = os.path.relpath(path, root)
         self.targets = targets
@@ -220,6 +221,27 @@ class _Reader:
             return matching[0] if len(matching) == 1 else None
         return candidates[0] if len(candidates) == 1 and isinstance(func, ast.Name) else None
 
+    def _defining_file(self, func: ast.AST) -> str | None:
+        """The file the callee's module is where Python would import it from (the calling
+        script's own directory first, then the import roots), or None where that cannot be
+        told: two directories may each hold a `model.py` with a class of the same name."""
+        dotted = self._dotted(func)
+        if dotted is None:
+            return None
+        module = dotted.rpartition(".")[0]
+        if module == self.module:
+            return str(self.path.resolve())
+        parts = module.split(".") if module else []
+        if not parts:
+            return None
+        for base in (self.path.parent, *self.roots):
+            candidate = Path(base).joinpath(*parts).with_suffix(".py")
+            if candidate.is_file():
+                return str(candidate.resolve())
+            if Path(base).joinpath(*parts).is_dir():
+                return None  # a package: the class may be re-exported from its __init__
+        return None
+
     # -- one block of statements, in order -----------------------------------------------------
 
     def read_block(self, body: list[ast.stmt], where: str) -> None:
@@ -273,7 +295,7 @@ class _Reader:
         except Unreadable:
             return None
         line = where if where.endswith("(docstring)") else f"{where.rpartition(':')[0]}:{call.lineno}"
-        usage = {"where": line, "args": args, "kwargs": kwargs, "inputs": None}
+        usage = {"where": line, "args": args, "kwargs": kwargs, "inputs": None, "file": self._defining_file(call.func)}
         known = self.usages.setdefault(target, [])
         for other in known:
             if (other["args"], other["kwargs"]) == (args, kwargs):
