@@ -233,9 +233,13 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
             return True  # `self.error += (pred - y).abs().mean()`: a number placeholder made a tensor
         if keeps_tensor_argument(block, text):
             return True  # `self.ids = ids` with `self.ids.size(0)` elsewhere (rules/untyped_method_arguments.py)
+        if _KEEPS_MOVED_ITEM.search(block):
+            return True  # `self.real_A = input["A"].to(self.device)` (rules/untyped_method_arguments.py)
     return False
 
 
+# `self.real_A = input["A"].to(device)`, `self.x = batch.x.cuda()`: an item of a value moved to a device.
+_KEEPS_MOVED_ITEM = re.compile(r"^[ \t]*self\.\w+[ \t]*=(?!=)[^\n]*\w[\w\]'\"]*[\].]\w*\.(?:to|cuda)\(", re.MULTILINE)
 # `self.b = self.a`, `self.b = self.a.data`, `self.b = self.child.a`: another attribute's value under a second name.
 _COPIES_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*=[ \t]*self(?:\.\w+)+(?:\.detach\(\))?[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 # `self.x += value`, not a counter's `self.steps += 1`.

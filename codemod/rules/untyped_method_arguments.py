@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from codemod.call_sites import tensor_use_evidence
 from codemod.rules.base import Decision, Rule
 from codemod.rules.reported import outside_suggestion
-from codemod.tensors import Kind
+from codemod.tensors import Kind, mentions_self_attribute
 
 if TYPE_CHECKING:
     from codemod.facts import AttributeFacts
@@ -42,8 +42,9 @@ def wants(facts: AttributeFacts) -> bool:
     return _kept_argument(facts) is not None
 
 
-def _kept_argument(facts: AttributeFacts) -> tuple[str, str, str] | None:
-    """(argument, method, where the class uses it as a tensor) when every binding of the
+def _kept_argument(facts: AttributeFacts) -> tuple[str, str, str, bool] | None:
+    """(argument, method, where the class uses it as a tensor, whether a part of it moved to a
+    device is what is kept) when every binding of the
     attribute outside __init__ is in a method of the class itself and binds an argument of
     that method the analysis could not type (__init__ binds None or nothing), or None."""
     if not facts.outside or not all(e.kind == "assign" and e.value is not None and e.value.kind is Kind.NONE for e in facts.events):
@@ -55,25 +56,41 @@ def _kept_argument(facts: AttributeFacts) -> tuple[str, str, str] | None:
     return found
 
 
-def _find(facts: AttributeFacts) -> tuple[str, str, str] | None:
+def _find(facts: AttributeFacts) -> tuple[str, str, str, bool] | None:
     cls = facts.cls.cls
     own = f"{cls.name}."
     methods = facts.cls.own_methods
     kept: tuple[str, str] | None = None
+    moved: tuple[str, str, int] | None = None  # (argument, method, line) of `input["A"].to(device)`
     for label, event in facts.outside:
+        if label.startswith(own) and event.kind == "delete":
+            continue  # `del self.real_A` in a reset: a per-call value freed
         if not label.startswith(own) or event.kind != "assign" or event.value is None:
             return None
         if event.value.kind is Kind.NONE:
             continue  # `self.x = None` in a reset method
         method = methods.get(label[len(own):])
         node = event.value_node
-        if event.value.kind is not Kind.UNKNOWN or method is None or not isinstance(node, ast.Name):
+        if event.value.kind is not Kind.UNKNOWN or method is None:
             return None
-        arguments = [*method.args.posonlyargs, *method.args.args, *method.args.kwonlyargs][1:]
-        if node.id not in {a.arg for a in arguments}:
+        arguments = {a.arg for a in [*method.args.posonlyargs, *method.args.args, *method.args.kwonlyargs][1:]}
+        if isinstance(node, ast.Name) and node.id in arguments:
+            kept = kept or (node.id, method.name)
+            continue
+        item = _moved_item(node, arguments)
+        if item is None and node is not None and method.args.args and mentions_self_attribute(
+                node, method.args.args[0].arg, facts.attr):
+            continue  # `self.real_A = 1 / self.scale_by * self.real_A`: the kept value, rescaled
+        if item is None:
             return None
-        kept = kept or (node.id, method.name)
-    if kept is None:
+        moved = moved or (item, method.name, event.stmt.lineno)
+    if moved is not None and f"self.{facts.attr}(" not in facts.cls.class_text:
+        # a part of the batch a method is handed, moved to a device and kept (pix2pix's
+        # `self.real_A = input["A"].to(self.device)`): the move is the evidence (not a module:
+        # the class never calls it)
+        argument, method_name, line = moved
+        return argument, method_name, f"line {line}", True
+    if kept is None or moved is not None:
         return None
     self_name = methods[kept[1]].args.args[0].arg if methods[kept[1]].args.args else None
     if self_name is None:
@@ -81,15 +98,42 @@ def _find(facts: AttributeFacts) -> tuple[str, str, str] | None:
     evidence = tensor_use_evidence(cls, self_name, {facts.attr})
     if facts.attr not in evidence:
         return None
-    return kept[0], kept[1], evidence[facts.attr]
+    return kept[0], kept[1], evidence[facts.attr], False
+
+
+def _moved_item(node: ast.expr | None, arguments: set[str]) -> str | None:
+    """The argument of `input["A"].to(device)`, `batch[0].cuda()`, `scale * data.x.to(dev)`:
+    an item or attribute of a method's argument moved to a device (alone, scaled by a number
+    or an attribute of self, or in one arm of a conditional whose other arm is None)."""
+    if isinstance(node, ast.BinOp):
+        sides = [side for side in (node.left, node.right) if not isinstance(side, (ast.Constant, ast.Attribute))]
+        return _moved_item(sides[0], arguments) if len(sides) == 1 else None
+    if isinstance(node, ast.IfExp):
+        # `None if input["dates"] is None else input["dates"].to(device)`
+        arms = [arm for arm in (node.body, node.orelse) if not (isinstance(arm, ast.Constant) and arm.value is None)]
+        return _moved_item(arms[0], arguments) if len(arms) == 1 else None
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "cuda")):
+        return None
+    receiver = node.func.value
+    if not isinstance(receiver, (ast.Subscript, ast.Attribute)):
+        return None
+    while isinstance(receiver, (ast.Subscript, ast.Attribute)):
+        receiver = receiver.value
+    return receiver.id if isinstance(receiver, ast.Name) and receiver.id in arguments else None
 
 
 def decide(facts: AttributeFacts) -> Decision | None:
     found = _kept_argument(facts)
     if found is None:
         return None
-    argument, method, where = found
+    argument, method, where, moved = found
     _, suggestion = outside_suggestion(facts.attr, facts.cls.class_text, overrides_base_method=False)
+    if moved:
+        return RULE.skip(
+            f"keeps a part of the argument {argument} of {method} moved to a device ({where}): a batch tensor kept on the "
+            "module, neither moved by a later .to() nor saved",
+            suggestion,
+        )
     return RULE.skip(
         f"keeps the argument {argument} of {method}, which the class uses as a tensor ({where}); a tensor kept there is "
         "neither moved by .to() nor saved",
