@@ -799,3 +799,17 @@ def test_a_none_default_kept_and_used_as_a_tensor_is_made_up_as_a_tensor():
     assert values and all(isinstance(v, torch.Tensor) for v, _ in values)
     plain = synth.parameter_values(Plain, inspect.signature(Plain).parameters["weight"], inspect.Parameter.empty)
     assert not any(isinstance(v, torch.Tensor) for v, _ in plain)
+
+
+def test_a_method_the_constructor_calls_on_an_argument_is_made_up_as_one():
+    class Seq2Seq(nn.Module):
+        def __init__(self, config, voc):
+            super().__init__()
+            self.eos = voc.get_id("<eos>")  # a made-up int here would not be callable
+            self.embed = nn.Embedding(config.vocab_size, 4)
+            self.mask = torch.ones(self.eos + 1)
+
+    made = synth.argument_candidates(Seq2Seq)
+    assert made, "no made-up arguments"
+    model = Seq2Seq(*made[0].args, **made[0].kwargs)
+    assert isinstance(model.eos, int) and model.mask.shape == (model.eos + 1,)

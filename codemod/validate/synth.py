@@ -530,6 +530,7 @@ def _attribute_reads(cls: type, parameter: str) -> dict[str, Any]:
     if tree is None:
         return {}
     found: dict[str, Any] = {}
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):
             continue
@@ -542,8 +543,14 @@ def _attribute_reads(cls: type, parameter: str) -> dict[str, Any]:
             level = found
             for part in reversed(chain):
                 level = level.setdefault(part, {})
+            if id(node) in called and not level:
+                level[_CALLED] = True  # `voc.get_id(token)`: a method, made up as one
     # getattr(param, "x", default) keeps its default: not needed
     return found
+
+
+# Marks, in _attribute_reads, an attribute the constructor calls.
+_CALLED = "<called>"
 
 
 def _namespaces(cls: type, parameter: str) -> list[tuple[Any, str]]:
@@ -551,7 +558,8 @@ def _namespaces(cls: type, parameter: str) -> list[tuple[Any, str]]:
     if not reads:
         return []
     value = _namespace(reads)
-    shown = ", ".join(f"{k}={getattr(value, k)!r}" for k in sorted(reads) if not reads[k])
+    shown = ", ".join(f"{k}={getattr(value, k)!r}" if not reads[k] else f"{k}() -> {getattr(value, k)()!r}"
+                      for k in sorted(reads) if not reads[k] or reads[k] == {_CALLED: True})
     return [(value, f"a namespace ({shown})")]
 
 
@@ -707,8 +715,16 @@ def _declared_options(node: ast.AST):
 
 
 def _namespace(reads: dict[str, Any]) -> MadeUpConfig:
-    values = {key: _namespace(nested) if nested else _value_by_name(key) for key, nested in reads.items()}
+    values = {key: _made_up_method(key) if nested == {_CALLED: True} else _namespace(nested) if nested
+              else _value_by_name(key) for key, nested in reads.items()}
     return MadeUpConfig(**values)
+
+
+def _made_up_method(name: str) -> Callable[..., Any]:
+    """A method of a made-up object (`voc.get_id(token)`): whatever it is handed, it returns
+    the value made up for what it names (`get_id`: an id, a small int)."""
+    value = _value_by_name(name[4:] if name.startswith("get_") and len(name) > 4 else name)
+    return lambda *args, **kwargs: value
 
 
 # -- values described as JSON ------------------------------------------------------------------
