@@ -1169,16 +1169,7 @@ def _scalar_arguments(clf: Classifier) -> dict[str, tuple[int, ...]]:
     number in another (`torch.gt(x, other)`: `gt.Tensor` and `gt.Scalar`; `torch.fmod`): a
     number handed there is no tensor, so such a slot is no evidence that an argument is one."""
     positions: dict[str, tuple[int, ...]] = {}
-    for name, obj in _public(torch):
-        if not callable(obj) or isinstance(obj, type):
-            continue
-        schemas = clf.schemas.native_for(name)
-        if not schemas:
-            continue
-        by_position: dict[int, list] = defaultdict(list)
-        for schema in schemas:
-            for i, argument in enumerate(a for a in schema.arguments if not a.kwarg_only):
-                by_position[i].append(argument.type)
+    for name, by_position, _ in _argument_types(clf):
         found = tuple(
             i for i in sorted(by_position)
             if any(map(_mentions_tensor, by_position[i])) and any(_takes_a_number(t) for t in by_position[i])
@@ -1188,17 +1179,9 @@ def _scalar_arguments(clf: Classifier) -> dict[str, tuple[int, ...]]:
     return positions
 
 
-def _takes_a_number(t: torch._C.JitType) -> bool:
-    return str(t).rstrip("?") in ("Scalar", "float", "int", "number", "bool")
-
-
-def _non_tensor_arguments(clf: Classifier) -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[str, ...]]]:
-    """torch.<name> -> the call positions, and the argument names, that take no tensor in any
-    of its aten overloads (`torch.batch_norm_stats(input, eps)`: eps is a float;
-    `torch.reshape(x, shape=...)`: shape is a list of sizes).  Keyword-only arguments have no
-    position."""
-    positions: dict[str, tuple[int, ...]] = {}
-    keywords: dict[str, tuple[str, ...]] = {}
+def _argument_types(clf: Classifier):
+    """(name, {position: types}, {argument name: types}) over the aten overloads of every
+    public torch callable that has some; keyword-only arguments have no position."""
     for name, obj in _public(torch):
         if not callable(obj) or isinstance(obj, type):
             continue
@@ -1212,6 +1195,21 @@ def _non_tensor_arguments(clf: Classifier) -> tuple[dict[str, tuple[int, ...]], 
                 by_position[i].append(argument.type)
             for argument in schema.arguments:
                 by_name[argument.name].append(argument.type)
+        yield name, by_position, by_name
+
+
+def _takes_a_number(t: torch._C.JitType) -> bool:
+    return str(t).rstrip("?") in ("Scalar", "float", "int", "number", "bool")
+
+
+def _non_tensor_arguments(clf: Classifier) -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[str, ...]]]:
+    """torch.<name> -> the call positions, and the argument names, that take no tensor in any
+    of its aten overloads (`torch.batch_norm_stats(input, eps)`: eps is a float;
+    `torch.reshape(x, shape=...)`: shape is a list of sizes).  Keyword-only arguments have no
+    position."""
+    positions: dict[str, tuple[int, ...]] = {}
+    keywords: dict[str, tuple[str, ...]] = {}
+    for name, by_position, by_name in _argument_types(clf):
         found = tuple(i for i in sorted(by_position) if not any(map(_may_hold_tensor, by_position[i])))
         named = tuple(sorted(n for n, types in by_name.items() if n != "self" and not any(map(_may_hold_tensor, types))))
         if found:

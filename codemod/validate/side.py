@@ -665,17 +665,22 @@ class WorkerState:
             del model
             if not adds and source.make_inputs is None:
                 continue
-            try:
-                data = self._gather(cls, source, findings, coverage_file=request.get("file"))
-            except (NotBuildable, StageError):
-                continue
-            if data["forward_error"]:
-                continue  # inputs the first build's source gave that do not fit this one
+            data = self._gathered_with_forward(cls, source, request)
+            if data is None:
+                continue  # it did not build, or the inputs the first build's source gave do not fit this one
             evidence.add(data)
             out.append(self._portable(data, source))
         if not evidence.complete() and primary.make_inputs is not None and len(out) + 1 < MAX_BUILDS:
             out += self._input_variants(cls, primary, request, evidence, MAX_BUILDS - 1 - len(out), tried)
         return out
+
+    def _gathered_with_forward(self, cls: type, source: Source, request: dict[str, Any]) -> dict[str, Any] | None:
+        """A further build's data, or None where it does not build or its forward raises."""
+        try:
+            data = self._gather(cls, source, request["findings"], coverage_file=request.get("file"))
+        except (NotBuildable, StageError):
+            return None
+        return None if data["forward_error"] else data
 
     def _input_variants(self, cls: type, primary: Source, request: dict[str, Any], evidence: Evidence, room: int,
                         tried: list[int]) -> list[dict[str, Any]]:
@@ -701,11 +706,8 @@ class WorkerState:
             self.use_inputs(source, candidate)
             if not _runs(model, source):
                 continue
-            try:
-                data = self._gather(cls, source, findings, coverage_file=request.get("file"))
-            except (NotBuildable, StageError):
-                continue
-            if data["forward_error"]:
+            data = self._gathered_with_forward(cls, source, request)
+            if data is None:
                 continue
             before = dict(evidence.forward), dict(evidence.tensor)
             evidence.add(data)
