@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import re
-
 from pathlib import Path
 
 from codemod.analysis import plan_module, scan_text

@@ -396,12 +396,12 @@ class Evaluator:
         if found is None or not isinstance(found[0], (ast.Call, ast.BinOp, ast.Attribute, ast.Subscript)):
             return UNKNOWN
         value_node, scope = found
-        if _module_bindings(scope.symbols).get(qualname.rpartition(".")[2], 0) != 1:
+        name = qualname.rpartition(".")[2]
+        if _module_bindings(scope.symbols).get(name, 0) != 1:
             return UNKNOWN  # bound twice (or in a loop): which value a read sees depends on the order
         memo = getattr(scope.symbols, "_codemod_constants", None)
         if memo is None:
             memo = scope.symbols._codemod_constants = {}  # type: ignore[attr-defined]
-        name = qualname.rpartition(".")[2]
         if name not in memo:
             memo[name] = UNKNOWN  # a constant defined through itself
             value = Evaluator(self.index, scope.symbols, None, depth=self.depth + 1).eval(value_node)
@@ -555,7 +555,6 @@ class Evaluator:
                 if layer is not None:
                     return layer  # `self.attention.memory_layer(memory)`: a torch layer the instance holds
                 return self._instance_method(receiver.instance, func.attr)
-
             if receiver.kind is Kind.UNKNOWN and func.attr in tn.TENSOR_ONLY_METHODS:
                 # x.detach(), x.unsqueeze(0): methods nothing but a tensor has
                 receiver = Value(Kind.TENSOR, "data passed in")
@@ -1215,9 +1214,14 @@ def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[
     return found
 
 
+# `global NAME, OTHER` in a function of the module: those names may be bound again.
+_GLOBAL_STATEMENT = re.compile(r"^[ \t]*global[ \t]+(\w+(?:[ \t]*,[ \t]*\w+)*)", re.MULTILINE)
+
+
 def _module_bindings(symbols: ModuleSymbols) -> dict[str, int]:
-    """name -> how many times the module's top-level code binds it (assignments, loops, `with`,
-    imports, definitions); memoised."""
+    """name -> how many times the module binds it: its top-level code (assignments, loops,
+    `with`, imports), and twice more for a `global` statement, which lets a function bind it
+    again (read from the text: the functions themselves stay unparsed); memoised."""
     found = getattr(symbols, "_codemod_bindings", None)
     if found is None:
         found = {}
@@ -1229,14 +1233,9 @@ def _module_bindings(symbols: ModuleSymbols) -> dict[str, int]:
                     for alias in node.names:
                         name = (alias.asname or alias.name).partition(".")[0]
                         found[name] = found.get(name, 0) + 1
-                elif isinstance(node, ast.Global):
-                    for name in node.names:
-                        found[name] = found.get(name, 0) + 2  # rebound by a function
-        for function in ast.walk(ast.Module(body=[symbols.functions[n] for n in symbols.functions
-                                                  if isinstance(symbols.functions[n], ast.AST)], type_ignores=[])):
-            if isinstance(function, ast.Global):
-                for name in function.names:
-                    found[name] = found.get(name, 0) + 2
+        for match in _GLOBAL_STATEMENT.finditer(symbols.text):
+            for name in re.split(r"[ \t]*,[ \t]*", match.group(1)):
+                found[name] = found.get(name, 0) + 2
         symbols._codemod_bindings = found  # type: ignore[attr-defined]
     return found
 
