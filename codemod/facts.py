@@ -205,6 +205,7 @@ class ClassFacts:
         result: list[tuple[ast.Call, AttrEvent]] = []
         for call, method in found:
             helper_evaluator = Evaluator(self.index, self.symbols, method, self.method, self_attrs=dict(evaluator.self_attrs))
+            helper_evaluator.per_call = False  # constructor code: its values may be rewritten, so no guesses
             if helper_evaluator.self_name is None:
                 continue
             helper_walker = BodyWalker(helper_evaluator)

@@ -238,8 +238,12 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     return False
 
 
-# `self.real_A = input["A"].to(device)`, `self.x = batch.x.cuda()`: an item of a value moved to a device.
-_KEEPS_MOVED_ITEM = re.compile(r"^[ \t]*self\.\w+[ \t]*=(?!=)[^\n]*\w[\w\]'\"]*[\].]\w*\.(?:to|cuda)\(", re.MULTILINE)
+# `self.real_A = input["A"].to(device)`, `self.x = batch.x.cuda()`, `self.y = batch["y"].long()`: an item of
+# a value moved to a device or cast (untyped_method_arguments.MOVES_AND_CASTS).
+_KEEPS_MOVED_ITEM = re.compile(
+    r"^[ \t]*self\.\w+[ \t]*=(?!=)[^\n]*\w[\w\]'\"]*[\].]\w*\.(?:to|cuda|float|double|half|bfloat16|long|int|bool|byte)\(",
+    re.MULTILINE,
+)
 # `self.b = self.a`, `self.b = self.a.data`, `self.b = self.child.a`: another attribute's value under a second name.
 _COPIES_ATTRIBUTE = re.compile(r"^[ \t]*self\.\w+[ \t]*=[ \t]*self(?:\.\w+)+(?:\.detach\(\))?[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 # `self.x += value`, not a counter's `self.steps += 1`.

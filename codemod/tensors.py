@@ -69,6 +69,12 @@ class Value:
     # A function defined inside the method (NON_TENSOR): calling it is typed from its body,
     # with what the call passes (`def matrix_to_torch(m): return [...]` then `matrix_to_torch(net)`).
     function: Any = None
+    # A tensor only by a guess fit for a report, never for a rewrite: what a child module whose
+    # class the analysis cannot pin down returns, called outside the constructor.
+    guessed: bool = False
+    # UNKNOWN: `std if isinstance(std, str) else torch.tensor(std)`, a tensor in one arm of a
+    # conditional and something else (not None) in the other (rules/conditional_tensors.py)
+    tensor_in_one_arm: bool = False
 
     @property
     def is_tensor(self) -> bool:
@@ -130,6 +136,11 @@ def merge_branches(a: Value, b: Value) -> Value:
     if a.kind is b.kind and a.kind in (Kind.NONE, Kind.NON_TENSOR):
         if (a.tensor_type is None) != (b.tensor_type is None):
             return NON_TENSOR  # a tensor type in one arm only: calling it may not make a tensor
+        if a.instance is not b.instance or a.module != b.module:
+            # `net = ResnetGenerator(...)` in one arm, `net = UnetGenerator(...)` in the other:
+            # calling it runs one forward or the other, which neither arm alone tells
+            both_built = (a.instance is not None or a.module is not None) and (b.instance is not None or b.module is not None)
+            return Value(Kind.NON_TENSOR, module=tn.SOME_REPOSITORY_MODULE) if both_built else NON_TENSOR
         return a
     return UNKNOWN
 
@@ -518,7 +529,13 @@ class Evaluator:
         return NON_TENSOR
 
     def _eval_IfExp(self, node: ast.IfExp) -> Value:
-        return merge_branches(self.eval(node.body), self.eval(node.orelse))
+        body, orelse = self.eval(node.body), self.eval(node.orelse)
+        merged = merge_branches(body, orelse)
+        if merged.kind is Kind.UNKNOWN and any(
+                arm.kind is Kind.TENSOR and other.kind in (Kind.UNKNOWN, Kind.NON_TENSOR)
+                for arm, other in ((body, orelse), (orelse, body))):
+            return replace(merged, tensor_in_one_arm=True)
+        return merged
 
     def _eval_Call(self, node: ast.Call) -> Value:
         if self.on_call is not None:
@@ -561,6 +578,8 @@ class Evaluator:
             elif receiver.kind in (Kind.UNKNOWN, Kind.NON_TENSOR) and isinstance(func.value, ast.Compare) and func.attr in _COMPARISON_CASTS:
                 # `(ids != pad).float()`: a Python bool and a numpy array of them have no such method
                 receiver = Value(Kind.TENSOR, "data passed in (an elementwise comparison)", None, True)
+            if receiver.kind is Kind.TENSOR and receiver.guessed and func.attr in tn.TENSOR_ONLY_METHODS:
+                receiver = replace(receiver, guessed=False)  # `self.netG(x).detach()`: only a tensor has it
             if receiver.kind is Kind.TENSOR:
                 return self._tensor_method(receiver, func.attr, node)
             if receiver.kind is Kind.PARAMETER and func.attr in _FRESH_TENSOR_METHODS:
@@ -846,9 +865,18 @@ class Evaluator:
                 return Value(Kind.SEQUENCE, state, elements=(tensor, last))
             if held is not None and held.module is not None and self.per_call and held.module.rpartition(".")[2] == "Sequential":
                 # `self.utt_shared_t = self.shared(x)` in a method: a stack of layers hands on one tensor
-                return Value(Kind.TENSOR, "data passed in (computed by Sequential)")
+                return Value(Kind.TENSOR, "data passed in (computed by Sequential)", guessed=True)
+            if held is not None and held.module == tn.SOME_REPOSITORY_MODULE and self.per_call:
+                # `self.fake_B = self.netG(self.real_A)` with netG from a factory that returns one
+                # of several repository modules: what a module returns, most often a tensor
+                return Value(Kind.TENSOR, "data passed in (computed by a child module)", guessed=True)
             if held is not None and held.instance is not None:
-                return self._instance_method(held.instance, "__call__")  # self.netG(x): a repository module's forward
+                value = self._instance_method(held.instance, "__call__")  # self.netG(x): a repository module's forward
+                if value.kind is Kind.UNKNOWN and self.per_call and self.index is not None \
+                        and self.index.is_resolved_module_class(held.instance):
+                    # a forward too deep to type: what a module returns, most often a tensor
+                    return Value(Kind.TENSOR, "data passed in (computed by a child module)", guessed=True)
+                return value
             if held is not None and held.tensor_type is not None:
                 return self._qualified_call(held.tensor_type, node)  # self.Tensor(...)
             return UNKNOWN
@@ -972,11 +1000,13 @@ _TENSOR_TYPES_MEMO_ATTR = "_codemod_tensor_type_attrs"
 
 
 def tensor_type_attributes(index: RepoIndex | None, lineage) -> dict[str, Value]:
-    """attr -> the tensor type that a method of the class or of a repository base binds to it,
-    wherever that method is (`self.Tensor = torch.cuda.FloatTensor if gpu else torch.Tensor`
-    in a base's `initialize`): a name that only ever holds a tensor type makes a tensor when
-    called (`self.Tensor(n, c, h, w)`), whichever method ran first.  An attribute any method
-    binds to something else is left out.  Memoised on the class."""
+    """attr -> the tensor type or the module that a method of the class or of a repository
+    base binds to it, wherever that method is (`self.Tensor = torch.cuda.FloatTensor if gpu
+    else torch.Tensor`, `self.netG = networks.define_G(opt)` in a base's `initialize`): a name
+    that only ever holds a tensor type makes a tensor when called (`self.Tensor(n, c, h, w)`),
+    and one that only ever holds a module returns what that module returns, whichever method
+    ran first.  An attribute any method binds to something else is left out.  Memoised on
+    the class."""
     cls = lineage[0][1]
     memo = getattr(cls, _TENSOR_TYPES_MEMO_ATTR, None)
     if memo is not None:
@@ -997,16 +1027,35 @@ def tensor_type_attributes(index: RepoIndex | None, lineage) -> dict[str, Value]
                             and target.value.id == self_name):
                         continue
                     value = None
-                    if isinstance(node.value, (ast.Attribute, ast.Name, ast.IfExp)):
+                    if isinstance(node.value, (ast.Attribute, ast.Name, ast.IfExp)) or (
+                            method.name != "__init__" and _builds_module(node.value, self_name)):
                         evaluator = evaluator or Evaluator(index, symbols, None)
                         value = evaluator.eval(node.value)
-                    if value is not None and value.tensor_type is not None:
+                    if value is not None and (value.tensor_type is not None or _holds_module(index, value)):
                         found.setdefault(target.attr, value)
                     else:
                         other.add(target.attr)
     memo = {attr: value for attr, value in found.items() if attr not in other}
     setattr(cls, _TENSOR_TYPES_MEMO_ATTR, memo)
     return memo
+
+
+def _builds_module(node: ast.expr, self_name: str) -> bool:
+    """A call that may build a module: not a method of self, not a method of a value."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name) and func.id != self_name
+
+
+def _holds_module(index: RepoIndex | None, value: Value) -> bool:
+    if value.kind is not Kind.NON_TENSOR:
+        return False
+    if value.module is not None:
+        return True
+    return value.instance is not None and index is not None and index.is_resolved_module_class(value.instance)
 
 
 def _tracked(index: RepoIndex | None, compute: Callable[[], Any]) -> tuple[Any, frozenset]:
@@ -1419,7 +1468,7 @@ def function_value(
         for value in returns[1:]:
             result = merge_branches(result, value)
         if not (result.is_tensor or result.kind is Kind.SEQUENCE or result.elements is not None or result.items is not None):
-            result = UNKNOWN if result.kind is not Kind.NON_TENSOR else NON_TENSOR
+            result = _returned_module(index, returns) or (UNKNOWN if result.kind is not Kind.NON_TENSOR else NON_TENSOR)
     if plain and result.kind is Kind.UNKNOWN:
         # `def load_adj(path) -> torch.Tensor:` whose body the analysis cannot type
         annotated = return_annotation_value(function, evaluator)
@@ -1432,6 +1481,24 @@ def function_value(
     else:
         delattr(function, _FUNCTION_MEMO_ATTR)
     return result
+
+
+def _returned_module(index: RepoIndex | None, returns: list[Value]) -> Value | None:
+    """A factory's result when every return gives an nn.Module (`define_G(...)` returning one
+    of several repository generators): the instance where all are of one repository class,
+    else a module of some repository class (SOME_REPOSITORY_MODULE); None otherwise."""
+    if index is None:
+        return None
+    instances = {id(v.instance): v for v in returns if v.kind is Kind.NON_TENSOR and v.instance is not None
+                 and index.is_resolved_module_class(v.instance)}
+    modules = {v.module for v in returns if v.kind is Kind.NON_TENSOR and v.module is not None}
+    if len(instances) + sum(1 for v in returns if v.kind is Kind.NON_TENSOR and v.module is not None) != len(returns):
+        return None  # some return is not a module (a tuple, a config, None)
+    if len(instances) == 1 and not modules:
+        return next(iter(instances.values()))
+    if not instances and len(modules) == 1:
+        return Value(Kind.NON_TENSOR, module=next(iter(modules)))
+    return Value(Kind.NON_TENSOR, module=tn.SOME_REPOSITORY_MODULE)
 
 
 def _partly_typed(value: Value) -> bool:

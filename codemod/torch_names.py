@@ -305,6 +305,11 @@ TENSOR_ONLY_METHODS = frozenset(
 )
 
 
+# The module a factory function returns where it is one of several classes (a Value's module):
+# not a torch.nn name, so nothing takes what calling it returns for a typed tensor.
+SOME_REPOSITORY_MODULE = "<a repository module>"
+
+
 def module_returns_tensor(qualname: str) -> bool:
     """Whether calling an instance of this torch.nn class returns a tensor (layers, losses, activations)."""
     return qualname.startswith("torch.nn.") and qualname.rpartition(".")[2] not in _MODULES_NOT_RETURNING_A_TENSOR

@@ -17,6 +17,7 @@ from codemod.tensors import (
     combine_state,
     dotted_path,
     is_false,
+    merge_branches,
     target_names,
 )
 
@@ -205,6 +206,11 @@ class BodyWalker:
                 self._containers.discard(attr)
             return
         if isinstance(target, ast.Name):
+            previous = self.ev.env.get(target.id)
+            if self._nested and previous is not None and _builds_another_module(previous, value):
+                # `net = ResnetGenerator(...)` under one if, `net = UnetGenerator(...)` under its
+                # elif: after them the name holds one of the two, which the arms' merge says
+                value = merge_branches(previous, value)
             self.ev.env[target.id] = value
             _forget_paths(self.ev.env, target.id)
             if _is_container_display(value_node):
@@ -472,3 +478,9 @@ def _keyword(call: ast.Call, name: str) -> ast.expr | None:
         if kw.arg == name:
             return kw.value
     return None
+
+
+def _builds_another_module(previous: Value, value: Value) -> bool:
+    """Both values are modules (torch layers or repository classes' instances), of two classes."""
+    built = [v.kind is Kind.NON_TENSOR and (v.instance is not None or v.module is not None) for v in (previous, value)]
+    return all(built) and (previous.instance is not value.instance or previous.module != value.module)

@@ -1288,3 +1288,57 @@ def test_values_read_through_another_object_that_reach_cpu_only_calls(tmp_path, 
     )
     (tmp_path / "pkg" / "prune.py").write_text("import numpy as np\nimport torch\n\n\n" + script)
     assert run_project(tmp_path, True)["Net.table"].code == expected
+
+
+_FACTORY_MODEL = """
+import torch.nn as nn
+
+
+class Small(nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+class Large(nn.Module):
+    def forward(self, x):
+        return x * 3
+
+
+class Tokenizer:
+    def __call__(self, text):
+        return text.split()
+
+
+def define_net(kind):
+    if kind == "small":
+        net = Small()
+    else:
+        net = Large()
+    return net
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cache = None
+
+    def initialize(self, kind):
+        self.net = define_net(kind)
+        self.tokenizer = Tokenizer()
+
+    def forward(self, x, text):
+        if self.cache is None:
+            self.cache = {cache}
+        self.words = self.tokenizer(text)
+        return self.net(x) + self.cache
+"""
+
+
+def test_a_module_from_a_factory_gives_per_call_reports_and_a_proven_cache_a_lazy_buffer():
+    # what a module of one of several classes returns is a guess: reported, never an empty buffer slot
+    guessed = by_attr(rewrite(_FACTORY_MODEL.format(cache="self.net(x)")))
+    assert (guessed["cache"].action, guessed["cache"].code) == (Action.SKIP, "BUF307")
+    assert "words" not in guessed  # a plain object's call is no tensor
+    # detach() is a method only a tensor has: the cache is proven one, and gets its empty slot
+    proven = by_attr(rewrite(_FACTORY_MODEL.format(cache="self.net(x).detach()")))
+    assert (proven["cache"].action, proven["cache"].code) == (Action.BUFFER, "BUF107")

@@ -54,6 +54,22 @@ def test_a_classification_loss_gets_class_indices_for_its_target():
     assert labels["shape"] == [logits["shape"][0], *logits["shape"][2:]]
 
 
+def test_a_masked_sequence_loss_gets_steps_flattened_and_a_mask_per_batch_and_step():
+    class MaskedNLLLoss(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.loss = nn.NLLLoss(reduction="sum")
+
+        def forward(self, pred, target, mask):
+            mask_ = mask.view(-1, 1)  # batch * seq_len, 1
+            return self.loss(pred * mask_, target) / torch.sum(mask)
+
+    chosen = _first_that_runs(MaskedNLLLoss())
+    pred, target, mask = chosen["args"]
+    assert mask["op"] == "ones" and pred["shape"][0] == target["shape"][0] == mask["shape"][0] * mask["shape"][1]
+    assert target["op"] == "randint" and target["high"] == pred["shape"][1]
+
+
 def test_a_sequence_model_gets_tokens_within_its_embedding_range():
     class Tagger(nn.Module):
         def __init__(self):

@@ -15,6 +15,7 @@ from codemod.rules import (
     captured_reference,
     collisions,
     complex_values,
+    conditional_tensors,
     constructor_helpers,
     cpu_data_reads,
     device_moves,
@@ -55,6 +56,7 @@ ORDER = (
     untyped_arguments,  # BUF308: a kept argument used as a tensor that no call types
     untyped_method_arguments,  # BUF309: the same, kept by another method (None or nothing in __init__)
     untyped_values,  # BUF312: a value nothing types (another package's call), used as a tensor
+    conditional_tensors,  # BUF315: a tensor in one arm of a conditional, something else in the other
     assigned_from_outside,  # BUF313: None here, never set by the class, used as a tensor
     rebinding,  # BUF211-213: deleted, registered elsewhere, rebound to a non-tensor
     not_a_tensor,  # BUF204: a binding not proven a tensor (in any branch)

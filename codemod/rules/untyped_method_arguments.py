@@ -101,10 +101,16 @@ def _find(facts: AttributeFacts) -> tuple[str, str, str, bool] | None:
     return kept[0], kept[1], evidence[facts.attr], False
 
 
+# What a batch's tensors are moved or cast with: methods a tensor (and a module, which the
+# class would call) has, and a list, a dict, a number or a numpy array has not.
+MOVES_AND_CASTS = frozenset({"to", "cuda", "float", "double", "half", "bfloat16", "long", "int", "bool", "byte"})
+
+
 def _moved_item(node: ast.expr | None, arguments: set[str]) -> str | None:
-    """The argument of `input["A"].to(device)`, `batch[0].cuda()`, `scale * data.x.to(dev)`:
-    an item or attribute of a method's argument moved to a device (alone, scaled by a number
-    or an attribute of self, or in one arm of a conditional whose other arm is None)."""
+    """The argument of `input["A"].to(device)`, `batch[0].cuda()`, `batch["x"].float()`, `scale *
+    data.x.to(dev)`: an item or attribute of a method's argument moved to a device or cast
+    (alone, scaled by a number or an attribute of self, or in one arm of a conditional whose
+    other arm is None)."""
     if isinstance(node, ast.BinOp):
         sides = [side for side in (node.left, node.right) if not isinstance(side, (ast.Constant, ast.Attribute))]
         return _moved_item(sides[0], arguments) if len(sides) == 1 else None
@@ -112,7 +118,7 @@ def _moved_item(node: ast.expr | None, arguments: set[str]) -> str | None:
         # `None if input["dates"] is None else input["dates"].to(device)`
         arms = [arm for arm in (node.body, node.orelse) if not (isinstance(arm, ast.Constant) and arm.value is None)]
         return _moved_item(arms[0], arguments) if len(arms) == 1 else None
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "cuda")):
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MOVES_AND_CASTS):
         return None
     receiver = node.func.value
     if not isinstance(receiver, (ast.Subscript, ast.Attribute)):
@@ -130,7 +136,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
     _, suggestion = outside_suggestion(facts.attr, facts.cls.class_text, overrides_base_method=False)
     if moved:
         return RULE.skip(
-            f"keeps a part of the argument {argument} of {method} moved to a device ({where}): a batch tensor kept on the "
+            f"keeps a part of the argument {argument} of {method} moved to a device or cast ({where}): a batch tensor kept on the "
             "module, neither moved by a later .to() nor saved",
             suggestion,
         )

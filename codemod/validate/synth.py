@@ -896,6 +896,12 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
     for j in range(max(len(s) for s in per_param)):
         chosen = [s[min(j, len(s) - 1)] for s in per_param]
         add(_arrange(required, chosen))
+        if j == 0 and pair is not None:
+            # a loss over a masked sequence: right after the plainest inputs, before shapes
+            # that run it only by broadcasting
+            masked = _masked_sequence_loss(required, per_param, *pair)
+            if masked is not None:
+                add(masked)
     # images too small for a model that halves them several times (a U-Net, a Laplacian
     # pyramid): the first two image candidates again at LARGE_IMAGE, past the usual limit
     for image in [c for c in candidates[len(known):] if _small_images(c)][:2]:
@@ -922,6 +928,23 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
                                   "shape": [shape[0], *shape[2:]]}
                 add(_arrange(required, chosen))
     return candidates
+
+
+def _masked_sequence_loss(required: list[inspect.Parameter], per_param: list[list[dict[str, Any]]], prediction: int,
+                          target: int) -> dict[str, Any] | None:
+    """A sequence loss with a mask (`forward(pred, target, umask)` of a dialogue or tagging
+    model): the prediction flattened over batch and time (BATCH*SEQ x C), the target one class
+    index per step, the mask BATCH x SEQ, as `pred * mask.view(-1, 1)` wants them."""
+    masks = [i for i, p in enumerate(required) if i not in (prediction, target) and "mask" in p.name.lower()]
+    if len(masks) != 1 or len(required) != 3:
+        return None
+    shape = next((spec.get("shape") for spec in per_param[prediction] if spec["op"] == "randn" and spec.get("shape")), None)
+    classes = int(shape[-1]) if shape else SPATIAL
+    chosen = [{}, {}, {}]
+    chosen[prediction] = {"op": "randn", "shape": [BATCH * SEQ, classes]}
+    chosen[target] = {"op": "randint", "high": classes, "shape": [BATCH * SEQ]}
+    chosen[masks[0]] = {"op": "ones", "shape": [BATCH, SEQ]}
+    return _arrange(required, chosen)
 
 
 LARGE_IMAGE = 128
