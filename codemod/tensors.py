@@ -77,6 +77,11 @@ class Value:
     tensor_in_one_arm: bool = False
 
     @property
+    def is_guess(self) -> bool:
+        """A tensor only by a guess, or computed from one (its state names the guess)."""
+        return self.guessed or self.stateful in GUESSED_STATES
+
+    @property
     def is_tensor(self) -> bool:
         return self.kind in (Kind.TENSOR, Kind.TENSOR_OR_NONE)
 
@@ -96,6 +101,11 @@ class Value:
 
 
 UNKNOWN = Value(Kind.UNKNOWN)
+# The states of guessed tensors (Value.guessed), which arithmetic on them hands on
+# (combine_state): what a child module of no known class or a Sequential returns.
+CHILD_MODULE_OUTPUT = "data passed in (computed by a child module)"
+SEQUENTIAL_OUTPUT = "data passed in (computed by Sequential)"
+GUESSED_STATES = frozenset({CHILD_MODULE_OUTPUT, SEQUENTIAL_OUTPUT})
 ARGUMENT_STATE = "data passed in (constructor argument)"
 # `model.state_dict()`: a dict of the module's tensors (sharing storage with its parameters and buffers)
 STATE_DICT = Value(Kind.SEQUENCE, "a module's state_dict() (its parameters and buffers)")
@@ -578,8 +588,12 @@ class Evaluator:
             elif receiver.kind in (Kind.UNKNOWN, Kind.NON_TENSOR) and isinstance(func.value, ast.Compare) and func.attr in _COMPARISON_CASTS:
                 # `(ids != pad).float()`: a Python bool and a numpy array of them have no such method
                 receiver = Value(Kind.TENSOR, "data passed in (an elementwise comparison)", None, True)
-            if receiver.kind is Kind.TENSOR and receiver.guessed and func.attr in tn.TENSOR_ONLY_METHODS:
-                receiver = replace(receiver, guessed=False)  # `self.netG(x).detach()`: only a tensor has it
+            if receiver.kind is Kind.TENSOR and receiver.is_guess and func.attr in tn.TENSOR_ONLY_METHODS:
+                # `self.netG(x).detach()`: only a tensor has it
+                receiver = replace(receiver, guessed=False, stateful="data passed in")
+            if receiver.kind is Kind.UNKNOWN and func.attr == "forward" and self.per_call:
+                # `net.forward(fake_B)` with net handed in: what a module returns, most often a tensor
+                return Value(Kind.TENSOR, CHILD_MODULE_OUTPUT, guessed=True)
             if receiver.kind is Kind.TENSOR:
                 return self._tensor_method(receiver, func.attr, node)
             if receiver.kind is Kind.PARAMETER and func.attr in _FRESH_TENSOR_METHODS:
@@ -865,17 +879,17 @@ class Evaluator:
                 return Value(Kind.SEQUENCE, state, elements=(tensor, last))
             if held is not None and held.module is not None and self.per_call and held.module.rpartition(".")[2] == "Sequential":
                 # `self.utt_shared_t = self.shared(x)` in a method: a stack of layers hands on one tensor
-                return Value(Kind.TENSOR, "data passed in (computed by Sequential)", guessed=True)
+                return Value(Kind.TENSOR, SEQUENTIAL_OUTPUT, guessed=True)
             if held is not None and held.module == tn.SOME_REPOSITORY_MODULE and self.per_call:
                 # `self.fake_B = self.netG(self.real_A)` with netG from a factory that returns one
                 # of several repository modules: what a module returns, most often a tensor
-                return Value(Kind.TENSOR, "data passed in (computed by a child module)", guessed=True)
+                return Value(Kind.TENSOR, CHILD_MODULE_OUTPUT, guessed=True)
             if held is not None and held.instance is not None:
                 value = self._instance_method(held.instance, "__call__")  # self.netG(x): a repository module's forward
                 if value.kind is Kind.UNKNOWN and self.per_call and self.index is not None \
                         and self.index.is_resolved_module_class(held.instance):
                     # a forward too deep to type: what a module returns, most often a tensor
-                    return Value(Kind.TENSOR, "data passed in (computed by a child module)", guessed=True)
+                    return Value(Kind.TENSOR, CHILD_MODULE_OUTPUT, guessed=True)
                 return value
             if held is not None and held.tensor_type is not None:
                 return self._qualified_call(held.tensor_type, node)  # self.Tensor(...)

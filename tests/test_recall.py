@@ -1336,9 +1336,32 @@ class Model(nn.Module):
 
 def test_a_module_from_a_factory_gives_per_call_reports_and_a_proven_cache_a_lazy_buffer():
     # what a module of one of several classes returns is a guess: reported, never an empty buffer slot
-    guessed = by_attr(rewrite(_FACTORY_MODEL.format(cache="self.net(x)")))
-    assert (guessed["cache"].action, guessed["cache"].code) == (Action.SKIP, "BUF307")
+    for cache in ("self.net(x)", "self.net(x) * 2 + 1"):  # arithmetic on a guess is a guess
+        guessed = by_attr(rewrite(_FACTORY_MODEL.format(cache=cache)))
+        assert (guessed["cache"].action, guessed["cache"].code) == (Action.SKIP, "BUF307"), cache
     assert "words" not in guessed  # a plain object's call is no tensor
     # detach() is a method only a tensor has: the cache is proven one, and gets its empty slot
     proven = by_attr(rewrite(_FACTORY_MODEL.format(cache="self.net(x).detach()")))
     assert (proven["cache"].action, proven["cache"].code) == (Action.BUFFER, "BUF107")
+
+
+def test_what_a_module_handed_to_a_method_returns_is_a_per_call_report():
+    result = by_attr(rewrite("""
+        import torch.nn as nn
+
+
+        class DiscLoss(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.criterion = nn.MSELoss()
+
+            def get_loss(self, net, fake, real):
+                self.pred_fake = net.forward(fake.detach())
+                self.pred_real = net.forward(real)
+                self.loss_D = (self.pred_fake - self.pred_real).mean()
+                self.steps = net.forward_count
+                return self.loss_D
+    """))
+    assert {attr: (f.action, f.code) for attr, f in result.items()} == {
+        attr: (Action.SKIP, "BUF303") for attr in ("pred_fake", "pred_real", "loss_D")
+    }

@@ -49,7 +49,7 @@ def is_lazy(facts: AttributeFacts) -> bool:
     # Not through a hook or callback: what it is handed (a module's output) may be a tuple,
     # which an empty buffer slot would refuse.
     binding = facts.own_tensor_binding(through_inner_functions=False)
-    if binding is None or binding[1].value.guessed:
+    if binding is None or binding[1].value.is_guess:
         return False  # a guess fit for a report only (what a child module of no known class returns)
     return not replaced_on_every_call(facts)
 
