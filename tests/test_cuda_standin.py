@@ -37,3 +37,35 @@ def test_the_stand_in_keeps_constructors_on_the_cpu_and_suspending_it_restores_t
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_device_queries_at_import_name_device_zero_where_there_is_no_gpu():
+    # `torch.cuda.current_device()` at a module's top level (a driver work-around) raises on a
+    # CPU build; under the stand-in it names device 0, and set_device/synchronize do nothing
+    script = textwrap.dedent(
+        """
+        import torch
+        from codemod.validate import cuda_standin
+
+        if torch.cuda.is_available():
+            print("ok")
+            raise SystemExit
+        try:
+            torch.cuda.current_device()
+        except (AssertionError, RuntimeError):
+            pass
+        else:
+            raise SystemExit("current_device() ran without CUDA before the stand-in")
+        real = torch.cuda.current_device
+        cuda_standin.install()
+        assert torch.cuda.current_device() == 0
+        torch.cuda.set_device(0)
+        torch.cuda.synchronize()
+        assert cuda_standin.used() == 3
+        with cuda_standin.suspended():
+            assert torch.cuda.current_device is real
+        print("ok")
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stdout + done.stderr

@@ -70,6 +70,31 @@ def test_a_masked_sequence_loss_gets_steps_flattened_and_a_mask_per_batch_and_st
     assert target["op"] == "randint" and target["high"] == pred["shape"][1]
 
 
+class _IoULoss(nn.Module):
+    """A segmentation loss: per-class weights wrapped in a Variable, one-hot targets of its
+    own number of classes."""
+
+    def __init__(self, weight=None, n_classes=2):
+        super().__init__()
+        self.classes = n_classes
+        self.weights = torch.autograd.Variable(weight * weight)
+
+    def forward(self, inputs, target):
+        n, h, w = target.size()
+        one_hot = torch.zeros(n, self.classes, h, w).scatter_(1, target.view(n, 1, h, w), 1)
+        inter = (inputs.softmax(1) * one_hot).view(n, self.classes, -1).sum(2)
+        return (self.weights * inter).mean()
+
+
+def test_a_loss_gets_class_weights_for_its_classes_and_scores_of_that_many_classes():
+    (first, *_) = synth.argument_candidates(_IoULoss, none_defaults=True)  # its defaults do not build it
+    assert first.kwargs["weight"].shape == (2,)  # ones(n_classes), not a made-up number
+    model = _IoULoss(*first.args, **first.kwargs)
+    chosen = _first_that_runs(model)
+    scores, target = chosen["args"]
+    assert scores["shape"][1] == target["high"] == 2 and target["op"] == "randint"
+
+
 def test_a_sequence_model_gets_tokens_within_its_embedding_range():
     class Tagger(nn.Module):
         def __init__(self):

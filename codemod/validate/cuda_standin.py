@@ -6,7 +6,8 @@ Research code often moves tensors and modules to the GPU in the constructor
 with CUDA enabled"), so neither side can be built and nothing is learned.  Both workers
 install the same stand-in: `.cuda()` and `.to("cuda")` leave the tensor or module on the
 CPU, tensor factories given `device="cuda"` make CPU tensors, and so do the legacy
-`torch.cuda.*Tensor` types.  The original and the rewrite then run the same code on the
+`torch.cuda.*Tensor` types; `torch.cuda.current_device()` names device 0 and
+`torch.cuda.set_device` / `synchronize` do nothing.  The original and the rewrite then run the same code on the
 same device, so comparing them still tells whether the rewrite changed anything; where a
 tensor lives when it is read is still checked on the meta device, which the stand-in
 leaves alone.  The verdict says when the stand-in was used.
@@ -19,7 +20,7 @@ evidence on every machine; the stage on the GPU builds a fresh model with it sus
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import torch
@@ -94,7 +95,27 @@ def install() -> bool:
         cpu_type = getattr(torch, f"{name}Tensor", None)
         if cpu_type is not None:
             _replace(torch.cuda, f"{name}Tensor", _legacy(cpu_type))
+    if not torch.cuda.is_available():
+        # `torch.cuda.current_device()` at a module's top level (a driver work-around), or
+        # `torch.cuda.set_device(0)` in a constructor: device 0 stands for the CPU
+        _replace(torch.cuda, "current_device", _device_zero)
+        # one function per name: torch.compile tells torch's functions apart by identity
+        _replace(torch.cuda, "set_device", _does_nothing("set_device"))
+        _replace(torch.cuda, "synchronize", _does_nothing("synchronize"))
     return True
+
+
+def _device_zero() -> int:
+    _count()
+    return 0
+
+
+def _does_nothing(name: str) -> Callable[..., None]:
+    def call(*args: Any, **kwargs: Any) -> None:  # noqa: ARG001
+        _count()
+
+    call.__name__ = name
+    return call
 
 
 def _replace(owner: Any, name: str, value: Any) -> None:

@@ -212,7 +212,10 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         return _tensor_values(name) + _namespaces(cls, parameter.name) + [(v, str(v)) for v in _int_values(name)]
     if parameter.default is None and _kept_as_tensor(cls, parameter.name):
         # `self.weight = weight` with `self.weight.view(1, -1)` in forward: a tensor, when given
-        return _tensor_values(name)
+        return _class_weights(cls, name) + _tensor_values(name)
+    if _variable_data(_init_tree(cls), parameter.name):
+        # `Variable(weight * weight)`: a Variable's data must be a tensor
+        return _class_weights(cls, name) + _tensor_values(name)
     if "anchor" in name:
         # detection heads: (width, height) pairs
         return [(list(_ANCHORS), str(list(_ANCHORS)))] + [(v, str(v)) for v in _int_values(name)]
@@ -243,6 +246,22 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         item = _int_values(name)[0]
         return [([item] * 3, f"[{item}, {item}, {item}]"), ([item] * 2, f"[{item}, {item}]")]
     return [(v, str(v)) for v in _int_values(name)]
+
+
+def _class_weights(cls: type, name: str) -> list[tuple[Any, str]]:
+    """Per-class weights (`weight` beside `n_classes=2`): ones, one per class the
+    constructor's default names, so that they meet scores of that many classes."""
+    if "weight" not in name:
+        return []
+    try:
+        parameters = inspect.signature(cls.__init__).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    for p in parameters:
+        if p.name.lower() in _CLASS_COUNT_NAMES and isinstance(p.default, int) and not isinstance(p.default, bool) \
+                and 2 <= p.default <= 4096:
+            return [(torch.ones(p.default), f"ones({p.default})")]
+    return []
 
 
 def _quiet_logger() -> logging.Logger:
@@ -457,6 +476,23 @@ def _tensor_data(tree: ast.AST | None, parameter: str) -> bool:
             (k.value for k in node.keywords if k.arg in ("data", "fill_value")), None)
         if data is not None and _holds_name(data, parameter):
             return True
+    return False
+
+
+def _variable_data(tree: ast.AST | None, parameter: str) -> bool:
+    """Whether the constructor hands the parameter (or arithmetic on it) to `Variable(...)`,
+    which raises TypeError unless its data is a tensor."""
+    if tree is None:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args and (
+                (isinstance(node.func, ast.Name) and node.func.id == "Variable")
+                or (isinstance(node.func, ast.Attribute) and node.func.attr == "Variable")):
+            data = node.args[0]
+            while isinstance(data, ast.BinOp):
+                data = data.left if _holds_name(data.left, parameter) else data.right
+            if isinstance(data, ast.Name) and data.id == parameter:
+                return True
     return False
 
 
@@ -917,15 +953,20 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
             if rebatched not in candidates:
                 candidates.append(rebatched)
     if pair is not None:
-        # classification: class indices for the target, as cross-entropy takes them
+        # classification: class indices for the target, as cross-entropy takes them; where the
+        # module holds its number of classes (`self.classes = n_classes`), that many scores
         prediction, target = pair
+        classes = _held_class_count(model)
         for spec in per_param[prediction]:
             shape = spec.get("shape") or []
             if spec["op"] == "randn" and len(shape) >= 2:
+                channel = 1 if len(shape) > 2 else len(shape) - 1
+                if classes is not None:
+                    shape = [*shape[:channel], classes, *shape[channel + 1:]]
+                    spec = {**spec, "shape": shape}
                 chosen = [s[0] for s in per_param]
                 chosen[prediction] = spec
-                chosen[target] = {"op": "randint", "high": int(shape[1] if len(shape) > 2 else shape[-1]),
-                                  "shape": [shape[0], *shape[2:]]}
+                chosen[target] = {"op": "randint", "high": int(shape[channel]), "shape": [shape[0], *shape[2:]]}
                 add(_arrange(required, chosen))
     return candidates
 
@@ -951,6 +992,18 @@ LARGE_IMAGE = 128
 
 # Batch sizes a module may hold (`self.batch_size = batch_size`) that inputs are made with.
 MAX_HELD_BATCH = 256
+
+
+# What a classification module calls its number of classes.
+_CLASS_COUNT_NAMES = ("classes", "n_classes", "num_classes", "nclass", "nclasses", "num_class", "n_class", "class_num")
+
+
+def _held_class_count(model: nn.Module) -> int | None:
+    for name in _CLASS_COUNT_NAMES:
+        value = vars(model).get(name)
+        if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 4096:
+            return value
+    return None
 
 
 def _held_batch_size(model: nn.Module) -> int | None:
