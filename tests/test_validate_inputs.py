@@ -854,3 +854,24 @@ def test_a_method_the_constructor_calls_on_an_argument_is_made_up_as_one():
     assert made, "no made-up arguments"
     model = Seq2Seq(*made[0].args, **made[0].kwargs)
     assert isinstance(model.eos, int) and model.mask.shape == (model.eos + 1,)
+
+
+class _Camera(nn.Module):
+    """A Gaussian-splatting camera: numpy pose, an image tensor it clamps, matrices from them."""
+
+    def __init__(self, uid, R, T, image):
+        super().__init__()
+        self.uid = uid
+        self.original_image = image.clamp(0.0, 1.0)[:3, :, :]
+        view = torch.eye(4)
+        view[:3, :3] = torch.from_numpy(R.transpose()).float()
+        view[:3, 3] = torch.from_numpy(T).float()
+        self.world_view_transform = view.transpose(0, 1)
+
+
+def test_a_camera_gets_a_numpy_pose_and_an_image_it_can_clamp():
+    (first, *_) = synth.argument_candidates(_Camera)
+    camera = _Camera(*first.args, **first.kwargs)
+    assert camera.original_image.shape[0] == 3 and torch.equal(camera.world_view_transform, torch.eye(4))
+    # R and T only as a pair: a lone T is a number (a temperature, a sequence length)
+    assert synth._camera_pose(_IoULoss, "T") is None

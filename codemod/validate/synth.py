@@ -236,6 +236,12 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     compared = _compared_strings(_init_tree(cls), parameter.name)
     if compared:  # `if gan_mode == "lsgan":`, `mode in ("sum", "mean")`: one of the strings the constructor knows
         return [(v, repr(v)) for v in compared]
+    if _tensor_method_called(_init_tree(cls), parameter.name):
+        # `image.clamp(0.0, 1.0)[:3]` in the constructor: a method only a tensor has
+        return _image_values(name) + _tensor_values(name)
+    pose = _camera_pose(cls, parameter.name)
+    if pose is not None:
+        return [pose]
     accessed = _attribute_reads(cls, parameter.name)
     if accessed:  # used like an object: something with those attributes
         return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name)
@@ -246,6 +252,45 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         item = _int_values(name)[0]
         return [([item] * 3, f"[{item}, {item}, {item}]"), ([item] * 2, f"[{item}, {item}]")]
     return [(v, str(v)) for v in _int_values(name)]
+
+
+# Methods a constructor may call on an argument that only a tensor has (not a number, a list,
+# a string or a numpy array).
+_TENSOR_ONLY_CALLS = frozenset({"clamp", "clamp_", "unsqueeze", "permute", "detach", "contiguous", "masked_fill",
+                                "index_select", "expand", "type_as", "new_zeros", "new_ones", "float", "long"})
+
+
+def _tensor_method_called(tree: ast.AST | None, parameter: str) -> bool:
+    if tree is None:
+        return False
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _TENSOR_ONLY_CALLS
+        and isinstance(node.func.value, ast.Name) and node.func.value.id == parameter
+        for node in ast.walk(tree))
+
+
+def _image_values(name: str) -> list[tuple[Any, str]]:
+    """An image (3 x H x W, values in [0, 1]) for a parameter named like one."""
+    if not any(word in ("image", "img", "picture", "frame", "rgb") for word in _words(name)):
+        return []
+    size = 2 * SPATIAL
+    return [(torch.linspace(0.0, 1.0, 3 * size * size).reshape(3, size, size), f"image(3x{size}x{size})")]
+
+
+def _camera_pose(cls: type, parameter: str) -> tuple[Any, str] | None:
+    """A camera's rotation and translation, where the constructor takes both as `R` and `T`
+    (NeRF and Gaussian-splatting cameras): the identity and the origin, as numpy arrays."""
+    if parameter not in ("R", "T"):
+        return None
+    try:
+        names = set(inspect.signature(cls.__init__).parameters)
+    except (TypeError, ValueError):
+        return None
+    if not {"R", "T"} <= names:
+        return None
+    import numpy as np  # torch's own dependency; imported only for a camera
+
+    return (np.eye(3), "eye(3) (numpy)") if parameter == "R" else (np.zeros(3), "zeros(3) (numpy)")
 
 
 def _class_weights(cls: type, name: str) -> list[tuple[Any, str]]:
