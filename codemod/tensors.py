@@ -477,7 +477,13 @@ class Evaluator:
             position = index.value if isinstance(index, ast.Constant) and type(index.value) is int else None
         if position is not None and receiver.kind is not Kind.TENSOR:
             if receiver.elements is not None:  # (mask, size)[0]
-                return receiver.elements[position] if -len(receiver.elements) <= position < len(receiver.elements) else UNKNOWN
+                if -len(receiver.elements) <= position < len(receiver.elements):
+                    return receiver.elements[position]
+                if self.per_call and receiver.elements and all(e.kind is Kind.TENSOR for e in receiver.elements):
+                    # `self.outs = [x]`, appended to by a loop of untyped values, then `self.outs[-2]`:
+                    # a list of tensors that grew, most likely; a guess, for reports only
+                    return Value(Kind.TENSOR, receiver.elements[0].stateful, guessed=True)
+                return UNKNOWN
             if receiver.items is not None and position >= 0:  # torch.max(x, 1)[1]
                 return replace(receiver.items, integer=True, integer_guessed=False) if position in receiver.integer_items else receiver.items
         if not_a_tensor.is_string_key(node.slice):

@@ -1365,3 +1365,29 @@ def test_what_a_module_handed_to_a_method_returns_is_a_per_call_report():
     assert {attr: (f.action, f.code) for attr, f in result.items()} == {
         attr: (Action.SKIP, "BUF303") for attr in ("pred_fake", "pred_real", "loss_D")
     }
+
+
+def test_an_item_of_a_list_of_tensors_that_grew_is_a_per_call_report_and_never_a_constructor_rewrite():
+    result = by_attr(rewrite("""
+        import torch
+        import torch.nn as nn
+
+
+        class Stack(nn.Module):
+            def __init__(self, convs, n=4):
+                super().__init__()
+                self.convs = convs
+                self.tables = [torch.zeros(n)]
+                for conv in convs:
+                    self.tables.append(conv.table())
+                self.last_table = self.tables[-2]
+
+            def forward(self, x):
+                self.outs = [x.float()]
+                for conv in self.convs:
+                    self.outs.append(conv(self.outs[-1]))
+                self.last_features = self.outs[-2]
+                return self.outs[-1]
+    """))
+    assert (result["last_features"].action, result["last_features"].code) == (Action.SKIP, "BUF303")
+    assert "last_table" not in result  # a guess is never made in the constructor, whose values may be rewritten
