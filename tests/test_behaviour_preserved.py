@@ -192,6 +192,19 @@ def test_the_facts_behind_the_rules():
         Reads("meta", keep_move=False)
 
 
+def test_a_script_module_refuses_a_non_persistent_buffer_and_saves_a_persistent_one():
+    """The fact behind BUF221 (rules/script_modules.py)."""
+
+    class Scripted(torch.jit.ScriptModule):
+        def __init__(self, persistent):
+            super().__init__()
+            self.register_buffer("offsets", torch.arange(3), persistent=persistent)
+
+    with pytest.raises(RuntimeError, match="non-persistent"):
+        Scripted(persistent=False)
+    assert list(Scripted(persistent=True).state_dict()) == ["offsets"]  # a new checkpoint key
+
+
 def test_a_parameter_nothing_reads_trains_nothing_and_breaks_strict_loads_and_optimizer_states():
     """BUF219's facts: an unread tensor made nn.Parameter gets no gradient, yet a checkpoint and an
     optimizer state saved before no longer load."""

@@ -358,3 +358,17 @@ def test_the_parent_search_counts_cpu_time_and_still_ends_a_parent_that_sleeps(m
         with parents._time_limit(0.1):
             time.sleep(5)  # no CPU time: ended by the clock, after 3 x 0.1 s
     assert time.monotonic() - started < 2
+
+
+def test_a_snapshot_reads_the_buffers_of_a_script_module():
+    # torch.jit.ScriptModule wraps _buffers in a mapping with keys() but no __iter__: iterating
+    # it directly indexes it with 0, 1, ... and raises TypeError
+    from codemod.validate import side
+
+    class Scripted(torch.jit.ScriptModule):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("grid", torch.ones(2))  # it refuses non-persistent ones
+
+    snap = side.snapshot(Scripted(), [])
+    assert [tuple(b) for b in snap["buffers"]] == [("grid", True)]

@@ -36,6 +36,7 @@ from codemod.rules import (
     registered_later,
     reported,
     rerun_helpers,
+    script_modules,
     size_limits,
     super_order,
     trained_tensors,
@@ -67,6 +68,7 @@ ORDER = (
     off_device,  # BUF206
     placed_where_read,  # BUF215
     transformers_models,  # BUF202
+    script_modules,  # BUF221: a torch.jit.ScriptModule refuses non-persistent buffers
     parameter_limits,  # BUF210
     captured_reference,  # BUF214
     super_order,  # BUF209

@@ -371,7 +371,7 @@ def attribute_state(model: torch.nn.Module, attr: str) -> dict[str, Any]:
 def snapshot(model: torch.nn.Module, findings: list[list[Any]]) -> dict[str, Any]:
     buffers = []
     for path, module in model.named_modules():
-        for name in module._buffers:
+        for name in list(module._buffers.keys()):  # a ScriptModule's wrapper has keys() but no __iter__
             buffers.append((_join(path, name), name not in module._non_persistent_buffers_set))
     state_dict = []
     saved = model.state_dict()
