@@ -469,8 +469,13 @@ class Evaluator:
         return UNKNOWN
 
     def _eval_Subscript(self, node: ast.Subscript) -> Value:
-        receiver = self.eval(node.value)
         index = node.slice
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "data" and isinstance(index, ast.Constant) \
+                and type(index.value) is int:
+            # `loss.data[0]`: how code written for torch before 0.4 took a number out of a loss
+            # (today it raises on a 0-dim loss); nothing says a tensor is kept
+            return UNKNOWN
+        receiver = self.eval(node.value)
         if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub) and isinstance(index.operand, ast.Constant):
             position = -index.operand.value if type(index.operand.value) is int else None
         else:

@@ -1391,3 +1391,24 @@ def test_an_item_of_a_list_of_tensors_that_grew_is_a_per_call_report_and_never_a
     """))
     assert (result["last_features"].action, result["last_features"].code) == (Action.SKIP, "BUF303")
     assert "last_table" not in result  # a guess is never made in the constructor, whose values may be rewritten
+
+
+def test_a_number_taken_from_a_loss_the_pre_0_4_way_is_not_a_kept_tensor():
+    # `loss.data[0]` was how torch before 0.4 made a Python number of a loss (today it raises
+    # on a 0-dim loss): not reported as a tensor kept on the module, unlike the loss itself
+    result = by_attr(rewrite("""
+        import torch.nn as nn
+
+
+        class Trainer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.criterion = nn.L1Loss()
+
+            def backward_G(self, fake, real):
+                loss = self.criterion(fake, real)
+                self.loss_G = loss
+                self.loss_G_value = loss.data[0]
+                return loss
+    """))
+    assert {attr: f.code for attr, f in result.items()} == {"loss_G": "BUF303"}
