@@ -37,8 +37,8 @@ from codemod.tensors import (
     Value,
     constructor_attributes,
     mentions_self_attribute,
+    method_bound_attributes,
     method_in,
-    tensor_type_attributes,
     type_tested,
 )
 from codemod.walker import AttrEvent, BodyWalker
@@ -431,12 +431,13 @@ class ClassFacts:
         """What self holds when another method runs: the constructor's attributes, and those of
         the repository bases' constructors (`self.relation_linear` built by a base)."""
         lineage = [(self.symbols, self.cls), *self.bases]
-        # `self.Tensor`, a tensor type some method binds (a pix2pix-style base's `initialize`)
-        types = tensor_type_attributes(self.index, lineage)
+        # `self.Tensor` and `self.netG`, a tensor type or a module some method binds (a
+        # pix2pix-style base's `initialize`)
+        bound = method_bound_attributes(self.index, lineage)
         if not self.bases:
-            return {**types, **self.final_attrs}
+            return {**bound, **self.final_attrs}
         inherited = constructor_attributes(self.index, lineage, depth=1)
-        return {**types, **inherited, **self.final_attrs}
+        return {**bound, **inherited, **self.final_attrs}
 
     def _collect_method_events(self, symbols, cls, own_init, result, relation: str, candidates: set[str]) -> None:
         lines = symbols.source_lines

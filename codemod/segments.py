@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from codemod.torch_names import TENSOR_ONLY_METHODS as RESULT_IS_TENSOR_METHODS
-from codemod.torch_names import CallKind, classify_call, may_make_tensor
+from codemod.torch_names import BATCH_MOVES_AND_CASTS, CallKind, classify_call, may_make_tensor
 from codemod.torch_table import NON_TENSOR_ARGUMENT_KEYWORDS, NON_TENSOR_ARGUMENT_POSITIONS
 
 # The scans below run over every file, so their patterns begin with a literal (which the
@@ -239,9 +239,9 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
 
 
 # `self.real_A = input["A"].to(device)`, `self.x = batch.x.cuda()`, `self.y = batch["y"].long()`: an item of
-# a value moved to a device or cast (untyped_method_arguments.MOVES_AND_CASTS).
+# a value moved to a device or cast (rules/untyped_method_arguments.py).
 _KEEPS_MOVED_ITEM = re.compile(
-    r"^[ \t]*self\.\w+[ \t]*=(?!=)[^\n]*\w[\w\]'\"]*[\].]\w*\.(?:to|cuda|float|double|half|bfloat16|long|int|bool|byte)\(",
+    r"^[ \t]*self\.\w+[ \t]*=(?!=)[^\n]*\w[\w\]'\"]*[\].]\w*\.(?:" + "|".join(sorted(BATCH_MOVES_AND_CASTS)) + r")\(",
     re.MULTILINE,
 )
 # `self.b = self.a`, `self.b = self.a.data`, `self.b = self.child.a`: another attribute's value under a second name.

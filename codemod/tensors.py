@@ -101,6 +101,13 @@ class Value:
 
 
 UNKNOWN = Value(Kind.UNKNOWN)
+
+
+def is_built_module(value: Value) -> bool:
+    """A module the code built: a torch.nn layer or a repository class's instance (or one of
+    several, SOME_REPOSITORY_MODULE)."""
+    return value.kind is Kind.NON_TENSOR and (value.instance is not None or value.module is not None)
+
 # The states of guessed tensors (Value.guessed), which arithmetic on them hands on
 # (combine_state): what a child module of no known class or a Sequential returns.
 CHILD_MODULE_OUTPUT = "data passed in (computed by a child module)"
@@ -149,7 +156,7 @@ def merge_branches(a: Value, b: Value) -> Value:
         if a.instance is not b.instance or a.module != b.module:
             # `net = ResnetGenerator(...)` in one arm, `net = UnetGenerator(...)` in the other:
             # calling it runs one forward or the other, which neither arm alone tells
-            both_built = (a.instance is not None or a.module is not None) and (b.instance is not None or b.module is not None)
+            both_built = is_built_module(a) and is_built_module(b)
             return Value(Kind.NON_TENSOR, module=tn.SOME_REPOSITORY_MODULE) if both_built else NON_TENSOR
         return a
     return UNKNOWN
@@ -1021,10 +1028,10 @@ def constructor_attributes(index: RepoIndex | None, lineage, depth: int) -> dict
     return attrs
 
 
-_TENSOR_TYPES_MEMO_ATTR = "_codemod_tensor_type_attrs"
+_METHOD_BOUND_MEMO_ATTR = "_codemod_method_bound_attrs"
 
 
-def tensor_type_attributes(index: RepoIndex | None, lineage) -> dict[str, Value]:
+def method_bound_attributes(index: RepoIndex | None, lineage) -> dict[str, Value]:
     """attr -> the tensor type or the module that a method of the class or of a repository
     base binds to it, wherever that method is (`self.Tensor = torch.cuda.FloatTensor if gpu
     else torch.Tensor`, `self.netG = networks.define_G(opt)` in a base's `initialize`): a name
@@ -1033,7 +1040,7 @@ def tensor_type_attributes(index: RepoIndex | None, lineage) -> dict[str, Value]
     ran first.  An attribute any method binds to something else is left out.  Memoised on
     the class."""
     cls = lineage[0][1]
-    memo = getattr(cls, _TENSOR_TYPES_MEMO_ATTR, None)
+    memo = getattr(cls, _METHOD_BOUND_MEMO_ATTR, None)
     if memo is not None:
         return memo
     found: dict[str, Value] = {}
@@ -1061,7 +1068,7 @@ def tensor_type_attributes(index: RepoIndex | None, lineage) -> dict[str, Value]
                     else:
                         other.add(target.attr)
     memo = {attr: value for attr, value in found.items() if attr not in other}
-    setattr(cls, _TENSOR_TYPES_MEMO_ATTR, memo)
+    setattr(cls, _METHOD_BOUND_MEMO_ATTR, memo)
     return memo
 
 
@@ -1076,11 +1083,10 @@ def _builds_module(node: ast.expr, self_name: str) -> bool:
 
 
 def _holds_module(index: RepoIndex | None, value: Value) -> bool:
-    if value.kind is not Kind.NON_TENSOR:
+    """A torch.nn layer, or an instance of a repository class that is an nn.Module."""
+    if not is_built_module(value):
         return False
-    if value.module is not None:
-        return True
-    return value.instance is not None and index is not None and index.is_resolved_module_class(value.instance)
+    return value.module is not None or (index is not None and index.is_resolved_module_class(value.instance))
 
 
 def _tracked(index: RepoIndex | None, compute: Callable[[], Any]) -> tuple[Any, frozenset]:
@@ -1493,7 +1499,9 @@ def function_value(
         for value in returns[1:]:
             result = merge_branches(result, value)
         if not (result.is_tensor or result.kind is Kind.SEQUENCE or result.elements is not None or result.items is not None):
-            result = _returned_module(index, returns) or (UNKNOWN if result.kind is not Kind.NON_TENSOR else NON_TENSOR)
+            # a factory whose every return is a module (`define_G(...)`) keeps the merged module
+            if not all(_holds_module(index, value) for value in returns):
+                result = UNKNOWN if result.kind is not Kind.NON_TENSOR else NON_TENSOR
     if plain and result.kind is Kind.UNKNOWN:
         # `def load_adj(path) -> torch.Tensor:` whose body the analysis cannot type
         annotated = return_annotation_value(function, evaluator)
@@ -1506,24 +1514,6 @@ def function_value(
     else:
         delattr(function, _FUNCTION_MEMO_ATTR)
     return result
-
-
-def _returned_module(index: RepoIndex | None, returns: list[Value]) -> Value | None:
-    """A factory's result when every return gives an nn.Module (`define_G(...)` returning one
-    of several repository generators): the instance where all are of one repository class,
-    else a module of some repository class (SOME_REPOSITORY_MODULE); None otherwise."""
-    if index is None:
-        return None
-    instances = {id(v.instance): v for v in returns if v.kind is Kind.NON_TENSOR and v.instance is not None
-                 and index.is_resolved_module_class(v.instance)}
-    modules = {v.module for v in returns if v.kind is Kind.NON_TENSOR and v.module is not None}
-    if len(instances) + sum(1 for v in returns if v.kind is Kind.NON_TENSOR and v.module is not None) != len(returns):
-        return None  # some return is not a module (a tuple, a config, None)
-    if len(instances) == 1 and not modules:
-        return next(iter(instances.values()))
-    if not instances and len(modules) == 1:
-        return Value(Kind.NON_TENSOR, module=next(iter(modules)))
-    return Value(Kind.NON_TENSOR, module=tn.SOME_REPOSITORY_MODULE)
 
 
 def _partly_typed(value: Value) -> bool:

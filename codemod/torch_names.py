@@ -305,6 +305,12 @@ TENSOR_ONLY_METHODS = frozenset(
 )
 
 
+# What a batch's tensors are moved or cast with when a method keeps them (`input["A"].to(dev)`,
+# `batch["x"].float()`): methods a tensor (and a module, which the class would call) has, and
+# a list, a dict, a number or a numpy array has not.
+BATCH_MOVES_AND_CASTS = frozenset({"to", "cuda", "float", "double", "half", "bfloat16", "long", "int", "bool", "byte"})
+
+
 # The module a factory function returns where it is one of several classes (a Value's module):
 # not a torch.nn name, so nothing takes what calling it returns for a typed tensor.
 SOME_REPOSITORY_MODULE = "<a repository module>"

@@ -16,6 +16,7 @@ from codemod.tensors import (
     Value,
     combine_state,
     dotted_path,
+    is_built_module,
     is_false,
     merge_branches,
     target_names,
@@ -207,7 +208,7 @@ class BodyWalker:
             return
         if isinstance(target, ast.Name):
             previous = self.ev.env.get(target.id)
-            if self._nested and previous is not None and _builds_another_module(previous, value):
+            if self._nested and previous is not None and is_built_module(previous) and is_built_module(value):
                 # `net = ResnetGenerator(...)` under one if, `net = UnetGenerator(...)` under its
                 # elif: after them the name holds one of the two, which the arms' merge says
                 value = merge_branches(previous, value)
@@ -479,8 +480,3 @@ def _keyword(call: ast.Call, name: str) -> ast.expr | None:
             return kw.value
     return None
 
-
-def _builds_another_module(previous: Value, value: Value) -> bool:
-    """Both values are modules (torch layers or repository classes' instances), of two classes."""
-    built = [v.kind is Kind.NON_TENSOR and (v.instance is not None or v.module is not None) for v in (previous, value)]
-    return all(built) and (previous.instance is not value.instance or previous.module != value.module)

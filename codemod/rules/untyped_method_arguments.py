@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from codemod import torch_names as tn
 from codemod.call_sites import tensor_use_evidence
 from codemod.rules.base import Decision, Rule
 from codemod.rules.reported import outside_suggestion
@@ -101,11 +102,6 @@ def _find(facts: AttributeFacts) -> tuple[str, str, str, bool] | None:
     return kept[0], kept[1], evidence[facts.attr], False
 
 
-# What a batch's tensors are moved or cast with: methods a tensor (and a module, which the
-# class would call) has, and a list, a dict, a number or a numpy array has not.
-MOVES_AND_CASTS = frozenset({"to", "cuda", "float", "double", "half", "bfloat16", "long", "int", "bool", "byte"})
-
-
 def _moved_item(node: ast.expr | None, arguments: set[str]) -> str | None:
     """The argument of `input["A"].to(device)`, `batch[0].cuda()`, `batch["x"].float()`, `scale *
     data.x.to(dev)`: an item or attribute of a method's argument moved to a device or cast
@@ -118,7 +114,7 @@ def _moved_item(node: ast.expr | None, arguments: set[str]) -> str | None:
         # `None if input["dates"] is None else input["dates"].to(device)`
         arms = [arm for arm in (node.body, node.orelse) if not (isinstance(arm, ast.Constant) and arm.value is None)]
         return _moved_item(arms[0], arguments) if len(arms) == 1 else None
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MOVES_AND_CASTS):
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in tn.BATCH_MOVES_AND_CASTS):
         return None
     receiver = node.func.value
     if not isinstance(receiver, (ast.Subscript, ast.Attribute)):

@@ -94,13 +94,17 @@ class Candidate:
 # -- constructor arguments ---------------------------------------------------------------------
 
 
-def required_parameters(cls: type) -> list[inspect.Parameter]:
+def _constructor_parameters(cls: type) -> list[inspect.Parameter]:
+    """The parameters of calling ``cls`` ([] where its signature cannot be read)."""
     try:
-        signature = inspect.signature(cls)
+        return list(inspect.signature(cls).parameters.values())
     except (TypeError, ValueError):
         return []
+
+
+def required_parameters(cls: type) -> list[inspect.Parameter]:
     return [
-        p for p in signature.parameters.values()
+        p for p in _constructor_parameters(cls)
         if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     ]
 
@@ -150,11 +154,7 @@ def argument_candidates(cls: type, none_defaults: bool = False) -> list[Candidat
 
 def none_default_parameters(cls: type) -> list[inspect.Parameter]:
     """The constructor's parameters that default to None, passable by keyword."""
-    try:
-        signature = inspect.signature(cls)
-    except (TypeError, ValueError):
-        return []
-    return [p for p in signature.parameters.values()
+    return [p for p in _constructor_parameters(cls)
             if p.default is None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
 
@@ -280,13 +280,7 @@ def _image_values(name: str) -> list[tuple[Any, str]]:
 def _camera_pose(cls: type, parameter: str) -> tuple[Any, str] | None:
     """A camera's rotation and translation, where the constructor takes both as `R` and `T`
     (NeRF and Gaussian-splatting cameras): the identity and the origin, as numpy arrays."""
-    if parameter not in ("R", "T"):
-        return None
-    try:
-        names = set(inspect.signature(cls.__init__).parameters)
-    except (TypeError, ValueError):
-        return None
-    if not {"R", "T"} <= names:
+    if parameter not in ("R", "T") or not {"R", "T"} <= {p.name for p in _constructor_parameters(cls)}:
         return None
     import numpy as np  # torch's own dependency; imported only for a camera
 
@@ -298,13 +292,8 @@ def _class_weights(cls: type, name: str) -> list[tuple[Any, str]]:
     constructor's default names, so that they meet scores of that many classes."""
     if "weight" not in name:
         return []
-    try:
-        parameters = inspect.signature(cls.__init__).parameters.values()
-    except (TypeError, ValueError):
-        return []
-    for p in parameters:
-        if p.name.lower() in _CLASS_COUNT_NAMES and isinstance(p.default, int) and not isinstance(p.default, bool) \
-                and 2 <= p.default <= 4096:
+    for p in _constructor_parameters(cls):
+        if p.name.lower() in _CLASS_COUNT_NAMES and _class_count(p.default) is not None:
             return [(torch.ones(p.default), f"ones({p.default})")]
     return []
 
@@ -1044,11 +1033,13 @@ _CLASS_COUNT_NAMES = ("classes", "n_classes", "num_classes", "nclass", "nclasses
 
 
 def _held_class_count(model: nn.Module) -> int | None:
-    for name in _CLASS_COUNT_NAMES:
-        value = vars(model).get(name)
-        if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 4096:
-            return value
-    return None
+    return next((vars(model)[name] for name in _CLASS_COUNT_NAMES if _class_count(vars(model).get(name)) is not None),
+                None)
+
+
+def _class_count(value: Any) -> int | None:
+    """value, when it can be a number of classes (an int from 2 to 4096)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 4096 else None
 
 
 def _held_batch_size(model: nn.Module) -> int | None:
