@@ -415,6 +415,11 @@ class RepoIndex:
     def _base_is_module(self, symbols: ModuleSymbols, base: ast.expr) -> bool:
         if isinstance(base, ast.Subscript):  # Generic[...] style bases
             base = base.value
+        alternatives = symbols.base_alternatives(base)
+        if alternatives != [base]:
+            # `class Net(Base)` with `Base = torch.jit.ScriptModule if jit else nn.Module`: a
+            # module whichever binding import time takes
+            return bool(alternatives) and all(self._base_is_module(symbols, a) for a in alternatives)
         qualname = symbols.qualify(base)
         if qualname is None:
             return False

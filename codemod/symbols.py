@@ -116,6 +116,28 @@ class ModuleSymbols:
         """
         return qualify(node, self.imports, self.local_names, self.name)
 
+    def base_alternatives(self, node: ast.expr) -> list[ast.expr]:
+        """What a class base may be at import time: the base itself, or, for a module-level
+        name bound to others (`Base = nn.Module`, `Base = torch.jit.ScriptModule if jit else
+        nn.Module`, or one binding per branch of a top-level `if`), every expression it may be
+        bound to. An alias with any other binding (a call, an augmented one) gives [] (unknown)."""
+        if not isinstance(node, ast.Name) or node.id in self.imports or node.id in self.local_names:
+            return [node]
+        bound = _top_level_bindings(self.header, node.id)
+        if not bound:
+            return [node]
+        found: list[ast.expr] = []
+        pending = list(bound)
+        while pending:
+            value = pending.pop()
+            if isinstance(value, ast.IfExp):
+                pending += [value.body, value.orelse]
+            elif isinstance(value, (ast.Name, ast.Attribute)) and len(found) < 8:
+                found.append(value)
+            else:
+                return []
+        return found
+
     def parse_segment(self, segment: Segment) -> ast.stmt:
         filename = str(self.path or self.name)
         check_tokens(segment.text, "a statement", line=segment.start, filename=filename)
@@ -313,6 +335,25 @@ def _read_statements(statements: list[ast.stmt], symbols: ModuleSymbols, top_lev
                     symbols.global_names.add(target.id)
         # Classes at the top of a fully parsed file are analysed from the header too.
         symbols.header += [s for s in statements if isinstance(s, ast.ClassDef)]
+
+
+def _top_level_bindings(statements: list[ast.stmt], name: str) -> list[ast.expr | None]:
+    """The values a module-level name is bound to, through top-level `if` and `try` blocks;
+    None for a binding of another form (augmented, unpacked, imported under the name)."""
+    found: list[ast.expr | None] = []
+    for stmt in statements:
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name) and target.id == name:
+                    found.append(stmt.value if len(stmt.targets) == 1 else None)
+                elif name in {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}:
+                    found.append(None)
+        elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+            found.append(stmt.value if isinstance(stmt, ast.AnnAssign) else None)
+        elif isinstance(stmt, (ast.If, ast.Try)):
+            for block in _blocks(stmt):
+                found += _top_level_bindings(block, name)
+    return found
 
 
 def _collect_definitions(statements: list[ast.stmt], symbols: ModuleSymbols) -> None:

@@ -40,9 +40,10 @@ def script_base(lineage) -> str | None:
     for symbols, cls in lineage:
         for base in cls.bases:
             node = base.value if isinstance(base, ast.Subscript) else base
-            qualname = symbols.qualify(node)
-            if qualname in _SCRIPT_MODULES:
-                return qualname
+            for alternative in symbols.base_alternatives(node):  # `Base = ScriptModule if jit else nn.Module`
+                qualname = symbols.qualify(alternative)
+                if qualname in _SCRIPT_MODULES:
+                    return qualname if alternative is node else f"{ast.unparse(node)} (possibly {qualname}, chosen at import)"
     return None
 
 
