@@ -408,3 +408,79 @@ def test_a_forward_whose_held_state_is_built_for_batch_one_is_compared(tmp_path)
     out = _validate(tmp_path, "tagger.py", "tagger", {"h": wrong}, [("Tagger", [_finding("Tagger", "h0")])])
     v = out["Tagger"]
     assert v.verdict is Verdict.FAILED and "forward" in v.message, _detail(v)
+
+
+def test_a_module_named_like_its_repository_package_is_imported_by_its_path(tmp_path):
+    # `calo/models/calo.py` in a folder without __init__.py: imported as `calo` it would hide the
+    # repository's package `calo`, whose `calo.models.layers` it imports
+    repo = tmp_path / "repo"
+    _repo(repo, {
+        "calo/__init__.py": "",
+        "calo/models/layers.py": """
+            import torch
+            from torch import nn
+
+
+            class MLP(nn.Module):
+                def __init__(self, width):
+                    super().__init__()
+                    self.fc = nn.Linear(width, width)
+
+                def forward(self, x):
+                    return self.fc(x)
+            """,
+        "calo/models/calo.py": """
+            import torch
+            from torch import nn
+            from calo.models.layers import MLP
+
+
+            class Net(nn.Module):
+                def __init__(self, width=4):
+                    super().__init__()
+                    self.mlp = MLP(width)
+                    self.offset = torch.ones(width)
+
+                def forward(self, x):
+                    return self.mlp(x) + self.offset
+            """,
+    })
+    out = _validate(
+        repo, "calo/models/calo.py", "calo",
+        {"offset": ("        self.offset = torch.ones(width)",
+                    '        self.register_buffer("offset", torch.ones(width), persistent=False)')},
+        [("Net", [_finding("Net", "offset")])],
+    )
+    net = out["Net"]
+    assert net.verdict is Verdict.PASSED, _detail(net)
+
+
+def test_a_module_of_a_submodule_not_checked_out_is_not_validated_and_says_how(tmp_path):
+    repo = tmp_path / "repo"
+    _repo(repo, {
+        ".gitmodules": '[submodule "geometry"]\n\tpath = geometry\n\turl = https://example.invalid/geometry\n',
+        "net.py": """
+            import torch
+            from torch import nn
+            from geometry.cells import CELLS
+
+
+            class Net(nn.Module):
+                def __init__(self, width=4):
+                    super().__init__()
+                    self.offset = torch.ones(width)
+
+                def forward(self, x):
+                    return x + self.offset
+            """,
+    })
+    (repo / "geometry").mkdir()  # the submodule's folder, empty until `git submodule update --init`
+    out = _validate(
+        repo, "net.py", "net",
+        {"offset": ("        self.offset = torch.ones(width)",
+                    '        self.register_buffer("offset", torch.ones(width), persistent=False)')},
+        [("Net", [_finding("Net", "offset")])],
+    )
+    net = out["Net"]
+    assert net.verdict is Verdict.NOT_VALIDATED, _detail(net)
+    assert "git submodule geometry" in _detail(net) and "git submodule update --init" in _detail(net)

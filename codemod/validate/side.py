@@ -159,6 +159,13 @@ def import_class(module_name: str, qualname: str, root: str | None = None, file:
         module_name = spelled
         obj = stubs.import_with_stubs(module_name, root)
     if file is not None and not _same_file(getattr(obj, "__file__", None), file):
+        # `pkg/models/pkg.py` in a folder without __init__.py: its short name is the repository's
+        # own package, which its imports (`from pkg.models.diffusion import ...`) need; the path
+        # from the root names the file without hiding that package
+        obj, module_name, by_path_error = _import_by_path(file, root, module_name, obj)
+    else:
+        by_path_error = None
+    if file is not None and not _same_file(getattr(obj, "__file__", None), file):
         folder = Path(file).resolve().parent
         for _ in range(module_name.count(".")):
             folder = folder.parent  # the import root of a package module
@@ -169,7 +176,17 @@ def import_class(module_name: str, qualname: str, root: str | None = None, file:
             del sys.modules[name]
         sys.path.insert(0, str(folder))
         importlib.invalidate_caches()
-        obj = stubs.import_with_stubs(module_name, root) if root else importlib.import_module(module_name)
+        try:
+            obj = stubs.import_with_stubs(module_name, root) if root else importlib.import_module(module_name)
+        except Exception:
+            # the folder put first would hide the repository's packages from every later import
+            # of this worker (`calodiffusion/models/` holding `calodiffusion.py`)
+            if str(folder) in sys.path:
+                sys.path.remove(str(folder))
+            importlib.invalidate_caches()
+            if by_path_error is not None:
+                raise by_path_error from None  # what the file itself raised, found by its path
+            raise
     for part in qualname.split("."):
         obj = getattr(obj, part)
     return obj
@@ -202,6 +219,9 @@ def _unbuilt_extension(exc: BaseException, root: str | None) -> str | None:
     library = _unbuilt_library(exc, root)
     if library is not None:
         return library
+    submodule = _missing_submodule(exc, root)
+    if submodule is not None:
+        return submodule
     if not isinstance(exc, ModuleNotFoundError) or not exc.name or root is None or "." not in exc.name:
         return None
     folder = Path(root, *exc.name.split(".")[:-1])
@@ -219,6 +239,24 @@ _MISSING_LIBRARY = re.compile(r"([\w./-]+\.(?:so|dylib|dll))\b[^\n]*(?:cannot op
                               re.IGNORECASE)
 
 
+def _missing_submodule(exc: BaseException, root: str | None) -> str | None:
+    """A module of a git submodule of the repository that is not checked out (an empty
+    folder that `.gitmodules` names): `from HGCalShowers.HGCalGeo import HGCalGeo`."""
+    if not isinstance(exc, ModuleNotFoundError) or not exc.name or root is None:
+        return None
+    top = exc.name.split(".")[0]
+    folder = Path(root, top)
+    try:
+        listed = Path(root, ".gitmodules").read_text(encoding="utf-8", errors="replace")
+        empty = folder.is_dir() and not any(folder.iterdir())
+    except OSError:
+        return None
+    if not empty or not re.search(rf"^\s*path\s*=\s*{re.escape(top)}\s*$", listed, re.MULTILINE):
+        return None
+    return (f"the repository's module {exc.name} is in the git submodule {top}, which is not checked out "
+            "(git submodule update --init) before validating")
+
+
 def _unbuilt_library(exc: BaseException, root: str | None) -> str | None:
     """A shared library the repository loads itself (`cdll.LoadLibrary("src/libalign.so")`)
     that is not there, beside C or C++ sources to build it from."""
@@ -234,6 +272,22 @@ def _unbuilt_library(exc: BaseException, root: str | None) -> str | None:
         return None
     return (f"the shared library {match.group(1)} that the repository loads is not built: its folder holds the C/C++ "
             "sources; build it (make, or the repository's own instructions) before validating")
+
+
+def _import_by_path(file: str, root: str | None, module_name: str, obj: Any) -> tuple[Any, str, Exception | None]:
+    """(module, name, None) imported under the dotted name of the file's path from the root
+    when that is another name than ``module_name`` and answers with the file itself; else
+    (``obj``, ``module_name``, what that import raised, if it did)."""
+    spelled = _path_module(file, root)
+    if spelled is None or spelled == module_name:
+        return obj, module_name, None
+    try:
+        found = stubs.import_with_stubs(spelled, root)
+    except Exception as exc:
+        return obj, module_name, exc
+    if not _same_file(getattr(found, "__file__", None), file):
+        return obj, module_name, None
+    return found, spelled, None
 
 
 def _path_module(file: str | None, root: str | None) -> str | None:
