@@ -265,6 +265,36 @@ def test_a_graph_model_gets_nodes_from_the_adjacency_it_holds():
     assert chosen["args"][1] == {"op": "rand", "shape": [6, 6]}
 
 
+def test_node_features_get_one_row_per_node_of_a_held_neighbourhood_matrix_past_first_layers():
+    class Contrastive(nn.Module):  # x @ W, then a readout over the neighbours the model holds
+        def __init__(self, graph_neigh):
+            super().__init__()
+            self.weight = nn.Parameter(torch.ones(3, 4))
+            self.graph_neigh = graph_neigh
+
+        def forward(self, feat, adj):
+            z = torch.mm(adj, torch.mm(feat, self.weight))
+            return torch.mm(self.graph_neigh, z)
+
+    first, *_ = synth.argument_candidates(Contrastive)
+    assert first.kwargs["graph_neigh"].shape == (8, 8)  # named like a graph's matrix: a square tensor
+    chosen = _first_that_runs(Contrastive(**first.kwargs))
+    assert chosen["args"][0]["shape"] == [8, 3] and chosen["args"][1]["shape"] == [8, 8]
+
+
+def test_node_features_get_one_row_per_node_of_an_adjacency_handed_in():
+    class Propagate(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weight = nn.Parameter(torch.ones(3, 4))
+
+        def forward(self, x, adj):
+            return torch.mm(adj, torch.mm(x, self.weight))
+
+    chosen = _first_that_runs(Propagate())
+    assert chosen["args"][0]["shape"][0] == chosen["args"][1]["shape"][0] == chosen["args"][1]["shape"][1]
+
+
 def test_a_traffic_model_over_nodes_and_time_gets_its_node_count():
     class Traffic(nn.Module):
         def __init__(self):
@@ -875,3 +905,16 @@ def test_a_camera_gets_a_numpy_pose_and_an_image_it_can_clamp():
     assert camera.original_image.shape[0] == 3 and torch.equal(camera.world_view_transform, torch.eye(4))
     # R and T only as a pair: a lone T is a number (a temperature, a sequence length)
     assert synth._camera_pose(_IoULoss, "T") is None
+
+
+def test_a_constructor_argument_whose_shape_is_read_is_made_up_as_a_matrix():
+    class Unrolled(nn.Module):
+        def __init__(self, h, iterations):
+            super().__init__()
+            self.rows, self.cols = h.shape[0], h.shape[1]
+            self.psf = torch.as_tensor(h, dtype=torch.float32)
+            self.steps = iterations
+
+    first, *_ = synth.argument_candidates(Unrolled)
+    assert isinstance(first.kwargs["h"], torch.Tensor) and first.kwargs["h"].dim() == 2
+    Unrolled(**first.kwargs)  # it builds

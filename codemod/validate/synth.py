@@ -226,6 +226,9 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         # per-channel statistics (`NormalizeLayer(means, sds)`, `Normalize(mean, std)`): three
         # floats, as an image model's are, then one; never integers, which a cast leaves alone
         return [(list(statistics), str(list(statistics))), (statistics[0], repr(statistics[0]))]
+    if _array_attribute_read(_init_tree(cls), parameter.name):
+        # `self.DIMS0 = h.shape[0]`: only an array or a tensor has a shape; matrices first
+        return _tensor_values("adj") + _tensor_values(name)[:1]
     if _looks_float(name) or (_tensor_data(_init_tree(cls), parameter.name) and not _counts(parameter.name)):
         # `torch.tensor([kappa])`: the made-up number decides the tensor's dtype, and an int would
         # make a tensor that casts leave alone, so the cast checks would prove nothing
@@ -258,6 +261,13 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
 # a string or a numpy array).
 _TENSOR_ONLY_CALLS = frozenset({"clamp", "clamp_", "unsqueeze", "permute", "detach", "contiguous", "masked_fill",
                                 "index_select", "expand", "type_as", "new_zeros", "new_ones", "float", "long"})
+
+
+def _array_attribute_read(tree: ast.AST | None, parameter: str) -> bool:
+    """The constructor reads `parameter.shape` or `.ndim` (an array's or a tensor's)."""
+    return tree is not None and any(
+        isinstance(node, ast.Attribute) and node.attr in ("shape", "ndim") and isinstance(node.value, ast.Name)
+        and node.value.id == parameter for node in ast.walk(tree))
 
 
 def _tensor_method_called(tree: ast.AST | None, parameter: str) -> bool:
@@ -316,7 +326,13 @@ _STATISTICS = {
 
 def _names_an_adjacency(name: str) -> bool:
     """A constructor parameter named like a graph's adjacency (`adj`, `A`, `supports`)."""
-    return name in _ADJACENCY_NAMES or name.startswith(("adj", "laplacian")) or name in ("a", "a_norm", "norm_adj")
+    return name in _ADJACENCY_NAMES or name.startswith(("adj", "laplacian")) or name in ("a", "a_norm", "norm_adj") \
+        or any(word in _ADJACENCY_WORDS for word in _words(name))  # `graph_neigh`, `norm_adjacency`
+
+
+# Words of a parameter name that make it a graph's (node x node) matrix.
+_ADJACENCY_WORDS = frozenset({"adj", "adjacency", "neigh", "neighbor", "neighbors", "neighbour", "neighbours",
+                              "laplacian"})
 
 
 def _tensor_values(name: str) -> list[tuple[Any, str]]:
@@ -972,12 +988,31 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
             masked = _masked_sequence_loss(required, per_param, *pair)
             if masked is not None:
                 add(masked)
+    sizes = [p for p in parameters if p.default is None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+             and _names_a_size(p.name)]
+    if sizes:
+        # `forward(self, x, seq_len=None)`: None skips what the module builds for a length
+        # (a rotary table cached on first use); a length as long as the made-up sequences
+        for made in candidates[len(known):len(known) + 2]:
+            sized = {"args": list(made["args"]), "kwargs": {**made["kwargs"], **{p.name: {"op": "value", "value": SEQ}
+                                                                                  for p in sizes}}}
+            if sized not in candidates:
+                candidates.append(sized)
     # images too small for a model that halves them several times (a U-Net, a Laplacian
     # pyramid): the first two image candidates again at LARGE_IMAGE, past the usual limit
     for image in [c for c in candidates[len(known):] if _small_images(c)][:2]:
         larger = _with_image_size(image, LARGE_IMAGE)
         if larger not in candidates:
             candidates.append(larger)
+    for nodes in (seen.nodes or _input_node_counts(candidates[len(known):]))[:1]:
+        # a graph model over node features (`torch.mm(adj, x)`): one row per node, as many as
+        # the adjacency it holds or is handed, not a batch
+        matrices = [c for c in candidates[len(known):] if any(_rank(spec) == 2 and spec["shape"][0] == BATCH
+                                                               for spec in _input_specs(c))]
+        for made in matrices[:3]:
+            per_node = _mapped(made, lambda spec: _with_batch(spec, nodes) if _rank(spec) == 2 else spec)
+            if per_node not in candidates:
+                candidates.append(per_node)
     held = _held_batch_size(model)
     if held is not None:
         # a module built for one batch size (a contrastive loss whose mask pairs 2 x batch_size
@@ -1047,6 +1082,19 @@ def _held_batch_size(model: nn.Module) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_HELD_BATCH and value != BATCH:
         return value
     return None
+
+
+def _input_node_counts(candidates: list[dict[str, Any]]) -> list[int]:
+    """N of the N x N adjacency the first made-up inputs hand the forward (`adj`), if any."""
+    for candidate in candidates[:1]:
+        for spec in _input_specs(candidate):
+            if _rank(spec) == 2 and spec["shape"][0] == spec["shape"][1] != BATCH:
+                return [spec["shape"][0]]
+    return []
+
+
+def _rank(spec: Any) -> int | None:
+    return len(spec.get("shape") or []) if isinstance(spec, dict) and spec.get("shape") is not None else None
 
 
 def _with_batch(spec: Any, batch: int) -> Any:
