@@ -345,7 +345,14 @@ class ClassFacts:
 
     @cached_property
     def branch_paths(self) -> dict:
-        return branches.branch_paths(self.init.body if self.init is not None else [])
+        """The if/match arms around each statement of __init__ and of the class's other
+        methods (a helper __init__ calls binds `self.mu = nn.Parameter(...)` in one arm and a
+        raw tensor in the other), each method's statements on their own."""
+        paths = branches.branch_paths(self.init.body if self.init is not None else [])
+        for name, method in self.own_methods.items():
+            if name != "__init__":
+                paths.update(branches.branch_paths(method.body))
+        return paths
 
     def function_of(self, func: ast.expr) -> FunctionNode | None:
         """The definition a call's function refers to: a method of self, a function of this

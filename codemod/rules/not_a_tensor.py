@@ -89,8 +89,10 @@ def decide(facts: AttributeFacts) -> Decision | None:
                 "convert the other branch's value to a tensor (or None), then every branch can be registered",
             )
         where = "first bound" if not seen_tensor else "also bound"
+        consequence = ("register_buffer would raise (KeyError or TypeError)" if value.kind is not Kind.UNKNOWN
+                       else "if it is not a tensor, register_buffer would raise (KeyError or TypeError)")
         return RULE.skip(
-            f"{where} to {what} at line {event.stmt.lineno}; register_buffer would raise (KeyError or TypeError)",
+            f"{where} to {what} at line {event.stmt.lineno}; {consequence}",
             "convert the value to a tensor before the first assignment" if where == "first bound" else None,
         )
     return None
