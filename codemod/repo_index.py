@@ -14,6 +14,7 @@ from pathlib import Path
 
 from codemod import torch_names
 from codemod.discovery import module_name_for, module_spellings
+from codemod.torch_version import too_old_torch
 from codemod.fileio import SourceError, read_source
 from codemod.segments import line_start_matches
 from codemod.symbols import ModuleSymbols, build_symbols, resolve_relative
@@ -89,6 +90,10 @@ class RepoIndex:
         lazy: bool = True,
     ):
         self.lazy = lazy  # parse classes and functions only when needed (see segments.py)
+        self.root = root
+        # "torch==1.0.1 (requirements.txt)" where the repository declares only a torch older than
+        # 1.6 (rules/old_torch.py); part of the result cache's key (runner.py)
+        self.too_old_torch = too_old_torch(root)
         self._texts: dict[Path, str] = dict(texts or {})
         self._paths_by_module: dict[str, list[Path]] = {}
         self._module_of_path: dict[Path, str] = {}

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codemod.config import find_project_root
+from codemod.torch_version import too_old_torch
 from codemod.discovery import Discovery, discover, display_path, module_map
 from codemod.cache import Entry, ResultCache, cache_base, file_digest, repository_digest
 from codemod.fileio import SourceError, SourceFile, read_source, write_source_atomic
@@ -254,7 +255,7 @@ def _run_stages(
     started_ns = time.time_ns()  # digests are taken after this moment
     repo_digest = ""
     if options.use_cache and files:
-        key = options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}"
+        key = options.analysis_options().fingerprint() + f"|prefilter={options.prefilter}|torch={too_old_torch(index_root)}"
         cache = ResultCache(root, key, cache_base(options.cache_dir))
         cache.load()
         # Every file of the project: an analysis may have read any of them.

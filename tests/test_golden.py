@@ -86,7 +86,7 @@ def _index(case: Path):
     from codemod.fileio import read_source
     from codemod.repo_index import RepoIndex
 
-    index = RepoIndex()
+    index = RepoIndex(root=case)  # the case is the repository: its requirements.txt, if any, is read
     for path, name in _repo_files(case):
         # shown as the tool shows a project's files: relative to the root, where input.py is
         index.add_file(path.relative_to(case), text=read_source(path).text, name=name)

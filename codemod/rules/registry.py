@@ -27,6 +27,7 @@ from codemod.rules import (
     moved_parameter,
     not_a_tensor,
     off_device,
+    old_torch,
     parameter_limits,
     parameters,
     persistence,
@@ -82,6 +83,7 @@ ORDER = (
     persistence,  # BUF101/102: register_buffer
     local_first,  # refine -> BUF106: built in a local first
     device_moves,  # refine: construction-time moves kept unless proven pointless (BUF205)
+    old_torch,  # refine_class -> BUF222: no non-persistent buffers in the torch the repository declares
 )
 
 # An attribute the constructor never binds (assigned only by other methods, or by a base class's

@@ -1,0 +1,126 @@
+"""The newest torch a repository declares it runs on, when that is older than a rewrite needs.
+
+`register_buffer(name, tensor, persistent=False)` exists since torch 1.6.  A repository that
+pins an older torch (`torch==1.0.1` in requirements.txt, `pytorch=1.0.1` in environment.yml,
+`conda install pytorch=0.3.1` in its README) would raise TypeError at the rewritten statement
+on the torch its users install, so the rewrite is not made there (rules/old_torch.py).
+
+Only what the repository declares counts: requirement files, environment files, setup.py,
+setup.cfg, pyproject.toml and install commands in its README.  A requirement with no upper
+bound (`torch>=1.0`) allows a current torch and says nothing here.  Parsing uses
+`packaging`, the reference implementation of Python's version specifiers.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import Version
+
+NON_PERSISTENT_BUFFERS = Version("1.6")
+
+# `torch==1.0.1`, `torch<=0.4.1`, `torch >=1.0, <1.5`, `pytorch=1.0.1=py3.7_cuda9.0` (conda),
+# `torch==1.0.1.post2`: the package name, then its constraints up to the end of the item.
+_REQUIREMENT = re.compile(
+    r"""(?<![\w.-])(?:py)?torch(?![\w.-])\s*(?:\[[^\]]*\])?[ \t]*((?:[=<>!~]=?=?[ \t]*[\w.*+!-]+[ \t]*,?[ \t]*)+)""",
+    re.IGNORECASE,
+)
+# A README's install command: `pip install torch==1.0.1`, `conda install pytorch=0.3.1 cuda90`.
+_INSTALL = re.compile(r"(?:pip3?|conda)\s+install\b[^\n`]*", re.IGNORECASE)
+_FILES = ("requirements*.txt", "requirements/*.txt", "environment*.yml", "environment*.yaml", "env*.yml",
+          "setup.py", "setup.cfg", "pyproject.toml")
+_MAX_BYTES = 1 << 20
+
+
+def too_old_torch(root: Path | None) -> str | None:
+    """`"torch==1.0.1 (environment.yml)"` when every torch the repository at ``root`` declares
+    is older than 1.6, or None (nothing declared, or a current torch allowed)."""
+    if root is None:
+        return None
+    root = Path(root)
+    found: list[tuple[str, str]] = []  # (constraint as written, file)
+    for pattern in _FILES:
+        for path in sorted(root.glob(pattern)):
+            text = _read(path)
+            if text is not None:
+                text = _without_comments(text, path)
+                found += [(c, path.name) for c in _constraints(text)]
+                if _unconstrained(text, path):
+                    found.append(("", path.name))  # a current torch allowed
+    for path in sorted(root.glob("README*")):
+        text = _read(path)
+        if text is not None:
+            for command in _INSTALL.findall(text):
+                found += [(c, path.name) for c in _constraints(command)]
+                if _BARE_INSTALL.search(command):
+                    found.append(("", path.name))
+    if not found:
+        return None
+    verdicts = [(constraint, where, _allows_current(constraint)) for constraint, where in found]
+    if any(allowed is not False for _, _, allowed in verdicts):
+        return None  # one declaration allows a current torch, or cannot be read: nothing proven
+    constraint, where, _ = verdicts[0]
+    conda = re.fullmatch(r"(=[\d.*]+)=\S*", constraint)  # `=1.0.1=py3.7_cuda9.0...`: the build is noise here
+    return f"torch{conda.group(1) if conda else constraint} ({where})"
+
+
+# torch required with no version: a line of its own in a requirements file, a quoted
+# requirement in setup.py / pyproject.toml, `- pytorch` among an environment's dependencies.
+_BARE_LINE = re.compile(r"^\s*(?:-\s*)?(?:py)?torch\s*(?:\[[^\]]*\])?\s*(?:;.*)?$", re.IGNORECASE | re.MULTILINE)
+_BARE_QUOTED = re.compile(r"""["'](?:py)?torch["']""", re.IGNORECASE)
+# `pip install torch torchvision`; not the channel of `conda install ... -c pytorch`
+_BARE_INSTALL = re.compile(r"(?<!-c )(?<!--channel )(?<![\w.=-])(?:py)?torch(?![\w.=<>~!-])", re.IGNORECASE)
+
+
+def _unconstrained(text: str, path: Path) -> bool:
+    if path.suffix in (".yml", ".yaml"):
+        dependencies = re.split(r"^dependencies\s*:", text, maxsplit=1, flags=re.MULTILINE)
+        if len(dependencies) < 2:
+            return False
+        section = re.split(r"^\S", dependencies[1], maxsplit=1, flags=re.MULTILINE)[0]  # up to the next key
+        return bool(_BARE_LINE.search(section))
+    if path.suffix == ".txt":
+        return bool(_BARE_LINE.search(text))
+    return bool(_BARE_QUOTED.search(text))
+
+
+def _read(path: Path) -> str | None:
+    try:
+        if not path.is_file() or path.stat().st_size > _MAX_BYTES:
+            return None
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _without_comments(text: str, path: Path) -> str:
+    if path.suffix in (".txt", ".yml", ".yaml", ".cfg", ".toml"):
+        return "\n".join(line.split("#", 1)[0] for line in text.splitlines())
+    return text
+
+
+def _constraints(text: str) -> list[str]:
+    """The version constraints after each mention of torch (`==1.0.1`, `>=1.0,<1.5`)."""
+    return [re.sub(r"\s+", "", m.group(1)).rstrip(",") for m in _REQUIREMENT.finditer(text)]
+
+
+def _allows_current(constraint: str) -> bool | None:
+    """Whether the constraint allows a torch that has non-persistent buffers; None when it
+    cannot be read.  Conda's `=1.0.1` (and `=1.0.1=build`) pins that version."""
+    conda = re.fullmatch(r"=([\d.*]+)(?:=\S*)?", constraint)
+    if conda is not None:
+        constraint = "==" + conda.group(1)
+    constraint = re.sub(r"\+[\w.]+", "", constraint)  # `==1.8.1+cu111`: the build does not change the release
+    try:
+        specifiers = SpecifierSet(constraint)
+    except InvalidSpecifier:
+        return None
+    return any(specifiers.contains(version, prereleases=True) for version in _CURRENT)
+
+
+# Releases with non-persistent buffers: 1.6 to 1.13, then 2.0 to 2.13 (and later minors and
+# patches, which a bound that admits none of these does not admit either).
+_CURRENT = [Version(f"1.{minor}.{patch}") for minor in range(6, 14) for patch in range(0, 3)] + [
+    Version(f"{major}.{minor}.{patch}") for major in (2, 3) for minor in range(0, 14) for patch in range(0, 3)]

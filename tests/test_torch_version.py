@@ -1,0 +1,49 @@
+"""The torch versions a repository declares (codemod/torch_version.py): a rewrite that needs
+torch 1.6 is reported where every declared torch is older (rules/old_torch.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codemod.torch_version import too_old_torch
+
+
+def _repo(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("files, declared", [
+    ({"requirements.txt": "numpy\ntorch==1.0.1\n"}, "torch==1.0.1 (requirements.txt)"),
+    ({"requirements.txt": "torch>=1.0,<1.5  # old CUDA\n"}, "torch>=1.0,<1.5 (requirements.txt)"),
+    ({"environment.yml": "name: pytorch\nchannels:\n  - pytorch\ndependencies:\n"
+                         "  - pytorch=1.0.1=py3.7_cuda9.0.176_cudnn7.4.2_2\n"}, "torch=1.0.1 (environment.yml)"),
+    ({"setup.py": "setup(install_requires=['torch<=1.5.1', 'numpy'])\n"}, "torch<=1.5.1 (setup.py)"),
+    ({"README.md": "Install it:\n\n    conda install pytorch=0.3.1 cuda90 -c pytorch\n"}, "torch=0.3.1 (README.md)"),
+])
+def test_a_repository_that_declares_only_torch_older_than_1_6(tmp_path, files, declared):
+    assert too_old_torch(_repo(tmp_path, files)) == declared
+
+
+@pytest.mark.parametrize("files", [
+    {},  # nothing declared
+    {"requirements.txt": "torch\n"},  # any torch
+    {"requirements.txt": "torch>=1.0\n"},  # no upper bound
+    {"requirements.txt": "torch==1.8.1+cu111\n"},  # a local build of a current release
+    {"requirements.txt": "torch~=1.4\n"},  # 1.4 up to 2.0: 1.6 is allowed
+    {"requirements.txt": "torch==1.4\n", "pyproject.toml": "[project]\ndependencies = ['torch']\n"},  # two declarations
+    {"README.md": "pip install torch torchvision\n\nTested with PyTorch 0.4.\n"},  # prose is not a requirement
+    {"environment.yml": "channels:\n  - pytorch\ndependencies:\n  - pytorch\n  - python=3.7\n"},
+    {"setup.py": "from torch.utils.cpp_extension import BuildExtension\nsetup(name='x')\n"},
+])
+def test_a_repository_that_allows_a_current_torch_or_says_nothing(tmp_path, files):
+    assert too_old_torch(_repo(tmp_path, files)) is None
+
+
+def test_no_root_declares_nothing():
+    assert too_old_torch(None) is None
