@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from codemod import torch_names as tn
 from codemod import torch_table as table
-from codemod.segments import ARGUMENT_TENSOR_METHODS, TENSOR_ONLY_METHODS, torch_slot_takes_tensor
+from codemod.segments import ARGUMENT_TENSOR_METHODS, TENSOR_METHOD_SLOTS, TENSOR_ONLY_METHODS, torch_slot_takes_tensor
 from codemod.tensors import ARGUMENT_STATE, UNKNOWN, Evaluator, Kind, Value, constructor_attributes, merge_branches
 
 if TYPE_CHECKING:
@@ -61,6 +61,17 @@ def _tensor_arguments(call: ast.Call, strict: bool = False) -> list[ast.expr]:
             found.append(arg)
     found += [k.value for k in call.keywords if k.arg is not None and torch_slot_takes_tensor(name, None, k.arg)]
     return [item for arg in found for item in (arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg])]
+
+
+def _tensor_method_arguments(call: ast.Call) -> list[ast.expr]:
+    """The argument of a tensor-only method's call that must itself be a tensor."""
+    if not isinstance(call.func, ast.Attribute) or _torch_function(call.func) is not None or (
+            isinstance(call.func.value, ast.Name) and call.func.value.id in ("np", "numpy")):
+        return []  # `torch.index_select(x, dim, index)`: a function, with the dimension there
+    position = TENSOR_METHOD_SLOTS.get(call.func.attr)
+    if position is None or len(call.args) <= position or isinstance(call.args[position], ast.Starred):
+        return []
+    return [call.args[position]]
 
 
 def _conditions(function: ast.AST) -> set[int]:
@@ -472,6 +483,8 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
                         use((receiver,), node)
                     # handed to a torch function where it takes a tensor: `F.cross_entropy(x, y, self.w)`
                     use(map(attr_of, _tensor_arguments(node, strict)), node)
+                    # a tensor method's mask or index: `scores.masked_fill_(self.mask, -inf)`
+                    use(map(attr_of, _tensor_method_arguments(node)), node)
             elif isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Attribute):
                 attr = attr_of(node.iter)
                 if attr and _name_used_as_tensor(node.body, node.target.id, methods_of_tensors):

@@ -607,21 +607,22 @@ def _scalar_parameters(init: FunctionNode) -> set[str]:
 
 
 def _open_arguments(init: FunctionNode, events) -> set[str]:
-    """Attributes kept as a parameter of their own name (`self.mask = mask`) that the signature
-    does not show to be something else: no number, string or bool default, no scalar, string
-    or config annotation, not named like a configuration object (segments.CONFIG_NAMES).
-    Only these are worth reading the calls for when forward merely combines them with an
-    input (the text pre-filter, segments._maybe_tensor_arguments, admits the same)."""
+    """Attributes kept as a parameter (`self.mask = mask`, `self.comp_mask = competition_mask`)
+    that the signature does not show to be something else: no number, string or bool default,
+    no scalar, string or config annotation, not named like a configuration object
+    (segments.CONFIG_NAMES).  Only these are worth reading the calls for when forward merely
+    combines them with an input (the text pre-filter, segments._maybe_tensor_arguments, admits
+    the same)."""
     args = init.args
     parameters = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
     scalars = _scalar_parameters(init)
     found = set()
     for event in events:
-        name = event.attr
-        if event.kind != "assign" or not isinstance(event.value_node, ast.Name) or event.value_node.id != name:
+        if event.kind != "assign" or not isinstance(event.value_node, ast.Name):
             continue
-        if name in parameters and name not in CONFIG_NAMES and name not in scalars:
-            found.add(name)
+        name = event.value_node.id
+        if name in parameters and name not in CONFIG_NAMES and name not in scalars and event.attr not in CONFIG_NAMES:
+            found.add(event.attr)
     return found
 
 

@@ -292,7 +292,7 @@ TENSOR_ONLY_METHODS = (
     "transpose", "masked_fill", "index_select", "gather", "numel", "dim", "to_dense", "to_sparse", "nonzero",
     "repeat", "reshape", "flatten", "sum", "mean", "float", "long", "bool", "half", "unbind", "chunk", "split",
     "gt", "lt", "ge", "le", "eq", "ne", "to", "cuda", "cpu", "type_as", "detach", "clone", "contiguous", "size",
-    "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor",
+    "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "tile", "repeat_interleave",
 )
 
 # -- an attribute handed to a torch function ------------------------------------------------
@@ -377,6 +377,20 @@ def torch_slot_takes_tensor(name: str, position: int | None, keyword: str | None
 # What follows or precedes `self.<attr>` where only a tensor (or a list of them) fits.
 _TENSOR_USE_AFTER = re.compile(r"(?:\[[^\]\n]*\])?[ \t]*@(?!=)|\.(?:" + "|".join(TENSOR_ONLY_METHODS) + r")\(")
 _TENSOR_USE_BEFORE = re.compile(r"(?:@[ \t]*|\bin[ \t]+)$")
+# Methods no object but a tensor has, by the position of the argument that must be a tensor
+# too: the mask of masked_fill, the index of index_select / gather / scatter, the other
+# tensor of type_as / expand_as (call_sites reads the same slots from the tree).
+TENSOR_METHOD_SLOTS = {
+    **dict.fromkeys(("masked_fill", "masked_fill_", "masked_select", "masked_scatter", "masked_scatter_",
+                     "type_as", "expand_as", "view_as", "reshape_as"), 0),
+    **dict.fromkeys(("index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "index_fill",
+                     "index_fill_", "index_add", "index_add_", "index_copy", "index_copy_"), 1),
+}
+# `scores.masked_fill_(` / `x.index_select(1, ` up to the attribute
+_TENSOR_METHOD_SLOT_BEFORE = re.compile(
+    r"\.(?:(?:%s)\([ \t]*|(?:%s)\([^(),\n]*,[ \t]*)$" % (
+        "|".join(m for m, p in TENSOR_METHOD_SLOTS.items() if p == 0),
+        "|".join(m for m, p in TENSOR_METHOD_SLOTS.items() if p == 1)))
 # `torch.ones_like(`, `F.cross_entropy(x, y, `, `nn.functional.nll_loss(x, y, weight=` up to the
 # attribute, on one line, with the parentheses in between balanced (name, arguments so far).
 _TORCH_CALL_BEFORE = re.compile(
@@ -444,6 +458,21 @@ _CHILD = re.compile(r"self\.(\w+)[ \t]*=[ \t]*(?:[\w.]+\.)?[A-Z]\w*\(")
 _DERIVED = re.compile(r"^[ \t]*self\.(\w+)[ \t]*=(?!=)([^\n]*)$", re.MULTILINE)
 
 
+def _tensor_method_slot(before: str, class_text: str, end: int) -> bool:
+    """The attribute is the whole argument in a tensor method's tensor slot
+    (`scores.masked_fill_(self.mask, v)`), not in a function of torch or numpy of the same name
+    (`torch.index_select(x, self.dim, i)` takes the dimension there)."""
+    match = _TENSOR_METHOD_SLOT_BEFORE.search(before)
+    if match is None or not _ARGUMENT_END.match(class_text, end):
+        return False
+    receiver = re.search(r"(\w+)$", before[: match.start()])
+    return receiver is None or receiver.group(1) not in _FUNCTION_NAMESPACES
+
+
+# Names whose `.index_select(...)` is a function, not a tensor's method.
+_FUNCTION_NAMESPACES = frozenset({"torch", "F", "functional", "np", "numpy", "sparse", "special", "linalg"})
+
+
 def tensor_used_attributes(class_text: str, attrs, _depth: int = 0) -> set[str]:
     """Those of `attrs` the text uses the way only a tensor (or a list of them) is used:
     `self.adj @ x`, `torch.mm(self.adj, x)`, `self.adj.t()`, `for a in self.supports`."""
@@ -461,6 +490,7 @@ def tensor_used_attributes(class_text: str, attrs, _depth: int = 0) -> set[str]:
                 if (
                     _TENSOR_USE_AFTER.match(class_text, end, end + 80)
                     or _TENSOR_USE_BEFORE.search(before)
+                    or _tensor_method_slot(before, class_text, end)
                     or (child_call is not None and child_call.search(before))
                     or _handed_to_torch(before, class_text, end)
                     or _compared(before, class_text, end)
@@ -531,14 +561,17 @@ _PARAMETER = r"(?:^|[(,])\s*%s\s*(?::\s*([^=,)]+?))?\s*(?:=\s*([^,)]+?))?\s*(?=[
 
 
 def _maybe_tensor_arguments(init_text: str, kept: set[str]) -> set[str]:
-    """Those of `kept` kept as a parameter of their own name (`self.mask = mask`) that the
-    signature does not show to be something else: no number, string or bool default, no
+    """Those of `kept` kept as a parameter (`self.mask = mask`, `self.comp_mask =
+    competition_mask`) that the signature does not show to be something else: no number, string or bool default, no
     scalar, string or config annotation, not named like a configuration object (the text
     stand-in of facts._open_arguments)."""
     head = init_text[: init_text.find(":\n") + 1 if ":\n" in init_text else len(init_text)]
     chosen = set()
-    for name in kept:
-        if name in CONFIG_NAMES or not re.search(r"^[ \t]*self\.%s[ \t]*=[ \t]*%s[ \t]*(?:#[^\n]*)?$" % (name, name), init_text, re.M):
+    for attr in kept:
+        # `self.mask = mask`, `self.comp_mask = competition_mask`
+        bound = re.search(r"^[ \t]*self\.%s[ \t]*=[ \t]*([A-Za-z_]\w*)[ \t]*(?:#[^\n]*)?$" % attr, init_text, re.M)
+        name = bound.group(1) if bound else None
+        if name is None or name in CONFIG_NAMES or attr in CONFIG_NAMES:
             continue
         found = re.search(_PARAMETER % re.escape(name), head)
         if found is None:
@@ -548,7 +581,7 @@ def _maybe_tensor_arguments(init_text: str, kept: set[str]) -> set[str]:
             continue
         if default and default != "None" and re.fullmatch(r"[-+]?[\d.eE_]+|True|False|[rbuf]?[\"'].*", default):
             continue
-        chosen.add(name)
+        chosen.add(attr)
     return chosen
 
 

@@ -918,3 +918,18 @@ def test_a_constructor_argument_whose_shape_is_read_is_made_up_as_a_matrix():
     first, *_ = synth.argument_candidates(Unrolled)
     assert isinstance(first.kwargs["h"], torch.Tensor) and first.kwargs["h"].dim() == 2
     Unrolled(**first.kwargs)  # it builds
+
+
+def test_a_required_argument_kept_under_another_name_and_used_as_a_tensor_is_made_up_as_one():
+    class Competition(nn.Module):
+        def __init__(self, phases, competition_mask):
+            super().__init__()
+            self.comp_mask = competition_mask
+            self.embed = nn.Linear(phases, phases)
+
+        def forward(self, x):
+            return self.embed(x).unsqueeze(1) * self.comp_mask.tile((x.shape[0], 1, 1))
+
+    first, *_ = synth.argument_candidates(Competition)
+    assert isinstance(first.kwargs["competition_mask"], torch.Tensor)
+    assert not isinstance(first.kwargs["phases"], torch.Tensor)

@@ -213,6 +213,10 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     if parameter.default is None and _kept_as_tensor(cls, parameter.name):
         # `self.weight = weight` with `self.weight.view(1, -1)` in forward: a tensor, when given
         return _class_weights(cls, name) + _tensor_values(name)
+    if parameter.default is inspect.Parameter.empty and _kept_as_tensor(cls, parameter.name):
+        # a required one kept the same way (`self.comp_mask = competition_mask`, then
+        # `self.comp_mask.tile(...)`): tensors first, numbers if none builds
+        return _tensor_values(name) + [(v, str(v)) for v in _int_values(name)]
     if _variable_data(_init_tree(cls), parameter.name):
         # `Variable(weight * weight)`: a Variable's data must be a tensor
         return _class_weights(cls, name) + _tensor_values(name)
@@ -547,22 +551,24 @@ def _variable_data(tree: ast.AST | None, parameter: str) -> bool:
 
 
 def _kept_as_tensor(cls: type, parameter: str) -> bool:
-    """The constructor keeps the parameter as an attribute of its own name
-    (`self.weight = weight`) and a method of the class calls a tensor's method on that
-    attribute (`self.weight.view(1, -1)`)."""
+    """The constructor keeps the parameter as an attribute (`self.weight = weight`,
+    `self.comp_mask = competition_mask`) and a method of the class calls a tensor's method on
+    that attribute (`self.weight.view(1, -1)`, `self.comp_mask.tile(...)`)."""
     try:
         source = textwrap.dedent(inspect.getsource(cls))
     except (OSError, TypeError):
         return False
-    if not re.search(rf"^\s*self\.{re.escape(parameter)}\s*=\s*{re.escape(parameter)}\s*(?:#.*)?$", source, re.M):
+    # `self.weight = weight`, `self.comp_mask = competition_mask`
+    attrs = re.findall(rf"^\s*self\.(\w+)\s*=\s*{re.escape(parameter)}\s*(?:#.*)?$", source, re.M)
+    if not attrs:
         return False
-    uses = re.findall(rf"\bself\.{re.escape(parameter)}\.(\w+)\(", source)
+    uses = [m for attr in attrs for m in re.findall(rf"\bself\.{re.escape(attr)}\.(\w+)\(", source)]
     if not uses:
         return False
     # the methods only a tensor among the values a constructor is handed has, and `view`
     from codemod.segments import ARGUMENT_TENSOR_METHODS  # imported only where a use is found
 
-    return any(method in ARGUMENT_TENSOR_METHODS or method == "view" for method in uses)
+    return any(method in ARGUMENT_TENSOR_METHODS or method in ("view", "tile", "repeat_interleave") for method in uses)
 
 
 def _names_a_size(name: str) -> bool:
