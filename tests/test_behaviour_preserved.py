@@ -205,6 +205,23 @@ def test_a_script_module_refuses_a_non_persistent_buffer_and_saves_a_persistent_
     assert list(Scripted(persistent=True).state_dict()) == ["offsets"]  # a new checkpoint key
 
 
+def test_an_operation_on_a_parameter_made_on_the_spot_leaves_the_parameter_unregistered():
+    """The fact behind BUF316 (rules/unregistered_parameters.py)."""
+
+    class Attention(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(3, 3)
+            self.bias = torch.nn.Parameter(torch.zeros(3, 1)).squeeze(1)
+
+    model = Attention()
+    assert not isinstance(model.bias, torch.nn.Parameter) and model.bias.grad_fn is not None
+    assert model.bias.requires_grad and not model.bias.is_leaf
+    assert set(dict(model.named_parameters())) == {"lin.weight", "lin.bias"}  # the parameter is not there
+    assert "bias" not in model.state_dict()
+    assert model.to("meta").bias.device.type == "cpu"  # nor moved
+
+
 def test_a_parameter_nothing_reads_trains_nothing_and_breaks_strict_loads_and_optimizer_states():
     """BUF219's facts: an unread tensor made nn.Parameter gets no gradient, yet a checkpoint and an
     optimizer state saved before no longer load."""

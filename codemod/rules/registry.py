@@ -44,14 +44,16 @@ from codemod.rules import (
     transformers_models,
     unread_trained,
     untyped_arguments,
-    untyped_method_arguments,
     unparsed_files,
+    unregistered_parameters,
+    untyped_method_arguments,
     untyped_values,
 )
 from codemod.rules.base import Decision, Rule
 
 ORDER = (
     reported,  # BUF301-304: shapes no rewrite fits, reported
+    unregistered_parameters,  # BUF316: nn.Parameter(t).squeeze(1): the parameter itself is never registered
     aliases,  # BUF310: a second name for another attribute's tensor
     mixins,  # BUF306: set by a method of a plain base class
     placeholder,  # BUF307: a number in __init__, a tensor later
