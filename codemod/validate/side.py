@@ -158,13 +158,14 @@ def import_class(module_name: str, qualname: str, root: str | None = None, file:
             raise
         module_name = spelled
         obj = stubs.import_with_stubs(module_name, root)
-    if file is not None and not _same_file(getattr(obj, "__file__", None), file):
+    by_path_error = None
+    if file is not None and not _same_file(getattr(obj, "__file__", None), file) and _hides_a_root_package(module_name, root):
         # `pkg/models/pkg.py` in a folder without __init__.py: its short name is the repository's
         # own package, which its imports (`from pkg.models.diffusion import ...`) need; the path
-        # from the root names the file without hiding that package
+        # from the root names the file without hiding that package.  (A module of a package,
+        # `model.MEFL` in one of two `model` folders, is imported again from its own folder
+        # below, so that its imports find that folder's modules.)
         obj, module_name, by_path_error = _import_by_path(file, root, module_name, obj)
-    else:
-        by_path_error = None
     if file is not None and not _same_file(getattr(obj, "__file__", None), file):
         folder = Path(file).resolve().parent
         for _ in range(module_name.count(".")):
@@ -178,14 +179,16 @@ def import_class(module_name: str, qualname: str, root: str | None = None, file:
         importlib.invalidate_caches()
         try:
             obj = stubs.import_with_stubs(module_name, root) if root else importlib.import_module(module_name)
-        except Exception:
+        except Exception as exc:
             # the folder put first would hide the repository's packages from every later import
             # of this worker (`calodiffusion/models/` holding `calodiffusion.py`)
             if str(folder) in sys.path:
                 sys.path.remove(str(folder))
             importlib.invalidate_caches()
-            if by_path_error is not None:
-                raise by_path_error from None  # what the file itself raised, found by its path
+            if by_path_error is not None and isinstance(exc, ImportError) and "is not a package" in str(exc):
+                # the file, imported under its short name, hid its own package: what it raised
+                # when found by its path is the real failure
+                raise by_path_error from None
             raise
     for part in qualname.split("."):
         obj = getattr(obj, part)
@@ -272,6 +275,13 @@ def _unbuilt_library(exc: BaseException, root: str | None) -> str | None:
         return None
     return (f"the shared library {match.group(1)} that the repository loads is not built: its folder holds the C/C++ "
             "sources; build it (make, or the repository's own instructions) before validating")
+
+
+def _hides_a_root_package(module_name: str, root: str | None) -> bool:
+    """A top-level module name that is also a package (or module) at the repository root."""
+    if root is None or "." in module_name:
+        return False
+    return Path(root, module_name, "__init__.py").is_file() or Path(root, module_name + ".py").is_file()
 
 
 def _import_by_path(file: str, root: str | None, module_name: str, obj: Any) -> tuple[Any, str, Exception | None]:
