@@ -933,3 +933,17 @@ def test_a_required_argument_kept_under_another_name_and_used_as_a_tensor_is_mad
     first, *_ = synth.argument_candidates(Competition)
     assert isinstance(first.kwargs["competition_mask"], torch.Tensor)
     assert not isinstance(first.kwargs["phases"], torch.Tensor)
+
+
+def test_a_none_default_handed_to_a_torch_losss_weights_is_made_up_as_a_tensor():
+    class MaskedNLL(nn.Module):
+        def __init__(self, weight=None):
+            super().__init__()
+            self.weight = weight
+            self.loss = nn.NLLLoss(weight=weight, reduction="sum")
+
+        def forward(self, pred, target, mask):
+            return self.loss(pred * mask.view(-1, 1), target) / torch.sum(self.weight[target] * mask.view(-1))
+
+    sources = synth.argument_candidates(MaskedNLL, none_defaults=True)  # a further build gives the None default a value
+    assert any(isinstance(c.kwargs.get("weight"), torch.Tensor) for c in sources)

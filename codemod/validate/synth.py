@@ -210,7 +210,7 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
             cls, parameter.name)
     if _names_an_adjacency(name):
         return _tensor_values(name) + _namespaces(cls, parameter.name) + [(v, str(v)) for v in _int_values(name)]
-    if parameter.default is None and _kept_as_tensor(cls, parameter.name):
+    if parameter.default is None and (_kept_as_tensor(cls, parameter.name) or _torch_loss_weight(_init_tree(cls), parameter.name)):
         # `self.weight = weight` with `self.weight.view(1, -1)` in forward: a tensor, when given
         return _class_weights(cls, name) + _tensor_values(name)
     if parameter.default is inspect.Parameter.empty and _kept_as_tensor(cls, parameter.name):
@@ -265,6 +265,17 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
 # a string or a numpy array).
 _TENSOR_ONLY_CALLS = frozenset({"clamp", "clamp_", "unsqueeze", "permute", "detach", "contiguous", "masked_fill",
                                 "index_select", "expand", "type_as", "new_zeros", "new_ones", "float", "long"})
+
+
+def _torch_loss_weight(tree: ast.AST | None, parameter: str) -> bool:
+    """The constructor hands the parameter to a torch loss's per-class weights
+    (`nn.NLLLoss(weight=weight)`, `nn.BCEWithLogitsLoss(pos_weight=w)`): a tensor, when given."""
+    return tree is not None and any(
+        isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name))
+        and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id).endswith("Loss")
+        and any(k.arg in ("weight", "pos_weight") and isinstance(k.value, ast.Name) and k.value.id == parameter
+                for k in node.keywords)
+        for node in ast.walk(tree))
 
 
 def _array_attribute_read(tree: ast.AST | None, parameter: str) -> bool:
