@@ -1005,31 +1005,12 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
             masked = _masked_sequence_loss(required, per_param, *pair)
             if masked is not None:
                 add(masked)
-    sizes = [p for p in parameters if p.default is None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-             and _names_a_size(p.name)]
-    if sizes:
-        # `forward(self, x, seq_len=None)`: None skips what the module builds for a length
-        # (a rotary table cached on first use); a length as long as the made-up sequences
-        for made in candidates[len(known):len(known) + 2]:
-            sized = {"args": list(made["args"]), "kwargs": {**made["kwargs"], **{p.name: {"op": "value", "value": SEQ}
-                                                                                  for p in sizes}}}
-            if sized not in candidates:
-                candidates.append(sized)
     # images too small for a model that halves them several times (a U-Net, a Laplacian
     # pyramid): the first two image candidates again at LARGE_IMAGE, past the usual limit
     for image in [c for c in candidates[len(known):] if _small_images(c)][:2]:
         larger = _with_image_size(image, LARGE_IMAGE)
         if larger not in candidates:
             candidates.append(larger)
-    for nodes in (seen.nodes or _input_node_counts(candidates[len(known):]))[:1]:
-        # a graph model over node features (`torch.mm(adj, x)`): one row per node, as many as
-        # the adjacency it holds or is handed, not a batch
-        matrices = [c for c in candidates[len(known):] if any(_rank(spec) == 2 and spec["shape"][0] == BATCH
-                                                               for spec in _input_specs(c))]
-        for made in matrices[:3]:
-            per_node = _mapped(made, lambda spec: _with_batch(spec, nodes) if _rank(spec) == 2 else spec)
-            if per_node not in candidates:
-                candidates.append(per_node)
     held = _held_batch_size(model)
     if held is not None:
         # a module built for one batch size (a contrastive loss whose mask pairs 2 x batch_size
@@ -1054,6 +1035,26 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
                 chosen[prediction] = spec
                 chosen[target] = {"op": "randint", "high": int(shape[channel]), "shape": [shape[0], *shape[2:]]}
                 add(_arrange(required, chosen))
+    # Last, past the limit `add` keeps (so that they crowd out none of the above):
+    for nodes in (seen.nodes or _input_node_counts(candidates[len(known):]))[:1]:
+        # a graph model over node features (`torch.mm(adj, x)`): one row per node, as many as
+        # the adjacency it holds or is handed, not a batch
+        matrices = [c for c in candidates[len(known):] if any(_rank(spec) == 2 and spec["shape"][0] == BATCH
+                                                               for spec in _input_specs(c))]
+        for made in matrices[:3]:
+            per_node = _mapped(made, lambda spec: _with_batch(spec, nodes) if _rank(spec) == 2 else spec)
+            if per_node not in candidates:
+                candidates.append(per_node)
+    sizes = [p for p in parameters if p.default is None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+             and _names_a_size(p.name)]
+    if sizes:
+        # `forward(self, x, seq_len=None)`: None skips what the module builds for a length
+        # (a rotary table cached on first use); a length as long as the made-up sequences
+        for made in candidates[len(known):len(known) + 2]:
+            sized = {"args": list(made["args"]), "kwargs": {**made["kwargs"], **{p.name: {"op": "value", "value": SEQ}
+                                                                                  for p in sizes}}}
+            if sized not in candidates:
+                candidates.append(sized)
     return candidates
 
 
