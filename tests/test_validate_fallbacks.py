@@ -484,3 +484,50 @@ def test_a_module_of_a_submodule_not_checked_out_is_not_validated_and_says_how(t
     net = out["Net"]
     assert net.verdict is Verdict.NOT_VALIDATED, _detail(net)
     assert "git submodule geometry" in _detail(net) and "git submodule update --init" in _detail(net)
+
+
+def test_a_module_of_the_second_of_two_same_named_packages_imports_from_its_own_folder(tmp_path):
+    # `model/` at the root and `open/model/` below it: `model.net` answers first with the root's
+    # package, which has no `net`; the module is imported from its own folder, and its own
+    # imports (`from model.layers import MLP`) find that folder's modules, not the root's
+    repo = tmp_path / "repo"
+    _repo(repo, {
+        "model/__init__.py": "",
+        "model/layers.py": "raise ImportError('the root package, not the one net.py belongs to')\n",
+        "open/model/__init__.py": "",
+        "open/model/layers.py": """
+            from torch import nn
+
+
+            class MLP(nn.Module):
+                def __init__(self, width):
+                    super().__init__()
+                    self.fc = nn.Linear(width, width)
+
+                def forward(self, x):
+                    return self.fc(x)
+            """,
+        "open/model/net.py": """
+            import torch
+            from torch import nn
+            from model.layers import MLP
+
+
+            class Net(nn.Module):
+                def __init__(self, width=4):
+                    super().__init__()
+                    self.mlp = MLP(width)
+                    self.offset = torch.ones(width)
+
+                def forward(self, x):
+                    return self.mlp(x) + self.offset
+            """,
+    })
+    out = _validate(
+        repo, "open/model/net.py", "model.net",
+        {"offset": ("        self.offset = torch.ones(width)",
+                    '        self.register_buffer("offset", torch.ones(width), persistent=False)')},
+        [("Net", [_finding("Net", "offset")])],
+    )
+    net = out["Net"]
+    assert net.verdict is Verdict.PASSED, _detail(net)

@@ -154,10 +154,16 @@ def import_class(module_name: str, qualname: str, root: str | None = None, file:
         # `from .layers import X` in a folder without __init__.py: importable only as part of the
         # namespace package its path from the root spells (`models.Seq2seq`, not `Seq2seq`)
         spelled = _path_module(file, root)
-        if "no known parent package" not in str(exc) or spelled is None or spelled == module_name:
+        if (file is not None and isinstance(exc, ModuleNotFoundError) and exc.name
+                and (module_name == exc.name or module_name.startswith(exc.name + "."))):
+            # `model.net` answered by another folder's `model` package, which has no `net`: the
+            # file is imported from its own folder below
+            obj = None
+        elif "no known parent package" not in str(exc) or spelled is None or spelled == module_name:
             raise
-        module_name = spelled
-        obj = stubs.import_with_stubs(module_name, root)
+        else:
+            module_name = spelled
+            obj = stubs.import_with_stubs(module_name, root)
     by_path_error = None
     if file is not None and not _same_file(getattr(obj, "__file__", None), file) and _hides_a_root_package(module_name, root):
         # `pkg/models/pkg.py` in a folder without __init__.py: its short name is the repository's
