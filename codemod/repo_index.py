@@ -7,6 +7,7 @@ at one file pays only for the files that file's classes depend on.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -14,10 +15,10 @@ from pathlib import Path
 
 from codemod import torch_names
 from codemod.discovery import module_name_for, module_spellings
-from codemod.torch_version import too_old_torch
 from codemod.fileio import SourceError, read_source
 from codemod.segments import line_start_matches
 from codemod.symbols import ModuleSymbols, build_symbols, resolve_relative
+from codemod.torch_version import too_old_torch
 
 # `Block(`, `nn.Linear(`: a capitalised name called (a class, by convention).
 _CAPITAL_CALL = re.compile(r"([A-Z]\w*)\(")
@@ -91,9 +92,6 @@ class RepoIndex:
     ):
         self.lazy = lazy  # parse classes and functions only when needed (see segments.py)
         self.root = root
-        # "torch==1.0.1 (requirements.txt)" where the repository declares only a torch older than
-        # 1.6 (rules/old_torch.py); part of the result cache's key (runner.py)
-        self.too_old_torch = too_old_torch(root)
         self._texts: dict[Path, str] = dict(texts or {})
         self._paths_by_module: dict[str, list[Path]] = {}
         self._module_of_path: dict[Path, str] = {}
@@ -169,6 +167,13 @@ class RepoIndex:
 
     def module_name(self, path: Path) -> str:
         return self._module_of_path.get(path) or self.add_file(path)
+
+    @functools.cached_property
+    def too_old_torch(self) -> str | None:
+        """`torch==1.0.1 (requirements.txt)` where the repository declares only a torch older than
+        1.6 (rules/old_torch.py); read when a class first has a buffer to decide, and part of the
+        result cache's key (runner.py)."""
+        return too_old_torch(self.root)
 
     # -- parsing -------------------------------------------------------------------------------
 

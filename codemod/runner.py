@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codemod.config import find_project_root
-from codemod.torch_version import too_old_torch
 from codemod.discovery import Discovery, discover, display_path, module_map
 from codemod.cache import Entry, ResultCache, cache_base, file_digest, repository_digest
 from codemod.fileio import SourceError, SourceFile, read_source, write_source_atomic
@@ -35,6 +34,7 @@ from codemod.ftypes import (
     Verdict,
 )
 from codemod.selection import RuleSelection
+from codemod.torch_version import too_old_torch
 
 if TYPE_CHECKING:
     from codemod.repo_index import RepoIndex

@@ -339,7 +339,8 @@ def _read_statements(statements: list[ast.stmt], symbols: ModuleSymbols, top_lev
 
 def _top_level_bindings(statements: list[ast.stmt], name: str) -> list[ast.expr | None]:
     """The values a module-level name is bound to, through top-level `if` and `try` blocks;
-    None for a binding of another form (augmented, unpacked, imported under the name)."""
+    None for a binding of another form (augmented, unpacked, one of several targets).  An
+    import under the name is not looked at: the caller takes imported names as they are."""
     found: list[ast.expr | None] = []
     for stmt in statements:
         if isinstance(stmt, ast.Assign):

@@ -19,8 +19,6 @@ from pathlib import Path
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
-NON_PERSISTENT_BUFFERS = Version("1.6")
-
 # `torch==1.0.1`, `torch<=0.4.1`, `torch >=1.0, <1.5`, `pytorch=1.0.1=py3.7_cuda9.0` (conda),
 # `torch==1.0.1.post2`: the package name, then its constraints up to the end of the item.
 _REQUIREMENT = re.compile(
@@ -32,6 +30,8 @@ _INSTALL = re.compile(r"(?:pip3?|conda)\s+install\b[^\n`]*", re.IGNORECASE)
 _FILES = ("requirements*.txt", "requirements/*.txt", "environment*.yml", "environment*.yaml", "env*.yml",
           "setup.py", "setup.cfg", "pyproject.toml")
 _MAX_BYTES = 1 << 20
+# Conda's pin, `=1.0.1` or `=1.0.1=py3.7_cuda9.0...` (with a build string): that version.
+_CONDA_PIN = re.compile(r"=([\d.*]+)(?:=\S*)?")
 
 
 def too_old_torch(root: Path | None) -> str | None:
@@ -41,14 +41,13 @@ def too_old_torch(root: Path | None) -> str | None:
         return None
     root = Path(root)
     found: list[tuple[str, str]] = []  # (constraint as written, file)
-    for pattern in _FILES:
-        for path in sorted(root.glob(pattern)):
-            text = _read(path)
-            if text is not None:
-                text = _without_comments(text, path)
-                found += [(c, path.name) for c in _constraints(text)]
-                if _unconstrained(text, path):
-                    found.append(("", path.name))  # a current torch allowed
+    for path in sorted({path for pattern in _FILES for path in root.glob(pattern)}):  # `environment.yml` matches twice
+        text = _read(path)
+        if text is not None:
+            text = _without_comments(text, path)
+            found += [(c, path.name) for c in _constraints(text)]
+            if _unconstrained(text, path):
+                found.append(("", path.name))  # a current torch allowed
     for path in sorted(root.glob("README*")):
         text = _read(path)
         if text is not None:
@@ -62,8 +61,8 @@ def too_old_torch(root: Path | None) -> str | None:
     if any(allowed is not False for _, _, allowed in verdicts):
         return None  # one declaration allows a current torch, or cannot be read: nothing proven
     constraint, where, _ = verdicts[0]
-    conda = re.fullmatch(r"(=[\d.*]+)=\S*", constraint)  # `=1.0.1=py3.7_cuda9.0...`: the build is noise here
-    return f"torch{conda.group(1) if conda else constraint} ({where})"
+    conda = _CONDA_PIN.fullmatch(constraint)  # `=1.0.1=py3.7_cuda9.0...`: the build is noise here
+    return f"torch{'=' + conda.group(1) if conda else constraint} ({where})"
 
 
 # torch required with no version: a line of its own in a requirements file, a quoted
@@ -109,7 +108,7 @@ def _constraints(text: str) -> list[str]:
 def _allows_current(constraint: str) -> bool | None:
     """Whether the constraint allows a torch that has non-persistent buffers; None when it
     cannot be read.  Conda's `=1.0.1` (and `=1.0.1=build`) pins that version."""
-    conda = re.fullmatch(r"=([\d.*]+)(?:=\S*)?", constraint)
+    conda = _CONDA_PIN.fullmatch(constraint)
     if conda is not None:
         constraint = "==" + conda.group(1)
     constraint = re.sub(r"\+[\w.]+", "", constraint)  # `==1.8.1+cu111`: the build does not change the release

@@ -410,25 +410,30 @@ def test_a_forward_whose_held_state_is_built_for_batch_one_is_compared(tmp_path)
     assert v.verdict is Verdict.FAILED and "forward" in v.message, _detail(v)
 
 
+# The rewrite and the layer the import tests below share: a Net holding an MLP and a raw offset.
+OFFSET_REWRITE = {"offset": ("        self.offset = torch.ones(width)",
+                             '        self.register_buffer("offset", torch.ones(width), persistent=False)')}
+MLP_MODULE = """
+from torch import nn
+
+
+class MLP(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.fc = nn.Linear(width, width)
+
+    def forward(self, x):
+        return self.fc(x)
+"""
+
+
 def test_a_module_named_like_its_repository_package_is_imported_by_its_path(tmp_path):
     # `calo/models/calo.py` in a folder without __init__.py: imported as `calo` it would hide the
     # repository's package `calo`, whose `calo.models.layers` it imports
     repo = tmp_path / "repo"
     _repo(repo, {
         "calo/__init__.py": "",
-        "calo/models/layers.py": """
-            import torch
-            from torch import nn
-
-
-            class MLP(nn.Module):
-                def __init__(self, width):
-                    super().__init__()
-                    self.fc = nn.Linear(width, width)
-
-                def forward(self, x):
-                    return self.fc(x)
-            """,
+        "calo/models/layers.py": MLP_MODULE,
         "calo/models/calo.py": """
             import torch
             from torch import nn
@@ -447,9 +452,7 @@ def test_a_module_named_like_its_repository_package_is_imported_by_its_path(tmp_
     })
     out = _validate(
         repo, "calo/models/calo.py", "calo",
-        {"offset": ("        self.offset = torch.ones(width)",
-                    '        self.register_buffer("offset", torch.ones(width), persistent=False)')},
-        [("Net", [_finding("Net", "offset")])],
+        OFFSET_REWRITE, [("Net", [_finding("Net", "offset")])],
     )
     net = out["Net"]
     assert net.verdict is Verdict.PASSED, _detail(net)
@@ -477,9 +480,7 @@ def test_a_module_of_a_submodule_not_checked_out_is_not_validated_and_says_how(t
     (repo / "geometry").mkdir()  # the submodule's folder, empty until `git submodule update --init`
     out = _validate(
         repo, "net.py", "net",
-        {"offset": ("        self.offset = torch.ones(width)",
-                    '        self.register_buffer("offset", torch.ones(width), persistent=False)')},
-        [("Net", [_finding("Net", "offset")])],
+        OFFSET_REWRITE, [("Net", [_finding("Net", "offset")])],
     )
     net = out["Net"]
     assert net.verdict is Verdict.NOT_VALIDATED, _detail(net)
@@ -495,18 +496,7 @@ def test_a_module_of_the_second_of_two_same_named_packages_imports_from_its_own_
         "model/__init__.py": "",
         "model/layers.py": "raise ImportError('the root package, not the one net.py belongs to')\n",
         "open/model/__init__.py": "",
-        "open/model/layers.py": """
-            from torch import nn
-
-
-            class MLP(nn.Module):
-                def __init__(self, width):
-                    super().__init__()
-                    self.fc = nn.Linear(width, width)
-
-                def forward(self, x):
-                    return self.fc(x)
-            """,
+        "open/model/layers.py": MLP_MODULE,
         "open/model/net.py": """
             import torch
             from torch import nn
@@ -525,9 +515,7 @@ def test_a_module_of_the_second_of_two_same_named_packages_imports_from_its_own_
     })
     out = _validate(
         repo, "open/model/net.py", "model.net",
-        {"offset": ("        self.offset = torch.ones(width)",
-                    '        self.register_buffer("offset", torch.ones(width), persistent=False)')},
-        [("Net", [_finding("Net", "offset")])],
+        OFFSET_REWRITE, [("Net", [_finding("Net", "offset")])],
     )
     net = out["Net"]
     assert net.verdict is Verdict.PASSED, _detail(net)

@@ -3,8 +3,9 @@
 `torch.jit.ScriptModule.register_buffer(name, t, persistent=False)` raises `RuntimeError:
 ScriptModule does not support non-persistent buffers`, so the default rewrite would break the
 constructor; a persistent buffer would add a key to every checkpoint, which the default
-policy never does.  (Code that picks `torch.jit.ScriptModule` or `nn.Module` as a base at
-import time, as some detection repositories do, is not read as a module at all.)
+policy never does.  A base chosen at import time (`Base = torch.jit.ScriptModule if jit else
+nn.Module`, as some detection repositories write it) counts when one of its bindings is a
+ScriptModule (ModuleSymbols.base_alternatives).
 
 Torch fact (torch 2.13): ScriptModule refuses non-persistent buffers (RuntimeError at
 `register_buffer(..., persistent=False)`); a persistent one is accepted and saved.

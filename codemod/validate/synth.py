@@ -211,7 +211,8 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     if _names_an_adjacency(name):
         return _tensor_values(name) + _namespaces(cls, parameter.name) + [(v, str(v)) for v in _int_values(name)]
     if parameter.default is None and (_kept_as_tensor(cls, parameter.name) or _torch_loss_weight(_init_tree(cls), parameter.name)):
-        # `self.weight = weight` with `self.weight.view(1, -1)` in forward: a tensor, when given
+        # `self.weight = weight` with `self.weight.view(1, -1)` in forward, or handed to
+        # `nn.NLLLoss(weight=weight)`: a tensor, when given
         return _class_weights(cls, name) + _tensor_values(name)
     if parameter.default is inspect.Parameter.empty and _kept_as_tensor(cls, parameter.name):
         # a required one kept the same way (`self.comp_mask = competition_mask`, then
@@ -232,7 +233,7 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         return [(list(statistics), str(list(statistics))), (statistics[0], repr(statistics[0]))]
     if _array_attribute_read(_init_tree(cls), parameter.name):
         # `self.DIMS0 = h.shape[0]`: only an array or a tensor has a shape; matrices first
-        return _tensor_values("adj") + _tensor_values(name)[:1]
+        return _square_tensors() + _tensor_values(name)[:1]
     if _looks_float(name) or (_tensor_data(_init_tree(cls), parameter.name) and not _counts(parameter.name)):
         # `torch.tensor([kappa])`: the made-up number decides the tensor's dtype, and an int would
         # make a tensor that casts leave alone, so the cast checks would prove nothing
@@ -354,10 +355,15 @@ def _tensor_values(name: str) -> list[tuple[Any, str]]:
     """Made-up tensors for a parameter annotated as one or named like an adjacency: the same
     values on both sides (built from the index, never drawn at random)."""
     n = SPATIAL
-    square = [(torch.full((n, n), 1.0 / n), f"full({n}x{n}, 1/{n})"), (torch.eye(n), f"eye({n})")]
     if _names_an_adjacency(name):
-        return square
-    return [(torch.ones(n), f"ones({n})"), *square, (torch.ones(BATCH, n), f"ones({BATCH}x{n})")]
+        return _square_tensors()
+    return [(torch.ones(n), f"ones({n})"), *_square_tensors(), (torch.ones(BATCH, n), f"ones({BATCH}x{n})")]
+
+
+def _square_tensors() -> list[tuple[Any, str]]:
+    """Made-up N x N matrices: uniform rows, then the identity."""
+    n = SPATIAL
+    return [(torch.full((n, n), 1.0 / n), f"full({n}x{n}, 1/{n})"), (torch.eye(n), f"eye({n})")]
 
 
 def _strip_optional(annotation: Any) -> Any:
@@ -508,7 +514,9 @@ def _config_like(value: type) -> bool:
     return dataclasses.is_dataclass(value) or lowered.endswith(_CONFIG_SUFFIXES)
 
 
+@functools.lru_cache(maxsize=64)
 def _init_tree(cls: type) -> ast.AST | None:
+    """The constructor's own tree (read-only: parsed once per class, asked per parameter)."""
     init = cls.__dict__.get("__init__")
     if init is None:
         return None
