@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from codemod import torch_names as tn
 from codemod import torch_table as table
 from codemod.segments import ARGUMENT_TENSOR_METHODS, TENSOR_METHOD_SLOTS, TENSOR_ONLY_METHODS, torch_slot_takes_tensor
-from codemod.tensors import ARGUMENT_STATE, UNKNOWN, Evaluator, Kind, Value, constructor_attributes, merge_branches
+from codemod.tensors import ARGUMENT_STATE, UNKNOWN, Evaluator, Kind, Value, constructor_attributes, dotted_path, merge_branches
 
 if TYPE_CHECKING:
     from codemod.repo_index import RepoIndex
@@ -221,7 +221,8 @@ def combined_with_inputs(cls: ast.ClassDef, attrs: set[str]) -> set[str]:
     """Those of `attrs` that forward combines with one of its inputs, or with a value it
     computed from them, by arithmetic (`inputs * self.mask`, `(1 - self.mask) * x`) or hands on
     with them to a function, a method or a child module of the repository
-    (`focal_loss(input, y, weight=self.weight)`, `self.read(emb, self.graph_neigh)`).  A number
+    (`focal_loss(input, y, weight=self.weight)`, `self.read(emb, self.graph_neigh)`), or
+    indexes one with them (`x[:, self.unpool_idx]`).  A number, a list
     or a tensor: only what the repository's calls pass can say which, so this is a reason to
     read them, never evidence for a report of its own.  Found once per class (memoised on it)."""
     if not attrs:
@@ -313,6 +314,10 @@ def _combined_with_inputs(cls: ast.ClassDef) -> frozenset[str]:
             attrs = {a for a in (_operand_attr(h, self_name, aliases) for h in handed) if a is not None}
             if attrs and any(has_input(h) for h in handed):
                 found |= attrs
+        elif isinstance(node, ast.Subscript) and has_input(node.value):
+            # `x[:, self.unpool_idx]`: an index of an input, a tensor or a list of numbers
+            slots = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            found |= {a for a in (_operand_attr(s, self_name, aliases) for s in slots) if a is not None}
         elif isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
             for side, other in ((node.left, node.right), (node.right, node.left)):
                 attr = _operand_attr(side, self_name, aliases)
@@ -754,6 +759,9 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
 _PARAMETER_NAMES = frozenset({"weight", "bias", "in_proj_weight", "in_proj_bias"})
 
 
+_ABSENT = object()
+
+
 def _passed_value(index: RepoIndex, evaluator: Evaluator, node: ast.expr) -> Value:
     """The value a call hands in; an argument of the calling constructor handed on unchanged
     (`Block(adj)` inside `Parent.__init__(self, adj)`) is typed from the parent's own calls."""
@@ -762,16 +770,35 @@ def _passed_value(index: RepoIndex, evaluator: Evaluator, node: ast.expr) -> Val
         # `Head(weight=self.embed.weight)`: another module's parameter, tied (refuted_arguments)
         return Value(Kind.UNKNOWN, maybe_parameter=True)
     owner = getattr(evaluator, "constructor_of", None)
-    if value.kind is not Kind.UNKNOWN or owner is None or not isinstance(node, ast.Name):
+    if value.kind is not Kind.UNKNOWN or owner is None:
         return value
+    # `Unpool(mesh.unpool_idx[0])` inside `Parent.__init__(self, mesh)`: the attribute path
+    # (`mesh.unpool_idx`) is typed where the parent's calls are made, the rest read here.
+    held = node.value if isinstance(node, ast.Subscript) else node
+    path = dotted_path(held)
+    if path is None:
+        return value
+    root = path.partition(".")[0]
     symbols, cls, init = owner
     args = init.args
-    if node.id not in {a.arg for a in [*args.posonlyargs, *args.args[1:], *args.kwonlyargs]}:
+    if root not in {a.arg for a in [*args.posonlyargs, *args.args[1:], *args.kwonlyargs]}:
         return value
-    if any(isinstance(n, ast.Name) and n.id == node.id and isinstance(n.ctx, ast.Store) for n in ast.walk(init)):
+    if any(isinstance(n, ast.Name) and n.id == root and isinstance(n.ctx, ast.Store) for n in ast.walk(init)):
         return value  # rebound in the parent's constructor: another value
-    passed = argument_values(index, symbols, cls, init, {node.id}).get(node.id)
-    return passed if passed is not None else value
+    passed = argument_values(index, symbols, cls, init, {path}).get(path)
+    if passed is None:
+        return value
+    if held is node:
+        return passed
+    saved = evaluator.env.get(path, _ABSENT)
+    evaluator.env[path] = passed
+    try:
+        return evaluator.eval(node)
+    finally:
+        if saved is _ABSENT:
+            del evaluator.env[path]
+        else:
+            evaluator.env[path] = saved
 
 
 def _combine(values: list[Value], state: str) -> Value:
