@@ -775,7 +775,7 @@ def _passed_value(index: RepoIndex, evaluator: Evaluator, node: ast.expr) -> Val
     # `Unpool(mesh.unpool_idx[0])` inside `Parent.__init__(self, mesh)`: the attribute path
     # (`mesh.unpool_idx`) is typed where the parent's calls are made, the rest read here.
     held = node.value if isinstance(node, ast.Subscript) else node
-    path = dotted_path(held)
+    path = held.id if isinstance(held, ast.Name) else dotted_path(held)
     if path is None:
         return value
     root = path.partition(".")[0]
