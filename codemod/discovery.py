@@ -118,7 +118,9 @@ def module_spellings(path: Path, name: str, root: Path | None) -> list[str]:
     """The module names a file answers to: its package name and, relative to `root`, its path.
 
     Script-style repositories import by path from their root ("from models.layers import X")
-    even without __init__.py files: that spelling is registered too.
+    even without __init__.py files: that spelling is registered too, and so is the path from
+    each folder between the root and the file, where a script run from that folder imports
+    it (`from config.classes import K` in task/src/main.py reads task/src/config/classes.py).
     """
     spellings = [name]
     if root is not None:
@@ -134,6 +136,13 @@ def module_spellings(path: Path, name: str, root: Path | None) -> list[str]:
         alt = ".".join(parts)
         if alt and alt != name:
             spellings.append(alt)
+        # the shorter spellings, as far up as every folder name is an identifier
+        for start in range(len(parts) - 1, 0, -1):
+            if not parts[start].isidentifier():
+                break
+            spelling = ".".join(parts[start:])
+            if spelling not in spellings:
+                spellings.append(spelling)
     return spellings
 
 

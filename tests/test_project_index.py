@@ -201,6 +201,41 @@ def test_script_style_repository_without_packages(tmp_path, write_tree, monkeypa
     assert _actions(whole, "layers.py") == {"GraphConv.adj": "buffer"}
 
 
+def test_a_folder_imported_from_a_script_folder_below_the_root(tmp_path, write_tree, monkeypatch) -> None:
+    """task/src/main.py imports `config.classes` as Python does when it runs the script from
+    task/src (no __init__.py anywhere): the constant there is a tensor, so the loss that keeps
+    what main hands it keeps a tensor.  A second task folder has its own copy, which the first
+    task's script never reads."""
+    loss = (
+        "import torch\n\n\n"
+        "class ContextLoss(torch.nn.Module):\n"
+        "    def __init__(self, K):\n"
+        "        super().__init__()\n"
+        "        self.K = K\n\n"
+        "    def forward(self, x):\n"
+        "        return x * self.K[0]\n"
+    )
+    main = (
+        "from config.classes import K_TABLE\n"
+        "from loss import ContextLoss\n\n\n"
+        "def main(rate):\n"
+        "    return ContextLoss(K_TABLE * rate)\n"
+    )
+    files = {
+        "task-a/src/config/classes.py": "import torch\n\nK_TABLE = torch.FloatTensor([[1.0, 2.0], [3.0, 4.0]])\n",
+        "task-a/src/loss.py": loss,
+        "task-a/src/main.py": main,
+        "task-b/src/config/classes.py": "K_TABLE = [[1.0, 2.0], [3.0, 4.0]]\n",
+        "task-b/src/loss.py": loss,
+        "task-b/src/main.py": main,
+    }
+    root = write_tree(tmp_path / "repo", files)
+    (root / ".git").mkdir()
+    whole = assert_same_answer_from_any_path(root, monkeypatch)
+    assert _actions(whole, "task-a/src/loss.py") == {"ContextLoss.K": "buffer"}
+    assert _actions(whole, "task-b/src/loss.py") == {}
+
+
 def test_excluded_files_are_neither_reported_nor_indexed(tmp_path, write_tree, monkeypatch) -> None:
     root = write_tree(tmp_path / "repo", BASE_WITH_NUMPY_SUBCLASS)
     monkeypatch.chdir(root)
