@@ -947,3 +947,23 @@ def test_a_none_default_handed_to_a_torch_losss_weights_is_made_up_as_a_tensor()
 
     sources = synth.argument_candidates(MaskedNLL, none_defaults=True)  # a further build gives the None default a value
     assert any(isinstance(c.kwargs.get("weight"), torch.Tensor) for c in sources)
+
+
+def test_a_path_argument_gets_no_made_up_value():
+    """No made-up value is a file a constructor can read, and a number handed to open() opens
+    one of the worker's own descriptors: a class that needs a path is not built from made-up
+    arguments (it is "not validated", with the snippet to record real ones)."""
+
+    class Words(torch.nn.Module):
+        def __init__(self, vocab_path, hidden_size=50):
+            super().__init__()
+            with open(vocab_path, "rb") as handle:
+                self.size = len(handle.read())
+
+    class Sized(torch.nn.Module):
+        def __init__(self, hidden_size):
+            super().__init__()
+            self.hidden = torch.zeros(hidden_size)
+
+    assert synth.argument_candidates(Words) == []
+    assert synth.argument_candidates(Sized)

@@ -202,6 +202,10 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     if annotation is not typing.Any:
         return []  # an annotation we cannot satisfy: guessing against it only builds nonsense
     # unannotated: the name decides
+    if _names_a_path(parameter.name):
+        # `vocab_path`: no made-up value is a file the constructor can read, and a number
+        # handed to open() would open one of the worker's own descriptors
+        return []
     if name in ("logger", "log") or name.endswith("_logger"):
         # `self.logger.debug(...)` in the constructor: a logger that writes nowhere
         return [(_quiet_logger(), "a logging.Logger")]
@@ -375,6 +379,12 @@ def _strip_optional(annotation: Any) -> Any:
                                for a in arms):
             return int  # a size: `int | tuple[int, int]` (torch's _size_2_t) takes an int
     return annotation
+
+
+def _names_a_path(name: str) -> bool:
+    """`vocab_path`, `pretrained_word2vec_path`, `ckpt_file`, `data_dir`, `filename`."""
+    words = _words(name)
+    return bool(words) and words[-1] in ("path", "file", "dir", "filename", "fname", "filepath", "folder", "directory")
 
 
 def _int_values(name: str) -> list[int]:
