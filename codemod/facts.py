@@ -558,8 +558,24 @@ class ClassFacts:
                     result.setdefault(event.attr, []).append((label, event))
 
     def called_elsewhere(self, name: str) -> bool:
-        """Whether a method other than __init__ and its helpers calls self.<name>."""
-        return self._called_elsewhere(self.cls, name, self.init)
+        """Whether a method other than __init__ and its helpers calls self.<name>, or any code
+        of the repository calls <name> on another object (`model._init_hidden_state(n)` in a
+        training script, `self.layer.reset_mask()` in a parent)."""
+        return self._called_elsewhere(self.cls, name, self.init) or self._called_through_another_object(name)
+
+    def _called_through_another_object(self, name: str) -> bool:
+        for _path, tree in self.index.parsed_files_mentioning(f".{name}("):
+            if tree is None:
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name:
+                    receiver = node.func.value
+                    if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
+                        continue
+                    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
+                        continue  # a subclass's override handing on to this one: its own constructor path
+                    return True
+        return False
 
     def _called_elsewhere(self, cls: ast.ClassDef, name: str, init) -> bool:
         """Whether a method other than __init__ and its helpers mentions self.<name>."""

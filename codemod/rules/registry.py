@@ -66,7 +66,7 @@ ORDER = (
     not_a_tensor,  # BUF204: a binding not proven a tensor (in any branch)
     collisions,  # BUF207: a name register_buffer cannot take
     constructor_helpers,  # BUF208: also bound by a base-class method
-    rerun_helpers,  # BUF220: bound by a helper that other methods call again
+    rerun_helpers,  # BUF220: bound by a helper that other code calls again
     complex_values,  # BUF201
     off_device,  # BUF206
     placed_where_read,  # BUF215

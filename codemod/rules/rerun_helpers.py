@@ -1,5 +1,6 @@
-"""A tensor bound by a helper that `__init__` calls and that other methods call again is
-reported, not registered there.
+"""A tensor bound by a helper that `__init__` calls and that other code calls again (another
+method of the class, or any code of the repository through the model: `model.reset_state(n)`
+in a training script) is reported, not registered there.
 
 Torch fact (torch 2.13): `register_buffer("x", t)` raises `KeyError: "attribute 'x' already
 exists"` when `x` is a plain attribute of the instance.  A model saved whole
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 RULE = Rule(
     "BUF220",
     "helper-run-again",
-    "bound by a method that __init__ calls and that other methods call again: register_buffer there would raise "
+    "bound by a method that __init__ calls and that other code calls again: register_buffer there would raise "
     "KeyError on a model saved whole before the rewrite, so it is reported",
     fact="register_buffer(name, t) raises KeyError when name is a plain attribute of the instance, as it is on a model "
     "saved whole with torch.save(model) before the rewrite and loaded again.",
@@ -42,7 +43,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
     if helper is None:
         return None
     return RULE.skip(
-        f"bound in {facts.cls.cls.name}.{helper}, which __init__ calls and other methods call again; a register_buffer "
+        f"bound in {facts.cls.cls.name}.{helper}, which __init__ calls and other code calls again; a register_buffer "
         "there would raise KeyError on a model saved whole (torch.save(model)) before the rewrite, whose attribute is "
         "a plain one",
         f"declare the slot in __init__ before {helper}() is called: self.register_buffer({quote(facts.attr)}, None, "
@@ -52,7 +53,8 @@ def decide(facts: AttributeFacts) -> Decision | None:
 
 def rerun_helper(facts: AttributeFacts) -> str | None:
     """The name of the helper method outside __init__'s own body that binds a tensor to the
-    attribute and that a method other than __init__ (and its helpers) calls too."""
+    attribute and that a method other than __init__ (and its helpers), or code outside the
+    class, calls too."""
     init = facts.cls.init
     if init is None or not facts.events:
         return None
