@@ -276,6 +276,35 @@ def test_an_rng_state_kept_as_a_buffer_would_leave_the_cpu_and_be_refused():
         torch.set_rng_state(rewritten.state)
 
 
+def test_ids_tested_against_labels_moved_to_the_cpu_work_only_as_a_raw_attribute():
+    """BUF218's host-tensor fact: elements of an id table that forward iterates and tests
+    against labels it moves to the CPU itself (`i not in labels.to("cpu")`).  The raw table
+    stays on the CPU when the model moves (the meta device standing in for a GPU) and the test
+    works; as a buffer the table follows the model and each element meets a CPU tensor."""
+
+    class Raw(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(2, 2)
+            self.all_ids = torch.arange(4)
+
+        def forward(self, labels):
+            seen = torch.unique(labels).to("cpu")
+            return [int(i) for i in self.all_ids if i not in seen]
+
+    class Rewritten(Raw):
+        def __init__(self):
+            torch.nn.Module.__init__(self)
+            self.lin = torch.nn.Linear(2, 2)
+            self.register_buffer("all_ids", torch.arange(4), persistent=False)
+
+    labels = torch.tensor([1, 3])
+    assert Raw().to("meta")(labels) == [0, 2]
+    assert Rewritten()(labels) == [0, 2]  # the same on the CPU
+    with pytest.raises(RuntimeError, match="device"):
+        Rewritten().to("meta")(labels)
+
+
 def test_a_window_a_forward_moves_itself_keeps_its_dtype_only_as_a_raw_attribute():
     """BUF215's facts for a window that forward rebinds to the input's device before any read
     (`self.window = self.window.to(x.device)`): model.half() leaves the raw attribute float32,

@@ -13,6 +13,9 @@ no bfloat16 either: a float buffer cast by `model.to(torch.bfloat16)` makes even
 `.cpu().numpy()` raise, so for a float tensor every `.numpy()` of its values counts.
 `torch.set_rng_state(t)` (and the CUDA setters) take a CPU ByteTensor only: an RNG state
 kept on `self` (a lazy slot filled by `torch.get_rng_state()`) must not follow the model.
+A value read from the tensor (an element of `for i in self.ids`) that a method compares with,
+or combines with, a tensor it moves to the CPU itself (`labels = labels.to("cpu")`, then
+`i not in labels`) meets a CPU tensor: a CUDA element there raises a device mismatch.
 """
 
 from __future__ import annotations
@@ -33,8 +36,9 @@ RULE = Rule(
     "BUF218",
     "cpu-data-read",
     "its values reach Tensor.numpy(), a numpy function (np.maximum(t, ...)), a legacy typed constructor "
-    "(torch.LongTensor(t)) or an RNG state setter (torch.set_rng_state(t)), which take only CPU tensors",
-    fact="model.cuda() moves every buffer, not a raw attribute; Tensor.numpy(), a numpy function given a tensor (which reads it through Tensor.numpy()) and torch.LongTensor(t) raise TypeError on a CUDA tensor, and torch.set_rng_state(t) takes only a CPU ByteTensor, so a value drawn from a buffer there fails where the attribute's CPU value works.",
+    "(torch.LongTensor(t)) or an RNG state setter (torch.set_rng_state(t)), which take only CPU tensors, or meet a "
+    "tensor the method moves to the CPU itself",
+    fact="model.cuda() moves every buffer, not a raw attribute; Tensor.numpy(), a numpy function given a tensor (which reads it through Tensor.numpy()) and torch.LongTensor(t) raise TypeError on a CUDA tensor, and torch.set_rng_state(t) takes only a CPU ByteTensor, so a value drawn from a buffer there fails where the attribute's CPU value works; so does an element of it compared with a tensor moved to the CPU (i not in labels.to('cpu')).",
     before="def __init__(self, weights):\n    super().__init__()\n    self.weights = torch.FloatTensor(weights)\n\n"
     "def forward(self, n):\n    draws = torch.multinomial(self.weights, n)\n    return torch.LongTensor(draws)",
 )
@@ -247,7 +251,14 @@ def cpu_data_sink(facts: AttributeFacts) -> str | None:
                                  and n.value.id == me for n in ast.walk(method)):
             continue
         tainted = _tainted_names(method, me, attr, set())
+        elements = _loop_targets(method, lambda node: _mentions(node, me, attr, tainted))
+        if elements - tainted:
+            # `for i in self.ids`, `[i for i in self.ids if ...]`: each element comes from it
+            tainted = _tainted_names(method, me, attr, elements)
         cast = None if integer else _tainted_names(method, me, attr, set(), dtype=True)
+        met = _meets_host_tensor(method, lambda node: _mentions(node, me, attr, tainted))
+        if met is not None:
+            return f"a comparison or arithmetic (line {met}) with a tensor {cls.cls.name}.{method.name} moves to the CPU"
         for call in (n for n in ast.walk(method) if isinstance(n, ast.Call)):
             sink = _cpu_sink(call, cls.symbols, me, attr, tainted, cast)
             if sink is not None:
@@ -258,6 +269,61 @@ def cpu_data_sink(facts: AttributeFacts) -> str | None:
                 if sink is not None:
                     return sink
     return _sink_through_other_objects(facts)
+
+
+def _loop_targets(function: ast.AST, from_source) -> set[str]:
+    """The names a `for` loop or a comprehension binds to the elements of a value
+    `from_source` accepts."""
+    names: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and from_source(node.iter):
+            names.update(_bound_names(node.target))
+    return names
+
+
+def _moved_to_host(node: ast.AST) -> bool:
+    """`x.cpu()`, `x.to("cpu")`: a tensor on the CPU whatever the model's device."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+        node.func.attr == "cpu" or (node.func.attr == "to" and any(
+            isinstance(a, ast.Constant) and a.value == "cpu" for a in [*node.args, *(k.value for k in node.keywords)])))
+
+
+def _host_valued(node: ast.AST, host: set[str]) -> bool:
+    """Whether `node` computes a tensor from one moved to the CPU in the method (a name bound to
+    one, or the move itself), other than through a call that leaves tensors (`.item()`)."""
+    pending = [node]
+    while pending:
+        inner = pending.pop()
+        if _moved_to_host(inner):
+            return True
+        if isinstance(inner, ast.Call) and (
+                (isinstance(inner.func, ast.Attribute) and inner.func.attr in _NO_TENSOR)
+                or (isinstance(inner.func, ast.Name) and inner.func.id in _PYTHON_NUMBERS)):
+            continue
+        if isinstance(inner, ast.Name) and inner.id in host and isinstance(inner.ctx, ast.Load):
+            return True
+        pending.extend(ast.iter_child_nodes(inner))
+    return False
+
+
+def _meets_host_tensor(method: ast.AST, from_attribute) -> int | None:
+    """The line where a value `from_attribute` accepts is compared with (`i not in labels`,
+    `ids == labels`) or combined by arithmetic with a tensor the method itself moves to the
+    CPU (`labels = torch.unique(labels).to("cpu")`): on the CPU today, a device mismatch once
+    the attribute follows the model."""
+    host = _propagate([method], lambda value, names: _host_valued(value, names))
+    for node in ast.walk(method):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+        elif isinstance(node, ast.BinOp):
+            operands = [node.left, node.right]
+        else:
+            continue
+        for i, operand in enumerate(operands):
+            others = operands[:i] + operands[i + 1:]
+            if from_attribute(operand) and not _host_valued(operand, host) and any(_host_valued(o, host) for o in others):
+                return node.lineno
+    return None
 
 
 def _sink_through_other_objects(facts: AttributeFacts) -> str | None:
