@@ -519,3 +519,28 @@ def test_a_module_of_the_second_of_two_same_named_packages_imports_from_its_own_
     )
     net = out["Net"]
     assert net.verdict is Verdict.PASSED, _detail(net)
+
+
+def test_a_module_through_a_base_of_a_missing_package_is_not_validated_and_names_it(tmp_path):
+    # `class InteractionNetwork(MessagePassing)` where torch_geometric is not installed: the
+    # class is an nn.Module only through the missing base, so the message names that package
+    # (never "not an nn.Module subclass", which is false of the class the repository means).
+    source = textwrap.dedent("""
+        import torch
+        from graph_package_not_installed_xyz.nn import MessagePassing
+
+
+        class Interaction(MessagePassing):
+            def __init__(self, n=4):
+                super().__init__()
+                self.table = torch.arange(n)
+        """)
+    _repo(tmp_path, {"gnn/__init__.py": "", "gnn/m.py": source})
+    out = _validate(tmp_path, "gnn/m.py", "gnn.m",
+                    {"table": ("        self.table = torch.arange(n)",
+                               '        self.register_buffer("table", torch.arange(n), persistent=False)')},
+                    [("Interaction", [_finding("Interaction", "table")])])
+    v = out["Interaction"]
+    assert v.verdict is Verdict.NOT_VALIDATED, _detail(v)
+    assert "MessagePassing" in v.message and "graph_package_not_installed_xyz" in v.message, v.message
+    assert "not an nn.Module subclass" not in v.message

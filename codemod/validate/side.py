@@ -620,6 +620,9 @@ class WorkerState:
                 return {"status": "not_validated", "message": f"importing {request['module']}: {unbuilt}"}
             return {"status": "error", "message": f"importing {request['module']} raised {format_exception(exc)}"}
         if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module)):
+            missing = stubs.stub_base(cls)
+            if missing is not None:  # an nn.Module only through a package the interpreter lacks
+                return {"status": "not_validated", "message": f"building {target}: {missing}"}
             return {"status": "not_validated", "message": f"{target} is not an nn.Module subclass"}
         phase("examples")
         try:

@@ -257,6 +257,15 @@ def import_with_stubs(module_name: str, root: str) -> Any:
             importlib.invalidate_caches()
 
 
+def stub_base(cls: Any) -> StubUsed | None:
+    """Why a class whose bases include a stand-in for a missing module
+    (`class InteractionNetwork(MessagePassing)` without torch_geometric) is no nn.Module here."""
+    for base in getattr(cls, "__mro__", ())[1:]:
+        if isinstance(base, _StubMeta) and not base._stub_concrete:
+            return StubUsed(base._stub_module, f"its base class {base.__qualname__}")
+    return None
+
+
 def stub_used(exc: BaseException) -> StubUsed | StubAttributeMissing | None:
     """The use of a stand-in behind ``exc`` (raised directly or as its cause), if any."""
     seen = 0
