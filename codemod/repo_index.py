@@ -27,6 +27,9 @@ _CAPITAL_CALL = re.compile(r"([A-Z]\w*)\(")
 # Both are matched at line starts only (see segments.line_start_matches).
 _CLASS_HEADER = re.compile(r"class[ \t]+(\w+)[ \t]*\(([^)]*)\)")
 _MAX_DEPTH = 50
+# How many packages deep a star import of a package is followed to bind its names (each level
+# may parse the modules a package re-exports).
+_STAR_PACKAGE_DEPTH = 2
 _STAR_IMPORT = re.compile(r"from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*")
 # Parsed modules kept in memory; the rest are parsed again if needed.  A module's
 # tree costs ~100x its text in memory, so large repositories cannot keep them all.
@@ -258,6 +261,27 @@ class RepoIndex:
             for name in list(target.classes) + list(target.functions):
                 if name not in symbols.local_names:
                     symbols.imports.setdefault(name, f"{target.name}.{name}")
+            if target.is_package and target.star_imports and _depth < _STAR_PACKAGE_DEPTH:
+                # `from layers import *` where layers/__init__.py itself star-imports its
+                # submodules (`from .functions import *`): their names reach the importer too
+                self._bind_star_imports_through(symbols, target, _depth + 1)
+
+    def _bind_star_imports_through(self, symbols: ModuleSymbols, package: ModuleSymbols, depth: int) -> None:
+        """Bind in `symbols` the names a package's own star imports bring (see _bind_star_imports)."""
+        for star in package.star_imports:
+            if not self._candidates(star):
+                continue
+            target = self.symbols_for_module(star, package.path)
+            if target is None or target is symbols or target is package:
+                continue
+            for name, qualname in target.imports.items():
+                if name not in symbols.local_names:
+                    symbols.imports.setdefault(name, qualname)
+            for name in list(target.classes) + list(target.functions):
+                if name not in symbols.local_names:
+                    symbols.imports.setdefault(name, f"{target.name}.{name}")
+            if target.is_package and target.star_imports and depth < _STAR_PACKAGE_DEPTH:
+                self._bind_star_imports_through(symbols, target, depth + 1)
 
     def symbols_for_path(self, path: Path) -> ModuleSymbols | None:
         if path in self._symbols:

@@ -236,6 +236,41 @@ def test_a_folder_imported_from_a_script_folder_below_the_root(tmp_path, write_t
     assert _actions(whole, "task-b/src/loss.py") == {}
 
 
+def test_a_star_import_of_a_package_that_star_imports_its_submodules(tmp_path, write_tree, monkeypatch) -> None:
+    """`from layers import *` where layers/__init__.py itself does `from .functions import *`:
+    the names of layers/functions reach the model's module, so the plain prior-box object
+    there is typed, and so is the tensor its forward() returns."""
+    files = {
+        "layers/__init__.py": "from .functions import *\n",
+        "layers/functions/__init__.py": "from .prior_box import PriorBox\n\n__all__ = ['PriorBox']\n",
+        "layers/functions/prior_box.py": (
+            "import torch\n\n\n"
+            "class PriorBox(object):\n"
+            "    def __init__(self, n):\n"
+            "        self.n = n\n\n"
+            "    def forward(self):\n"
+            "        return torch.Tensor([0.5] * 4 * self.n).view(-1, 4).clamp_(max=1, min=0)\n"
+        ),
+        "models/detector.py": (
+            "import torch\n"
+            "import torch.nn as nn\n\n"
+            "from layers import *\n\n\n"
+            "class Detector(nn.Module):\n"
+            "    def __init__(self, n):\n"
+            "        super().__init__()\n"
+            "        self.priorbox = PriorBox(n)\n"
+            "        with torch.no_grad():\n"
+            "            self.priors = self.priorbox.forward()\n\n"
+            "    def forward(self, x):\n"
+            "        return x + self.priors\n"
+        ),
+    }
+    root = write_tree(tmp_path / "repo", files)
+    (root / ".git").mkdir()
+    whole = assert_same_answer_from_any_path(root, monkeypatch)
+    assert _actions(whole, "models/detector.py") == {"Detector.priors": "buffer"}
+
+
 def test_excluded_files_are_neither_reported_nor_indexed(tmp_path, write_tree, monkeypatch) -> None:
     root = write_tree(tmp_path / "repo", BASE_WITH_NUMPY_SUBCLASS)
     monkeypatch.chdir(root)
