@@ -75,6 +75,9 @@ class Value:
     # UNKNOWN: `std if isinstance(std, str) else torch.tensor(std)`, a tensor in one arm of a
     # conditional and something else (not None) in the other (rules/conditional_tensors.py)
     tensor_in_one_arm: bool = False
+    # SEQUENCE: a tensor in one arm and a tuple of tensors in the other (an LSTM's `(h, c)`
+    # or a GRU's `h`, by configuration)
+    or_tensor: bool = False
 
     @property
     def is_guess(self) -> bool:
@@ -144,12 +147,19 @@ def merge_branches(a: Value, b: Value) -> Value:
         if a.elements is not None and b.elements is not None and len(a.elements) == len(b.elements):
             elements = tuple(merge_branches(x, y) for x, y in zip(a.elements, b.elements))
         state = a.stateful or b.stateful
+        or_tensor = a.or_tensor or b.or_tensor
         if elements is None and (a.elements is not None or b.elements is not None):
+            if _holds_only_tensors(a) and _holds_only_tensors(b):
+                return Value(Kind.SEQUENCE, state, or_tensor=or_tensor)  # tensors, in tuples of other shapes
             return Value(Kind.SEQUENCE, state, items=UNKNOWN)  # tuples of other shapes: items unknown
-        return Value(Kind.SEQUENCE, state, elements=elements)
+        return Value(Kind.SEQUENCE, state, elements=elements, or_tensor=or_tensor)
     for t, other in ((a, b), (b, a)):
         if t.is_tensor and other.kind is Kind.NONE:
             return replace(t, kind=Kind.TENSOR_OR_NONE)
+        if t.kind is Kind.TENSOR and other.kind is Kind.SEQUENCE and not t.requires_grad and _holds_only_tensors(other):
+            # an LSTM's `(h, c)` or a GRU's `h` by configuration: tensors either way, never
+            # one buffer (a report's business, as any sequence of tensors is)
+            return Value(Kind.SEQUENCE, combine_state(t, other), or_tensor=True)
     if a.kind is b.kind and a.kind in (Kind.NONE, Kind.NON_TENSOR):
         if (a.tensor_type is None) != (b.tensor_type is None):
             return NON_TENSOR  # a tensor type in one arm only: calling it may not make a tensor
@@ -160,6 +170,14 @@ def merge_branches(a: Value, b: Value) -> Value:
             return Value(Kind.NON_TENSOR, module=tn.SOME_REPOSITORY_MODULE) if both_built else NON_TENSOR
         return a
     return UNKNOWN
+
+
+def _holds_only_tensors(value: Value) -> bool:
+    """A sequence whose every item is known to be a tensor (the elements of a tuple display, or
+    a sequence of tensors with no item of another kind recorded)."""
+    if value.elements is not None:
+        return bool(value.elements) and all(e.kind is Kind.TENSOR for e in value.elements)
+    return value.items is None or value.items.kind is Kind.TENSOR
 
 
 def is_literal(node: ast.expr) -> bool:

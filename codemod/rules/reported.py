@@ -150,17 +150,18 @@ def decide(facts: AttributeFacts) -> Decision | None:
         (e for e in facts.events if e.value is not None and e.value.kind is Kind.SEQUENCE and e.kind in ("assign", "fill")), None
     )
     if sequence is not None and not any(e.value is not None and e.value.is_tensor for e in facts.events if e.kind == "assign"):
+        what = "a tensor or a tuple of tensors, by configuration" if sequence.value.or_tensor else "a list, tuple or dict of tensors"
         forward = f"{facts.cls.cls.name}.forward"
         rebound = next((e for label, e in facts.outside if label == forward and e.kind in ("assign", "unpack")), None)
         if rebound is not None:  # `out, self.hidden = self.lstm(x, self.hidden)`: state replaced on every call
             return CONTAINER.skip(
-                f"a list, tuple or dict of tensors, replaced by forward (line {rebound.stmt.lineno}); its tensors are not "
+                f"{what}, replaced by forward (line {rebound.stmt.lineno}); its tensors are not "
                 "moved by .to() nor saved",
                 "state that forward replaces (a recurrent hidden state) needs no change if it is reset before use on "
                 "the device; tensors the model keeps: register each as a buffer",
             )
         return CONTAINER.skip(
-            "a list, tuple or dict of tensors; its tensors are not moved by .to() nor saved",
+            f"{what}; its tensors are not moved by .to() nor saved",
             CONTAINER_SUGGESTION,
         )
     unpacked = unpacking.skip_reason(facts.attr, facts.events)

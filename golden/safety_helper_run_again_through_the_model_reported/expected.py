@@ -21,8 +21,12 @@ class HierarchicalGRU(nn.Module):
         self.state = torch.zeros(2, batch, self.hidden)
 
     def forward(self, x):
+        out, _ = self.rnn(x)
+        return out[..., self.steps]
+
+    def step(self, x):
         out, self.state = self.rnn(x, self.state)
-        return out[self.steps]
+        return out
 
 
 def train(model, batches):
