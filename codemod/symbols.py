@@ -212,7 +212,12 @@ def qualify(node: ast.expr, imports: dict[str, str], local_names: set[str], modu
     else:
         base = head  # a builtin or an unknown global
     parts.append(base)
-    return ".".join(reversed(parts))
+    qualname = ".".join(reversed(parts))
+    if qualname.startswith("torch.") and ".torch." in qualname:
+        # `torch.sparse.torch.eye(n)`: a torch submodule's own `torch` is torch itself (an idiom
+        # of widely copied one-hot code)
+        qualname = "torch." + qualname.rpartition(".torch.")[2]
+    return qualname
 
 
 def mangled(attr: str, class_name: str) -> str:
