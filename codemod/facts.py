@@ -469,8 +469,11 @@ class ClassFacts:
             if len(positional) == 4 and positional[3].annotation is None and (
                 f"register_forward_hook(self.{stmt.name})" in (whole := whole or class_text(symbols, cls))
             ):
-                # `layer.register_forward_hook(self._hook)`: its third argument is the layer's output
+                # `layer.register_forward_hook(self._hook)`: its third argument is the layer's output,
+                # its second the tuple of the layer's inputs
                 evaluator.env[positional[3].arg] = Value(Kind.TENSOR, "data passed in (the output a forward hook receives)")
+                if positional[2].annotation is None:
+                    evaluator.env[positional[2].arg] = Value(Kind.SEQUENCE, HOOK_INPUTS)
             walker = BodyWalker(evaluator)
             if self.walker is not None:
                 walker.containers.update(self.walker.containers)  # `self.d = {}` in __init__, `self.d[k] = t` here
@@ -549,6 +552,8 @@ class ClassFacts:
                 positional = [*nested.args.posonlyargs, *nested.args.args]
                 if nested in hooks and len(positional) == 3 and positional[2].annotation is None:
                     evaluator.env[positional[2].arg] = Value(Kind.TENSOR, "data passed in (the output a forward hook receives)")
+                    if positional[1].annotation is None:
+                        evaluator.env[positional[1].arg] = Value(Kind.SEQUENCE, HOOK_INPUTS)
                 walker = BodyWalker(evaluator)
                 if self.walker is not None:
                     walker.containers.update(self.walker.containers)  # `self.maps = {}` in __init__, `self.maps[k] = output` here
@@ -603,6 +608,19 @@ def _forward_hooks(method: FunctionNode, named: set[str], factory: bool) -> list
     return [hook for hook in hooks if hook is not method]
 
 
+def _statement_blocks(function: FunctionNode) -> dict[int, list]:
+    """id(statement) -> the statement list (a body, an orelse, a handler's body) holding it."""
+    blocks: dict[int, list] = {}
+    for node in ast.walk(function):
+        for field in ("body", "orelse", "finalbody"):
+            statements = getattr(node, field, None)
+            if isinstance(statements, list):
+                for stmt in statements:
+                    if isinstance(stmt, ast.stmt):
+                        blocks[id(stmt)] = statements
+    return blocks
+
+
 def _scalar_parameters(init: FunctionNode) -> set[str]:
     """The parameters whose default is a number, a string or a bool (`size_average=True`), or
     whose annotation is a scalar, a string or a config: no tensor by their signature."""
@@ -640,6 +658,10 @@ def _open_arguments(init: FunctionNode, events) -> set[str]:
         if name in parameters and name not in CONFIG_NAMES and name not in scalars and event.attr not in CONFIG_NAMES:
             found.add(event.attr)
     return found
+
+
+# What a forward hook's second argument holds: the tuple of the layer's positional inputs.
+HOOK_INPUTS = "data passed in (the inputs a forward hook receives)"
 
 
 class AttributeFacts:
@@ -767,10 +789,23 @@ class AttributeFacts:
             if id(call) in statements and call.func.attr == helper.name:  # type: ignore[union-attr]
                 top_level |= {id(s) for s in helper.body}
         last_raw = max(self.events.index(e) for e in self.raw)
-        return any(
+        if any(
             e.kind == "assign" and e.value is not None and e.value.kind is Kind.PARAMETER and id(e.stmt) in top_level
             for e in self.events[last_raw + 1 :]
-        )
+        ):
+            return True
+        # `if cosine: self.w = torch.Tensor(n, d); self.w = nn.Parameter(init(self.w))`: each raw
+        # binding followed, in its own block, by a Parameter assignment that runs whenever it does
+        blocks = _statement_blocks(init)
+        for raw in self.raw:
+            block = blocks.get(id(raw.stmt))
+            start = self.events.index(raw)
+            if block is None or not any(
+                e.kind == "assign" and e.value is not None and e.value.kind is Kind.PARAMETER
+                and blocks.get(id(e.stmt)) is block for e in self.events[start + 1 :]
+            ):
+                return False
+        return True
 
     @cached_property
     def raw_beside_parameters(self) -> bool:
