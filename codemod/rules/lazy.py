@@ -46,12 +46,21 @@ def is_lazy(facts: AttributeFacts) -> bool:
     bindings = [e for e in facts.events if e.kind in ("assign", "setattr", "unpack", "register_buffer", "registered", "fill")]
     if not bindings or any(e.kind not in ("assign", "unpack") or e.value is None or e.value.kind is not Kind.NONE for e in bindings):
         return False
+    if any(chained(e) for e in bindings):
+        return False  # `self.a = self.b = None`: one slot statement for two names, left to the reports
     # Not through a hook or callback: what it is handed (a module's output) may be a tuple,
     # which an empty buffer slot would refuse.
     binding = facts.own_tensor_binding(through_inner_functions=False)
     if binding is None or binding[1].value.is_guess:
         return False  # a guess fit for a report only (what a child module of no known class returns)
     return not replaced_on_every_call(facts)
+
+
+def chained(event) -> bool:
+    """A binding by a chained assignment (`self.a = self.b = value`)."""
+    import ast
+
+    return event.kind == "unpack" and isinstance(event.stmt, ast.Assign) and len(event.stmt.targets) > 1
 
 
 def replaced_on_every_call(facts: AttributeFacts) -> bool:

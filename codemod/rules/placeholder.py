@@ -67,7 +67,7 @@ def wants(facts: AttributeFacts) -> bool:
     or callback that rules/lazy.py leaves alone), and to a tensor by a method of the class."""
     from codemod.rules import lazy
 
-    if facts.registered_by_base or not facts.events or not all(e.kind == "assign" for e in facts.events):
+    if facts.registered_by_base or not facts.events or not all(e.kind == "assign" or lazy.chained(e) for e in facts.events):
         return False
     if all(_is_number(e.value_node) or _is_none(e.value_node) for e in facts.events) and (
         all(_is_number(e.value_node) for e in facts.events) or not lazy.is_lazy(facts)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from codemod.rules import lazy
 from codemod.rules.base import Decision, Rule
 from codemod.tensors import Kind
 
@@ -54,7 +55,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
             return MIXED_REGISTERED.skip(f"also bound to a registered {value.kind.value} at line {event.stmt.lineno}")
     trained = facts.trained is not None
     for label, event in facts.outside:
-        if event.kind not in ("assign", "setattr") or event.value is None:
+        if (event.kind not in ("assign", "setattr") and not lazy.chained(event)) or event.value is None:
             continue
         kind = event.value.kind
         if trained and kind not in (Kind.PARAMETER, Kind.NONE):
