@@ -6,7 +6,8 @@ pins an older torch (`torch==1.0.1` in requirements.txt, `pytorch=1.0.1` in envi
 on the torch its users install, so the rewrite is not made there (rules/old_torch.py).
 
 Only what the repository declares counts: requirement files, environment files, setup.py,
-setup.cfg, pyproject.toml and install commands in its README.  A requirement with no upper
+setup.cfg, pyproject.toml, install commands in its README and the files those commands
+install from (`conda env create -f docker/environment.yml`).  A requirement with no upper
 bound (`torch>=1.0`) allows a current torch and says nothing here.  Parsing uses
 `packaging`, the reference implementation of Python's version specifiers.
 """
@@ -51,6 +52,14 @@ def too_old_torch(root: Path | None) -> str | None:
     for path in sorted(root.glob("README*")):
         text = _read(path)
         if text is not None:
+            for named in _named_files(text, root):  # `conda env create -f docker/environment.yml`
+                declared = _read(named)
+                if declared is not None:
+                    declared = _without_comments(declared, named)
+                    where = named.relative_to(root.resolve()).as_posix()
+                    found += [(c, where) for c in _constraints(declared)]
+                    if _unconstrained(declared, named):
+                        found.append(("", where))
             for command in _INSTALL.findall(text):
                 found += [(c, path.name) for c in _constraints(command)]
                 if _BARE_INSTALL.search(command):
@@ -71,6 +80,28 @@ _BARE_LINE = re.compile(r"^\s*(?:-\s*)?(?:py)?torch\s*(?:\[[^\]]*\])?\s*(?:;.*)?
 _BARE_QUOTED = re.compile(r"""["'](?:py)?torch["']""", re.IGNORECASE)
 # `pip install torch torchvision`; not the channel of `conda install ... -c pytorch`
 _BARE_INSTALL = re.compile(r"(?<!-c )(?<!--channel )(?<![\w.=-])(?:py)?torch(?![\w.=<>~!-])", re.IGNORECASE)
+
+
+# A README's command that installs from a file: `conda env create -f docker/environment.yml`,
+# `pip install -r requirements/base.txt`; the file's path.
+_FROM_FILE = re.compile(
+    r"(?:conda\s+env\s+(?:create|update)|conda\s+install|pip3?\s+install)\b[^\n`]*?(?:\s-f|\s--file|\s-r|\s--requirement)"
+    r"[\s=]+([\w./-]+\.(?:ya?ml|txt))",
+    re.IGNORECASE,
+)
+
+
+def _named_files(text: str, root: Path) -> list[Path]:
+    """The declaration files a README's install commands name, inside the repository and not
+    already among those read for every repository (requirements.txt at the root)."""
+    found = []
+    for name in _FROM_FILE.findall(text):
+        path = (root / name).resolve()
+        if root.resolve() not in path.parents or path.parent == root.resolve():
+            continue  # outside the repository, or a root file the patterns already read
+        if path not in found:
+            found.append(path)
+    return found
 
 
 def _unconstrained(text: str, path: Path) -> bool:

@@ -25,6 +25,12 @@ def _repo(root: Path, files: dict[str, str]) -> Path:
                          "  - pytorch=1.0.1=py3.7_cuda9.0.176_cudnn7.4.2_2\n"}, "torch=1.0.1 (environment.yml)"),
     ({"setup.py": "setup(install_requires=['torch<=1.5.1', 'numpy'])\n"}, "torch<=1.5.1 (setup.py)"),
     ({"README.md": "Install it:\n\n    conda install pytorch=0.3.1 cuda90 -c pytorch\n"}, "torch=0.3.1 (README.md)"),
+    # the file a README's install command names, outside the root
+    ({"README.md": "Create the environment with `conda env create -f docker/environment.yml`.\n",
+      "docker/environment.yml": "dependencies:\n  - python=3.6\n  - pip:\n    - torch==1.0.1\n"},
+     "torch==1.0.1 (docker/environment.yml)"),
+    ({"README.md": "pip install -r envs/requirements-gpu.txt\n", "envs/requirements-gpu.txt": "torch==1.4.0\n"},
+     "torch==1.4.0 (envs/requirements-gpu.txt)"),
 ])
 def test_a_repository_that_declares_only_torch_older_than_1_6(tmp_path, files, declared):
     assert too_old_torch(_repo(tmp_path, files)) == declared
@@ -40,6 +46,11 @@ def test_a_repository_that_declares_only_torch_older_than_1_6(tmp_path, files, d
     {"README.md": "pip install torch torchvision\n\nTested with PyTorch 0.4.\n"},  # prose is not a requirement
     {"environment.yml": "channels:\n  - pytorch\ndependencies:\n  - pytorch\n  - python=3.7\n"},
     {"setup.py": "from torch.utils.cpp_extension import BuildExtension\nsetup(name='x')\n"},
+    # a named file that allows a current torch, beside an old pin at the root
+    {"requirements.txt": "torch==1.4\n", "README.md": "conda env create -f docker/environment.yml\n",
+     "docker/environment.yml": "dependencies:\n  - pytorch>=1.4\n"},
+    # a named file outside the repository is not read
+    {"README.md": "conda env create -f ../shared/environment.yml\n"},
 ])
 def test_a_repository_that_allows_a_current_torch_or_says_nothing(tmp_path, files):
     assert too_old_torch(_repo(tmp_path, files)) is None
