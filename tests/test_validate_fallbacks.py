@@ -544,3 +544,31 @@ def test_a_module_through_a_base_of_a_missing_package_is_not_validated_and_names
     assert v.verdict is Verdict.NOT_VALIDATED, _detail(v)
     assert "MessagePassing" in v.message and "graph_package_not_installed_xyz" in v.message, v.message
     assert "not an nn.Module subclass" not in v.message
+
+
+def test_a_name_an_installed_package_no_longer_has_is_not_validated_and_says_so(tmp_path):
+    # `from PIL import PILLOW_VERSION` (removed in Pillow 7) in a repository written for an
+    # older release: the import says nothing about the rewrite, so "not validated", with the
+    # name and the package, never "error".  A name the standard library never had stands in.
+    source = textwrap.dedent("""
+        import torch
+        from torch import nn
+        from json import DECODER_VERSION_REMOVED_XYZ
+
+
+        class Table(nn.Module):
+            def __init__(self, n=4):
+                super().__init__()
+                self.table = torch.arange(n)
+
+            def forward(self, x):
+                return x + self.table
+        """)
+    _repo(tmp_path, {"old/__init__.py": "", "old/m.py": source})
+    out = _validate(tmp_path, "old/m.py", "old.m",
+                    {"table": ("        self.table = torch.arange(n)",
+                               '        self.register_buffer("table", torch.arange(n), persistent=False)')},
+                    [("Table", [_finding("Table", "table")])])
+    v = out["Table"]
+    assert v.verdict is Verdict.NOT_VALIDATED, _detail(v)
+    assert "DECODER_VERSION_REMOVED_XYZ" in v.message and "json" in v.message and "older" in v.message, v.message

@@ -221,6 +221,27 @@ def _import_module(module_name: str, root: str | None) -> Any:
         return ran
 
 
+_CANNOT_IMPORT_NAME = re.compile(r"cannot import name '([\w.]+)' from '([\w.]+)'")
+
+
+def _removed_name(exc: BaseException, root: str | None) -> str | None:
+    """What to say when the repository imports a name that an installed package no longer has
+    (`from PIL import PILLOW_VERSION`, removed in Pillow 7; `from scipy.misc import imread`):
+    the repository needs the older version it was written for, which says nothing about the
+    rewrite."""
+    if type(exc) is not ImportError or not exc.name:
+        return None
+    found = _CANNOT_IMPORT_NAME.search(str(exc))
+    path = getattr(exc, "path", None)
+    if found is None or path is None:
+        return None
+    if root is not None and Path(path).resolve().is_relative_to(Path(root).resolve()):
+        return None  # the repository's own module lacks it: the repository's own defect
+    top = exc.name.split(".")[0]
+    return (f"the repository imports {found.group(1)} from {exc.name}, which the installed {top} no longer has: it "
+            f"needs the older {top} it was written for (its own requirements) before validating")
+
+
 def _unbuilt_extension(exc: BaseException, root: str | None) -> str | None:
     """What to say when a module of the repository's own packages is missing and the folder
     that should hold it holds C++ or CUDA sources: an extension to build first
@@ -615,7 +636,7 @@ class WorkerState:
             used = stubs.stub_used(exc)
             if used is not None:
                 return {"status": "not_validated", "message": f"importing {request['module']}: {used}"}
-            unbuilt = _unbuilt_extension(exc, self.root)
+            unbuilt = _unbuilt_extension(exc, self.root) or _removed_name(exc, self.root)
             if unbuilt is not None:
                 return {"status": "not_validated", "message": f"importing {request['module']}: {unbuilt}"}
             return {"status": "error", "message": f"importing {request['module']} raised {format_exception(exc)}"}
