@@ -569,18 +569,18 @@ class ClassFacts:
         return self._called_elsewhere(self.cls, name, self.init) or self._called_through_another_object(name)
 
     def _called_through_another_object(self, name: str) -> bool:
-        for _path, tree in self.index.parsed_files_mentioning(f".{name}("):
-            if tree is None:
-                continue
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name:
-                    receiver = node.func.value
-                    if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
-                        continue
-                    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
-                        continue  # a subclass's override handing on to this one: its own constructor path
-                    return True
-        return False
+        # One search of the repository per method name and run: each class that asks would
+        # otherwise parse every file mentioning it again.  The answer depends on every file.
+        key = ("called_through_another_object", name)
+        found = self.index.memo.get(key)
+        if found is not None:
+            self.index.scanned_repository = True
+            return found
+        found = self.index.memo[key] = any(
+            _call_through_another_object(tree, name)
+            for _path, tree in self.index.parsed_files_mentioning(f".{name}(") if tree is not None
+        )
+        return found
 
     def _called_elsewhere(self, cls: ast.ClassDef, name: str, init) -> bool:
         """Whether a method other than __init__ and its helpers mentions self.<name>."""
@@ -606,6 +606,19 @@ def _forward_hooks(method: FunctionNode, named: set[str], factory: bool) -> list
         returned = {n.value.id for n in ast.walk(function) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
         hooks += [inner for inner in function.body if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) and inner.name in returned]
     return [hook for hook in hooks if hook is not method]
+
+
+def _call_through_another_object(tree: ast.AST, name: str) -> bool:
+    """Whether `tree` calls <name> on an object other than self, cls or super()."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name:
+            receiver = node.func.value
+            if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
+                continue
+            if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
+                continue  # a subclass's override handing on to this one: its own constructor path
+            return True
+    return False
 
 
 def _statement_blocks(function: FunctionNode) -> dict[int, list]:

@@ -43,23 +43,12 @@ def too_old_torch(root: Path | None) -> str | None:
     root = Path(root)
     found: list[tuple[str, str]] = []  # (constraint as written, file)
     for path in sorted({path for pattern in _FILES for path in root.glob(pattern)}):  # `environment.yml` matches twice
-        text = _read(path)
-        if text is not None:
-            text = _without_comments(text, path)
-            found += [(c, path.name) for c in _constraints(text)]
-            if _unconstrained(text, path):
-                found.append(("", path.name))  # a current torch allowed
+        found += _declared_in(path, path.name)
     for path in sorted(root.glob("README*")):
         text = _read(path)
         if text is not None:
             for named in _named_files(text, root):  # `conda env create -f docker/environment.yml`
-                declared = _read(named)
-                if declared is not None:
-                    declared = _without_comments(declared, named)
-                    where = named.relative_to(root.resolve()).as_posix()
-                    found += [(c, where) for c in _constraints(declared)]
-                    if _unconstrained(declared, named):
-                        found.append(("", where))
+                found += _declared_in(named, named.relative_to(root.resolve()).as_posix())
             for command in _INSTALL.findall(text):
                 found += [(c, path.name) for c in _constraints(command)]
                 if _BARE_INSTALL.search(command):
@@ -80,6 +69,19 @@ _BARE_LINE = re.compile(r"^\s*(?:-\s*)?(?:py)?torch\s*(?:\[[^\]]*\])?\s*(?:;.*)?
 _BARE_QUOTED = re.compile(r"""["'](?:py)?torch["']""", re.IGNORECASE)
 # `pip install torch torchvision`; not the channel of `conda install ... -c pytorch`
 _BARE_INSTALL = re.compile(r"(?<!-c )(?<!--channel )(?<![\w.=-])(?:py)?torch(?![\w.=<>~!-])", re.IGNORECASE)
+
+
+def _declared_in(path: Path, where: str) -> list[tuple[str, str]]:
+    """(constraint, where) for each torch a declaration file names; `("", where)` where it
+    names torch with no version (a current torch allowed)."""
+    text = _read(path)
+    if text is None:
+        return []
+    text = _without_comments(text, path)
+    found = [(c, where) for c in _constraints(text)]
+    if _unconstrained(text, path):
+        found.append(("", where))
+    return found
 
 
 # A README's command that installs from a file: `conda env create -f docker/environment.yml`,
