@@ -432,3 +432,23 @@ def test_a_model_saved_whole_keeps_its_plain_attribute_so_a_helper_run_again_can
         assert "mask" in fresh._buffers and fresh.to("meta").mask.device.type == "meta"
     finally:
         _Masked.reset_mask = original
+
+
+def test_a_tensor_a_lambda_closes_over_is_neither_moved_nor_cast_nor_saved():
+    """BUF317's fact: `.to()`, `.half()` and `state_dict()` never reach a tensor that only a
+    lambda kept on the module holds (the meta device standing in for a GPU)."""
+
+    class Normalizing(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(3, 3)
+            mean = torch.tensor([0.5, 0.5, 0.5])
+            self.normalizer = lambda x: x - mean
+
+    model = Normalizing().to("meta")
+    (mean,) = (cell.cell_contents for cell in model.normalizer.__closure__)
+    assert model.lin.weight.device.type == "meta" and mean.device.type == "cpu"
+    assert Normalizing().half().normalizer.__closure__[0].cell_contents.dtype == torch.float32
+    assert set(Normalizing().state_dict()) == {"lin.weight", "lin.bias"}
+    with pytest.raises((RuntimeError, NotImplementedError)):
+        model.normalizer(torch.ones(3, device="meta"))

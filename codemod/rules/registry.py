@@ -12,6 +12,7 @@ from codemod.rules import (
     aliases,
     assigned_from_outside,
     branches,
+    captured_tensors,
     captured_reference,
     collisions,
     complex_values,
@@ -62,6 +63,7 @@ ORDER = (
     untyped_values,  # BUF312: a value nothing types (another package's call), used as a tensor
     conditional_tensors,  # BUF315: a tensor in one arm of a conditional, something else in the other
     assigned_from_outside,  # BUF313: None here, never set by the class, used as a tensor
+    captured_tensors,  # BUF317: a lambda on self that closes over a local tensor
     rebinding,  # BUF211-213: deleted, registered elsewhere, rebound to a non-tensor
     not_a_tensor,  # BUF204: a binding not proven a tensor (in any branch)
     collisions,  # BUF207: a name register_buffer cannot take
