@@ -469,11 +469,7 @@ class ClassFacts:
             if len(positional) == 4 and positional[3].annotation is None and (
                 f"register_forward_hook(self.{stmt.name})" in (whole := whole or class_text(symbols, cls))
             ):
-                # `layer.register_forward_hook(self._hook)`: its third argument is the layer's output,
-                # its second the tuple of the layer's inputs
-                evaluator.env[positional[3].arg] = Value(Kind.TENSOR, "data passed in (the output a forward hook receives)")
-                if positional[2].annotation is None:
-                    evaluator.env[positional[2].arg] = Value(Kind.SEQUENCE, HOOK_INPUTS)
+                _type_hook_arguments(evaluator, positional[2], positional[3])  # `layer.register_forward_hook(self._hook)`
             walker = BodyWalker(evaluator)
             if self.walker is not None:
                 walker.containers.update(self.walker.containers)  # `self.d = {}` in __init__, `self.d[k] = t` here
@@ -551,9 +547,7 @@ class ClassFacts:
                 evaluator.self_name = outer_self
                 positional = [*nested.args.posonlyargs, *nested.args.args]
                 if nested in hooks and len(positional) == 3 and positional[2].annotation is None:
-                    evaluator.env[positional[2].arg] = Value(Kind.TENSOR, "data passed in (the output a forward hook receives)")
-                    if positional[1].annotation is None:
-                        evaluator.env[positional[1].arg] = Value(Kind.SEQUENCE, HOOK_INPUTS)
+                    _type_hook_arguments(evaluator, positional[1], positional[2])
                 walker = BodyWalker(evaluator)
                 if self.walker is not None:
                     walker.containers.update(self.walker.containers)  # `self.maps = {}` in __init__, `self.maps[k] = output` here
@@ -591,6 +585,14 @@ class ClassFacts:
                 if needle in "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno]):
                     return True
         return False
+
+
+def _type_hook_arguments(evaluator: Evaluator, inputs: ast.arg, output: ast.arg) -> None:
+    """A forward hook's last two arguments: the tuple of the layer's inputs (unless annotated)
+    and the layer's output."""
+    evaluator.env[output.arg] = Value(Kind.TENSOR, "data passed in (the output a forward hook receives)")
+    if inputs.annotation is None:
+        evaluator.env[inputs.arg] = Value(Kind.SEQUENCE, HOOK_INPUTS)
 
 
 def _forward_hooks(method: FunctionNode, named: set[str], factory: bool) -> list[ast.AST]:

@@ -247,41 +247,29 @@ class RepoIndex:
             self._bind_star_imports(symbols)
         return symbols
 
-    def _bind_star_imports(self, symbols: ModuleSymbols, _depth: int = 0) -> None:
+    def _bind_star_imports(self, symbols: ModuleSymbols) -> None:
         """`from models.layers import *` of a repository module binds its names here too
         (`nn`, `torch`, its classes), so that `nn.Module` still resolves in the importer."""
-        for star in symbols.star_imports:
-            if not self._candidates(star) or _depth > _MAX_DEPTH:
-                continue
-            target = self.symbols_for_module(star, symbols.path)
-            if target is None or target is symbols:
-                continue
-            for name, qualname in target.imports.items():
-                symbols.imports.setdefault(name, qualname)
-            for name in list(target.classes) + list(target.functions):
-                if name not in symbols.local_names:
-                    symbols.imports.setdefault(name, f"{target.name}.{name}")
-            if target.is_package and target.star_imports and _depth < _STAR_PACKAGE_DEPTH:
-                # `from layers import *` where layers/__init__.py itself star-imports its
-                # submodules (`from .functions import *`): their names reach the importer too
-                self._bind_star_imports_through(symbols, target, _depth + 1)
+        self._bind_names_starred_by(symbols, symbols, 0)
 
-    def _bind_star_imports_through(self, symbols: ModuleSymbols, package: ModuleSymbols, depth: int) -> None:
-        """Bind in `symbols` the names a package's own star imports bring (see _bind_star_imports)."""
-        for star in package.star_imports:
+    def _bind_names_starred_by(self, symbols: ModuleSymbols, source: ModuleSymbols, depth: int) -> None:
+        """Bind in `symbols` the names that `source`'s star imports bring: its own (depth 0), or
+        those of a package it star-imports, which itself star-imports its submodules
+        (`from layers import *` where layers/__init__.py holds `from .functions import *`)."""
+        for star in source.star_imports:
             if not self._candidates(star):
                 continue
-            target = self.symbols_for_module(star, package.path)
-            if target is None or target is symbols or target is package:
+            target = self.symbols_for_module(star, source.path)
+            if target is None or target is symbols or target is source:
                 continue
             for name, qualname in target.imports.items():
-                if name not in symbols.local_names:
+                if depth == 0 or name not in symbols.local_names:
                     symbols.imports.setdefault(name, qualname)
             for name in list(target.classes) + list(target.functions):
                 if name not in symbols.local_names:
                     symbols.imports.setdefault(name, f"{target.name}.{name}")
             if target.is_package and target.star_imports and depth < _STAR_PACKAGE_DEPTH:
-                self._bind_star_imports_through(symbols, target, depth + 1)
+                self._bind_names_starred_by(symbols, target, depth + 1)
 
     def symbols_for_path(self, path: Path) -> ModuleSymbols | None:
         if path in self._symbols:
