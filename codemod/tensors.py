@@ -758,10 +758,10 @@ class Evaluator:
             if resolved.kind == "function" and resolved.module is not None:
                 value = function_value(self.index, resolved.module, resolved.node, None, self.depth + 1)  # type: ignore[arg-type]
                 if _partly_typed(value):
-                    layers = self._layers_passed(resolved.node, node)  # type: ignore[arg-type]
-                    if layers:
+                    typed = self._typed_arguments_passed(resolved.node, node)  # type: ignore[arg-type]
+                    if typed:
                         return function_value(self.index, resolved.module, resolved.node, None, self.depth + 1,
-                                              arguments=layers)  # type: ignore[arg-type]
+                                              arguments=typed)  # type: ignore[arg-type]
                 return value
             if resolved.kind == "class":
                 # An instance of a repository class: a module, a config, ... never a raw
@@ -782,10 +782,12 @@ class Evaluator:
         passed.update((k.arg, k.value) for k in node.keywords if k.arg in params)
         return {name: self.eval(expr) for name, expr in passed.items()}
 
-    def _layers_passed(self, function: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> dict[str, Value]:
-        """The torch.nn layers a call hands a function, by parameter name."""
+    def _typed_arguments_passed(self, function: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> dict[str, Value]:
+        """The tensors and torch.nn layers a call hands a function, by parameter name: what a
+        helper returns may depend on them (`reshape_by_heads(self.Wk(x), n)` returns
+        `qkv.reshape(...).transpose(1, 2)`, a tensor only when qkv is one)."""
         return {name: value for name, value in self._arguments_passed(function, node).items()
-                if value.module is not None and tn.module_returns_tensor(value.module)}
+                if value.kind is Kind.TENSOR or (value.module is not None and tn.module_returns_tensor(value.module))}
 
     def _local_class(self, owner: str) -> ast.ClassDef | None:
         """The class of this module that a dotted owner names (`<module>.Table`), or None."""

@@ -101,6 +101,7 @@ HOLDS_NONE: dict[tuple[str, str], set[str]] = {
     ("lazy_none_then_tensor_in_setup_method", "Sampler"): {"schedule"},
     ("lazy_fresh_tensor_from_parameter", "VarRNNCell"): {"noise_in"},
     ("lazy_fresh_tensor_from_parameter", "Scratch"): {"workspace"},
+    ("lazy_tensor_from_a_helper_handed_a_layer_output", "Decoder"): {"k", "v"},
 }
 
 # Lazy slots (None after construction) that forward fills: compared as the first forward

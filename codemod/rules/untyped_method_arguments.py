@@ -75,8 +75,10 @@ def _find(facts: AttributeFacts) -> tuple[str, str, str, bool] | None:
         if event.value.kind is not Kind.UNKNOWN or method is None:
             return None
         arguments = {a.arg for a in [*method.args.posonlyargs, *method.args.args, *method.args.kwonlyargs][1:]}
-        if isinstance(node, ast.Name) and node.id in arguments:
-            kept = kept or (node.id, method.name)
+        viewed = _viewed_argument(node, arguments)
+        if viewed is not None:
+            label = viewed if isinstance(node, ast.Name) else f"{viewed} (as {ast.unparse(node)})"
+            kept = kept or (label, method.name)
             continue
         item = _moved_item(node, arguments)
         if item is None and node is not None and method.args.args and mentions_self_attribute(
@@ -100,6 +102,21 @@ def _find(facts: AttributeFacts) -> tuple[str, str, str, bool] | None:
     if facts.attr not in evidence:
         return None
     return kept[0], kept[1], evidence[facts.attr], False
+
+
+# Methods that give the same data in another layout (`encoded_nodes.transpose(1, 2)`): kept,
+# the result is the argument itself as far as devices go.  Numpy arrays have some of them, so
+# the class's use of the attribute stays the evidence that it is a tensor.
+_LAYOUT_METHODS = frozenset({"transpose", "permute", "reshape", "view", "contiguous", "squeeze", "unsqueeze", "flatten",
+                             "clone", "detach", "t"})
+
+
+def _viewed_argument(node: ast.expr | None, arguments: set[str]) -> str | None:
+    """The argument a value is, or is a layout change of (`x`, `x.transpose(1, 2).contiguous()`)."""
+    while (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+           and node.func.attr in _LAYOUT_METHODS):
+        node = node.func.value
+    return node.id if isinstance(node, ast.Name) and node.id in arguments else None
 
 
 def _moved_item(node: ast.expr | None, arguments: set[str]) -> str | None:

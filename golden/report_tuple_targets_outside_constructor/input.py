@@ -1,6 +1,7 @@
 """Tensors bound to attributes of self through a tuple target outside __init__ (from a
 method's tuple, a recurrent layer's (output, h_n), a function's pair) are reported
-(BUF303) like any other per-call value; a non-tensor element is not."""
+(BUF303) like any other per-call value, also through a helper handed a tensor (`split_heads`);
+a non-tensor element is not."""
 
 import torch
 import torch.nn as nn
