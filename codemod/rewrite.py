@@ -327,7 +327,17 @@ class _Rewriter(cst.CSTTransformer):
         self.line_offset = line_offset  # the parsed text starts at this line of the file
         self.default_indent = default_indent
         self.indents: list[str] = []  # of the blocks the visit is in
-        self.edits: dict[tuple[int, int], StmtEdit] = {(e.line, e.col): e for c in classes for e in c.edits}
+        # One edit decides what a statement becomes; a statement several attributes read through
+        # locals (`self.grid_X, self.grid_Y = np.meshgrid(...)`, both localised) gets every
+        # localise edit of its position, applied on top of that one.
+        self.edits: dict[tuple[int, int], StmtEdit] = {}
+        self.localised: dict[tuple[int, int], list[StmtEdit]] = {}
+        for e in (e for c in classes for e in c.edits):
+            key = (e.line, e.col)
+            if e.op == "localise":
+                self.localised.setdefault(key, []).append(e)
+            if key not in self.edits or (self.edits[key].op == "localise" and e.op != "localise"):
+                self.edits[key] = e
         # the class each edit is in: `self.__x` is stored as `_Cls__x`, and register_buffer must name it so
         self.class_of: dict[tuple[int, int], str] = {(e.line, e.col): c.name.rpartition(".")[2] for c in classes for e in c.edits}
         self.unpacks: dict[tuple[int, int], list[StmtEdit]] = {}  # every unpack edit of a statement
@@ -506,6 +516,13 @@ class _Rewriter(cst.CSTTransformer):
         return mangled(edit.attr, self.class_of.get((edit.line, edit.col), ""))
 
     def _apply(self, edit: StmtEdit, small: cst.BaseSmallStatement) -> cst.BaseSmallStatement:
+        applied = self._apply_one(edit, small)
+        for other in self.localised.get((edit.line, edit.col), ()):
+            if other is not edit:
+                applied = applied.visit(_Localise(other.owner, other.attr, other.local))
+        return applied
+
+    def _apply_one(self, edit: StmtEdit, small: cst.BaseSmallStatement) -> cst.BaseSmallStatement:
         spine = {s.index: s for s in edit.spine}
         if edit.op == "localise":
             return small.visit(_Localise(edit.owner, edit.attr, edit.local))
