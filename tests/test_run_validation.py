@@ -837,14 +837,16 @@ def test_the_checkpoint_check_keeps_the_metadata_a_saved_state_dict_carries(tmp_
     assert "checkpoint" in validation.compared
 
 
-def test_a_module_with_relative_imports_in_a_folder_without_init_is_imported_as_its_path_spells(tmp_path):
+@pytest.mark.parametrize("folder", ["models", "MetaQA-KB"])
+def test_a_module_with_relative_imports_in_a_folder_without_init_is_imported_as_its_path_spells(tmp_path, folder):
     # `models/` holds no __init__.py, and `models/losses.py` imports `from .scale import SCALE`:
-    # only `models.losses` (a namespace package) imports, `losses` raises ImportError.
+    # only `models.losses` (a namespace package) imports, `losses` raises ImportError.  A folder
+    # named like no identifier is one too (`python -m MetaQA-KB.train`).
     root = tmp_path / "repo"
-    (root / "models").mkdir(parents=True)
-    (root / "models" / "scale.py").write_text("SCALE = 1.0\n")
-    (root / "models" / "losses.py").write_text("from .scale import SCALE\n" + LOSS)
-    (root / "train.py").write_text("from models.losses import EdgeLoss\n\nloss = EdgeLoss()\n")
+    (root / folder).mkdir(parents=True)
+    (root / folder / "scale.py").write_text("SCALE = 1.0\n")
+    (root / folder / "losses.py").write_text("from .scale import SCALE\n" + LOSS)
+    (root / "train.py").write_text("import importlib\n\nloss = importlib.import_module('" + folder + ".losses').EdgeLoss()\n")
     report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
     (finding,) = report.findings
     assert finding.validation.verdict is Verdict.PASSED, finding.validation
@@ -1055,3 +1057,34 @@ def test_files_the_repository_code_writes_while_validated_are_named_in_a_warning
                                cwd=root, capture_output=True, text=True, timeout=300)
     assert "warning: " not in completed.stderr, completed.stderr
     json.loads(completed.stdout)
+
+
+BROKEN_DEFAULTS = '''
+import torch
+import torch.nn as nn
+
+
+class Material(nn.Module):
+    def __init__(self, multires=0, dims=(8, 8)):
+        super().__init__()
+        if multires > 0:
+            input_dim = 3 * (1 + 2 * multires)
+        self.encoder = nn.Linear(input_dim, dims[0])
+        self.scales = torch.linspace(0.0, 1.0, dims[0])
+
+    def forward(self, x):
+        return self.encoder(x) * self.scales
+'''
+
+
+def test_a_class_its_own_defaults_cannot_build_is_an_error_that_asks_for_an_example(tmp_path):
+    # multires=0 leaves input_dim unbound: the repository's configs always give a value
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "material.py").write_text(BROKEN_DEFAULTS)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    validation = finding.validation
+    assert validation.verdict is Verdict.ERROR, validation
+    assert "called with the class's own defaults, raised UnboundLocalError" in validation.message, validation.message
+    assert "add an example" in validation.message

@@ -12,6 +12,7 @@ import dataclasses
 import gc
 import importlib
 import importlib.util
+import inspect
 import os
 import re
 import sys
@@ -304,6 +305,16 @@ def _unbuilt_library(exc: BaseException, root: str | None) -> str | None:
             "sources; build it (make, or the repository's own instructions) before validating")
 
 
+def _has_defaults(cls: type) -> bool:
+    """Whether the constructor takes a parameter with a default value (one the class's own
+    defaults build it with, and an example may set otherwise)."""
+    try:
+        parameters = inspect.signature(cls).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.default is not p.empty for p in parameters)
+
+
 def _hides_a_root_package(module_name: str, root: str | None) -> bool:
     """A top-level module name that is also a package (or module) at the repository root."""
     if root is None or "." in module_name:
@@ -328,7 +339,10 @@ def _import_by_path(file: str, root: str | None, module_name: str, obj: Any) -> 
 
 
 def _path_module(file: str | None, root: str | None) -> str | None:
-    """The dotted name a file's path from the root spells (`models/Seq2seq.py`: models.Seq2seq)."""
+    """The dotted name a file's path from the root spells (`models/Seq2seq.py`: models.Seq2seq).
+    A folder name need not be an identifier: `python -m MetaQA-KB.train`, as a README says to
+    run it, imports `MetaQA-KB` as a namespace package (the import system takes any name that
+    holds no dot)."""
     if file is None or root is None:
         return None
     try:
@@ -336,7 +350,7 @@ def _path_module(file: str | None, root: str | None) -> str | None:
     except ValueError:
         return None
     parts = relative.with_suffix("").parts
-    return ".".join(parts) if parts and all(p.isidentifier() for p in parts) else None
+    return ".".join(parts) if parts and parts[-1].isidentifier() and all(p and "." not in p for p in parts) else None
 
 
 def _raised_in_rewritten_code(exc: BaseException) -> bool:
@@ -683,6 +697,10 @@ class WorkerState:
                 return {"status": "not_validated", "message": f"{source.detail}: the constructor raised {exc.text}",
                         "snippet": None}
             where = "the constructor" if exc.stage == "build" else "the example inputs"
+            if exc.stage == "build" and source.kind == "default" and _has_defaults(cls):
+                # the repository's own defaults do not build it (a default that only its configs override)
+                return {"status": "error", "message": f"the constructor, called with the class's own defaults, raised "
+                        f"{exc.text}: add an example with arguments that build it"}
             return {"status": "error", "message": f"{where} raised {exc.text}"}
         builds = [self._portable(data, source)]
         forward_reads = reads.forward_reads(cls, [attr for attr, *_ in findings])
