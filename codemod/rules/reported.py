@@ -203,6 +203,9 @@ def _outside_only(facts: AttributeFacts) -> Decision | None:
     # (a dummy pass to size its layers, a reset hook), which its text shows
     overrides = method in cls.run_by_base_constructor
     extra, suggestion = outside_suggestion(facts.attr, cls.class_text, overrides)
+    # the finding points at the first binding outside __init__; where that is not this one
+    # (`self._e = e` in a setup method, the tensor made in forward), the line says which
+    where = label if event is facts.outside[0][1] else f"{label}, line {event.stmt.lineno}"
     return OUTSIDE_CONSTRUCTOR.skip(
-        f"tensor assigned only outside __init__ (in {label}); it is not moved by .to() nor saved{extra}", suggestion
+        f"tensor assigned only outside __init__ (in {where}); it is not moved by .to() nor saved{extra}", suggestion
     )
