@@ -1088,3 +1088,36 @@ def test_a_class_its_own_defaults_cannot_build_is_an_error_that_asks_for_an_exam
     assert validation.verdict is Verdict.ERROR, validation
     assert "called with the class's own defaults, raised UnboundLocalError" in validation.message, validation.message
     assert "add an example" in validation.message
+
+
+KEYWORD_PARAMS = '''
+import torch
+import torch.nn as nn
+
+
+class Decoder(nn.Module):
+    def __init__(self, **model_params):
+        super().__init__()
+        self.model_params = model_params
+        embedding_dim = self.model_params["embedding_dim"]
+        self.proj = nn.Linear(embedding_dim, embedding_dim)
+        self.positions = torch.linspace(0.0, 1.0, embedding_dim)
+        self.clip = model_params.get("logit_clipping", 10.0)
+
+    def forward(self, x):
+        return torch.clamp(self.proj(x) + self.positions, -self.clip, self.clip)
+'''
+
+
+def test_a_constructor_of_keyword_parameters_is_built_with_the_keys_it_reads(tmp_path):
+    # `**model_params` read as `self.model_params["embedding_dim"]`: built with nothing it
+    # raises KeyError; made up by key, it builds and its forward is compared
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "decoder.py").write_text(KEYWORD_PARAMS)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    validation = finding.validation
+    assert validation.verdict is Verdict.PASSED, validation
+    assert validation.forward_compared, validation
+    assert validation.builds == ["built with made-up arguments (embedding_dim=8)"], validation.builds

@@ -118,6 +118,10 @@ def argument_candidates(cls: type, none_defaults: bool = False) -> list[Candidat
         parameters += none_default_parameters(cls)
     positional = False
     owner = cls
+    if not parameters and none_defaults:
+        # `def __init__(self, **model_params)` reading `model_params["embedding_dim"]`: built with
+        # nothing it raised KeyError, so each key it reads is made up by its name
+        parameters = [inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY) for key in keyword_reads(cls)]
     if not parameters:
         from codemod.validate.build import forwarded_base
 
@@ -150,6 +154,35 @@ def argument_candidates(cls: type, none_defaults: bool = False) -> list[Candidat
             parts.append(f"{parameter.name}={shown}")
         candidates.append(Candidate(tuple(args), kwargs, ", ".join(parts)))
     return candidates
+
+
+def keyword_reads(cls: type) -> list[str]:
+    """The keys a constructor taking ``**kwargs`` reads without a default, in order: from
+    ``kwargs["dim"]`` or from the attribute it keeps them in (``self.params = kwargs``, then
+    ``self.params["dim"]``); [] for a constructor without ``**kwargs``."""
+    keyword = next((p.name for p in _constructor_parameters(cls) if p.kind is p.VAR_KEYWORD), None)
+    tree = _init_tree(cls)
+    if keyword is None or tree is None:
+        return []
+    held = {target.attr for node in ast.walk(tree) if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Name) and node.value.id == keyword
+            for target in node.targets if isinstance(target, ast.Attribute)}
+    keys: list[str] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Constant)
+                and isinstance(node.slice.value, str)):
+            continue
+        holder = node.value
+        if (isinstance(holder, ast.Name) and holder.id == keyword) or (
+                isinstance(holder, ast.Attribute) and holder.attr in held and isinstance(holder.value, ast.Name)):
+            if node.slice.value not in keys:
+                keys.append(node.slice.value)
+    return sorted(keys, key=lambda k: _first_read(tree, k))
+
+
+def _first_read(tree: ast.AST, key: str) -> tuple[int, int]:
+    return min(((n.lineno, n.col_offset) for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value == key),
+               default=(0, 0))
 
 
 def none_default_parameters(cls: type) -> list[inspect.Parameter]:
