@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -280,6 +281,15 @@ class RepoIndex:
         except (SyntaxError, ValueError, RecursionError):
             self._remember(path, None)
             return None
+
+    def forget_unparsed(self, path: Path) -> None:
+        """A file whose code does not parse (met when a part of it was parsed on demand): from
+        now on it is a file the index cannot read, as one whose header does not parse is."""
+        for known in list(self._symbols):
+            if os.path.abspath(known) == os.path.abspath(path):
+                self._remember(known, None)
+                return
+        self._remember(path, None)
 
     def _remember(self, path: Path, symbols: ModuleSymbols | None) -> None:
         self._symbols[path] = symbols

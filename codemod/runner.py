@@ -514,6 +514,16 @@ def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions,
     from codemod.budget import TooLarge
 
     try:
+        for _ in range(_OTHER_UNPARSED_FILES):
+            try:
+                return analyse_text(index, path, text, shown, options.analysis_options())
+            except SyntaxError as exc:
+                # Another file the analysis read (a caller's class, a base) does not parse: that
+                # file is reported on its own; this one is analysed again without it.
+                other = exc.filename and os.path.abspath(exc.filename) != os.path.abspath(path)
+                if not other or not os.path.isfile(exc.filename):
+                    raise
+                index.forget_unparsed(Path(exc.filename))
         return analyse_text(index, path, text, shown, options.analysis_options())
     except TooLarge as exc:
         elsewhere = exc.filename and os.path.abspath(exc.filename) != os.path.abspath(path)
@@ -526,6 +536,10 @@ def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions,
     except (ValueError, RecursionError) as exc:
         message = f"cannot parse: {exc}"
     return FileAnalysis(FileResult(path=path, display_path=shown, original=text, error=message))
+
+
+# How many other files that do not parse one file's analysis may step over.
+_OTHER_UNPARSED_FILES = 8
 
 
 def _unparsed_findings(text: str, shown: str, error: str) -> list[Finding]:

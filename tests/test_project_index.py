@@ -431,3 +431,32 @@ def test_star_imports_reaching_a_module_by_many_paths_search_each_file_once(tmp_
     assert not index._may_export("m0a", "missing_name", None)
     assert len(searched) == len(set(searched)) <= 2 * layers
     assert index._may_export("m0a", "VALUE", None)
+
+
+def test_a_syntax_error_met_in_another_file_is_that_files_and_this_one_is_analysed_without_it(tmp_path, monkeypatch) -> None:
+    # The analysis of one file parses parts of others on demand (a caller's class, read to type
+    # an argument); one that does not parse raised, and its syntax error was reported as the
+    # error of the file being analysed.  Here the first analysis meets it; the index then
+    # forgets the other file and the analysis runs again.
+    from codemod import api
+    from codemod.repo_index import RepoIndex
+
+    clean = tmp_path / "kernel.py"
+    clean.write_text("x = 1\n")
+    broken = tmp_path / "pose.py"
+    broken.write_text("def f(async=True):\n    pass\n")
+    calls: list[Path] = []
+    real = api.analyse_text
+
+    def analyse_text(index, path, text, shown, options):
+        calls.append(path)
+        if len(calls) == 1:
+            raise SyntaxError("invalid syntax", (str(broken), 1, 7, "def f(async=True):"))
+        assert index.symbols_for_path(broken) is None  # forgotten: a file the index cannot read
+        return real(index, path, text, shown, options)
+
+    monkeypatch.setattr(api, "analyse_text", analyse_text)
+    index = RepoIndex([clean, broken], root=tmp_path)
+    analysis = runner._analyse_path(index, clean, "kernel.py", RunOptions(write=False, validate=False))
+    assert calls == [clean, clean]
+    assert analysis.result.error is None, analysis.result.error
