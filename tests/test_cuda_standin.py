@@ -23,7 +23,9 @@ def test_the_stand_in_keeps_constructors_on_the_cpu_and_suspending_it_restores_t
         assert torch.nn.Linear(2, 2).to("cuda:0").weight.device.type == "cpu"
         assert torch.cuda.FloatTensor([1.0]).device.type == "cpu"
         assert torch.zeros(2, device="cuda").device.type == "cpu"
-        assert cuda_standin.used() == 5
+        assert torch.ones(2).to(0).device.type == "cpu"  # a bare index: the accelerator's device 0
+        assert torch.ones(2).to(torch.float64).dtype == torch.float64
+        assert cuda_standin.used() == 6
         with cuda_standin.suspended():
             now = (torch.Tensor.cuda, torch.Tensor.to, torch.nn.Module.to, torch.cuda.FloatTensor, torch.zeros)
             assert now == real, now

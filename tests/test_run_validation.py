@@ -1121,3 +1121,36 @@ def test_a_constructor_of_keyword_parameters_is_built_with_the_keys_it_reads(tmp
     assert validation.verdict is Verdict.PASSED, validation
     assert validation.forward_compared, validation
     assert validation.builds == ["built with made-up arguments (embedding_dim=8)"], validation.builds
+
+
+EXITING_LOSS = '''
+import sys
+
+import torch
+import torch.nn as nn
+
+
+class JointLoss(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.ones(3)
+
+    def forward(self, pred, target):
+        if pred.dim() != 5:
+            print("unknown loss mode")
+            sys.exit()
+        return ((pred - target) * self.w).sum()
+'''
+
+
+def test_a_forward_that_exits_on_made_up_inputs_is_checked_without_forward_not_a_validator_error(tmp_path):
+    # `else: sys.exit()` in the repository's forward: the made-up inputs did not run it, which
+    # is what the verdict says; before, the SystemExit escaped as "validator error: SystemExit"
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "loss.py").write_text(EXITING_LOSS)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    validation = finding.validation
+    assert validation.verdict is Verdict.CHECKED_WITHOUT_FORWARD, validation
+    assert "raised SystemExit (sys.exit(None))" in validation.message, validation.message

@@ -458,14 +458,18 @@ def test_a_module_named_like_its_repository_package_is_imported_by_its_path(tmp_
     assert net.verdict is Verdict.PASSED, _detail(net)
 
 
-def test_a_module_of_a_submodule_not_checked_out_is_not_validated_and_says_how(tmp_path):
+@pytest.mark.parametrize("submodule", ["geometry", "utils/geometry"])
+def test_a_module_of_a_submodule_not_checked_out_is_not_validated_and_says_how(tmp_path, submodule):
+    # at the root, or deeper in the tree (`utils/geometry`, imported as utils.geometry.cells)
     repo = tmp_path / "repo"
+    dotted = submodule.replace("/", ".")
     _repo(repo, {
-        ".gitmodules": '[submodule "geometry"]\n\tpath = geometry\n\turl = https://example.invalid/geometry\n',
-        "net.py": """
+        ".gitmodules": f'[submodule "{submodule}"]\n\tpath = {submodule}\n\turl = https://example.invalid/geometry\n',
+        **({"utils/__init__.py": ""} if "/" in submodule else {}),
+        "net.py": f"""
             import torch
             from torch import nn
-            from geometry.cells import CELLS
+            from {dotted}.cells import CELLS
 
 
             class Net(nn.Module):
@@ -477,14 +481,14 @@ def test_a_module_of_a_submodule_not_checked_out_is_not_validated_and_says_how(t
                     return x + self.offset
             """,
     })
-    (repo / "geometry").mkdir()  # the submodule's folder, empty until `git submodule update --init`
+    (repo / submodule).mkdir(parents=True)  # the submodule's folder, empty until `git submodule update --init`
     out = _validate(
         repo, "net.py", "net",
         OFFSET_REWRITE, [("Net", [_finding("Net", "offset")])],
     )
     net = out["Net"]
     assert net.verdict is Verdict.NOT_VALIDATED, _detail(net)
-    assert "git submodule geometry" in _detail(net) and "git submodule update --init" in _detail(net)
+    assert f"git submodule {submodule}," in _detail(net) and "git submodule update --init" in _detail(net)
 
 
 def test_a_module_of_the_second_of_two_same_named_packages_imports_from_its_own_folder(tmp_path):

@@ -43,7 +43,8 @@ def _is_cuda(device: Any) -> bool:
         return device.type == "cuda"
     if isinstance(device, str):
         return device == "cuda" or device.startswith("cuda:")
-    return False
+    # `t.to(0)`: a bare index names a device of the accelerator (cuda:0 on a CUDA machine)
+    return isinstance(device, int) and not isinstance(device, bool)
 
 
 def _count() -> None:

@@ -124,7 +124,7 @@ def _runs(model: torch.nn.Module, source: Source) -> bool:
         with torch.no_grad():
             model(*args, **kwargs)
         return True
-    except Exception:
+    except (Exception, SystemExit):  # a forward that calls sys.exit() on inputs it does not expect
         return False
 
 
@@ -272,20 +272,27 @@ _MISSING_LIBRARY = re.compile(r"([\w./-]+\.(?:so|dylib|dll))\b[^\n]*(?:cannot op
 
 def _missing_submodule(exc: BaseException, root: str | None) -> str | None:
     """A module of a git submodule of the repository that is not checked out (an empty
-    folder that `.gitmodules` names): `from HGCalShowers.HGCalGeo import HGCalGeo`."""
+    folder that `.gitmodules` names): `from HGCalShowers.HGCalGeo import HGCalGeo`, or one
+    deeper in the tree (`utils.pytorch_prototyping.pytorch_prototyping`, the submodule at
+    `utils/pytorch_prototyping`)."""
     if not isinstance(exc, ModuleNotFoundError) or not exc.name or root is None:
         return None
-    top = exc.name.split(".")[0]
-    folder = Path(root, top)
     try:
         listed = Path(root, ".gitmodules").read_text(encoding="utf-8", errors="replace")
-        empty = folder.is_dir() and not any(folder.iterdir())
     except OSError:
         return None
-    if not empty or not re.search(rf"^\s*path\s*=\s*{re.escape(top)}\s*$", listed, re.MULTILINE):
-        return None
-    return (f"the repository's module {exc.name} is in the git submodule {top}, which is not checked out "
-            "(git submodule update --init) before validating")
+    parts = exc.name.split(".")
+    for depth in range(1, len(parts) + 1):
+        path = "/".join(parts[:depth])
+        folder = Path(root, *parts[:depth])
+        try:
+            empty = folder.is_dir() and not any(folder.iterdir())
+        except OSError:
+            return None
+        if empty and re.search(rf"^\s*path\s*=\s*{re.escape(path)}/?\s*$", listed, re.MULTILINE):
+            return (f"the repository's module {exc.name} is in the git submodule {path}, which is not checked out "
+                    "(git submodule update --init) before validating")
+    return None
 
 
 def _unbuilt_library(exc: BaseException, root: str | None) -> str | None:
@@ -1099,7 +1106,7 @@ class WorkerState:
                 seed_all(FORWARD_SEED)
                 with torch.no_grad():
                     trial_model(*args, **kwargs)
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:  # `else: sys.exit()` for inputs it does not expect
                 errors.append(f"({synth.describe(candidate)}) raised {format_exception(exc)}")
                 if candidate not in known and repairs < MAX_REPAIRED_INPUTS:
                     for repaired in synth.repaired_candidates(candidate, str(exc)):
