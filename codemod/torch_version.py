@@ -7,8 +7,10 @@ on the torch its users install, so the rewrite is not made there (rules/old_torc
 
 Only what the repository declares counts: requirement files, environment files, setup.py,
 setup.cfg, pyproject.toml, install commands in its README and the files those commands
-install from (`conda env create -f docker/environment.yml`).  A requirement with no upper
-bound (`torch>=1.0`) allows a current torch and says nothing here.  Parsing uses
+install from (`conda env create -f docker/environment.yml`); where none of them names torch
+at all, the versions its README says the code was written for ("we used PyTorch 1.0.0").  A
+requirement with no upper bound (`torch>=1.0`) allows a current torch and says nothing here;
+torch named with no version says nothing against another file's old pin.  Parsing uses
 `packaging`, the reference implementation of Python's version specifiers.
 """
 
@@ -53,9 +55,17 @@ def too_old_torch(root: Path | None) -> str | None:
                 found += [(c, path.name) for c in _constraints(command)]
                 if _BARE_INSTALL.search(command):
                     found.append(("", path.name))
+    # torch named with no version (`- pytorch` in an environment file) installs whatever is
+    # current, but says nothing against a file that pins an old one: users who install from
+    # that file get the old torch
+    pinned = [(constraint, where) for constraint, where in found if constraint]
     if not found:
-        return None
-    verdicts = [(constraint, where, _allows_current(constraint)) for constraint, where in found]
+        # nothing declared anywhere: what the README says the code was written for ("we used
+        # PyTorch 1.0.0", "written in Pytorch 0.2")
+        pinned = [(c, path.name) for path in sorted(root.glob("README*")) for c in _prose_versions(_read(path) or "")]
+    if not pinned:
+        return None  # nothing, or torch with no version only: a current torch
+    verdicts = [(constraint, where, _allows_current(constraint)) for constraint, where in pinned]
     if any(allowed is not False for _, _, allowed in verdicts):
         return None  # one declaration allows a current torch, or cannot be read: nothing proven
     constraint, where, _ = verdicts[0]
@@ -118,6 +128,21 @@ def _unconstrained(text: str, path: Path) -> bool:
     return bool(_BARE_QUOTED.search(text))
 
 
+# "PyTorch 1.0.0", "Pytorch version 0.4", "torch v1.2", with what follows when it opens the
+# range upwards ("PyTorch 1.4 or higher", "PyTorch 1.4+").
+_PROSE = re.compile(
+    r"(?<![\w.-])(?:py)?torch\s*(?:version\s*|v\.?\s*)?(\d+\.\d+(?:\.\d+)?)(?![\d.]*\d)"
+    r"(\s*\+|\s*(?:or|and)\s+(?:higher|later|newer|above|greater|up))?",
+    re.IGNORECASE,
+)
+
+
+def _prose_versions(text: str) -> list[str]:
+    """The torch versions a README's text names, as constraints: `==1.0.0`, or `>=1.4` where
+    the text opens the range upwards."""
+    return [(">=" if m.group(2) else "==") + m.group(1) for m in _PROSE.finditer(text)]
+
+
 def _read(path: Path) -> str | None:
     try:
         if not path.is_file() or path.stat().st_size > _MAX_BYTES:
@@ -149,6 +174,9 @@ def _allows_current(constraint: str) -> bool | None:
         specifiers = SpecifierSet(constraint)
     except InvalidSpecifier:
         return None
+    if any(s.operator in ("==", "===") and "*" not in s.version and Version(s.version).release >= (1, 6)
+           for s in specifiers):
+        return True  # `==2.0.0.dev20221212`: a pre-release of a torch that has them
     return any(specifiers.contains(version, prereleases=True) for version in _CURRENT)
 
 

@@ -3,7 +3,8 @@
 `register_buffer(name, tensor, persistent=False)` raises `TypeError: register_buffer() got an
 unexpected keyword argument 'persistent'` before torch 1.6, and a persistent buffer would add
 a key to every checkpoint.  Where every torch the repository declares (requirements files,
-environment files, setup.py, setup.cfg, pyproject.toml, README install commands; see
+environment files, setup.py, setup.cfg, pyproject.toml, README install commands, or where
+none names torch the version the README says the code was written for; see
 codemod/torch_version.py) is older than 1.6, the rewrite would break the model on the torch
 its users install, so it is reported instead.  Parameters (`nn.Parameter`) exist in every
 torch and are still rewritten.
