@@ -3,8 +3,9 @@
 Torch fact (torch 2.13): `register_buffer(name, ...)` raises `KeyError: "attribute
 '<name>' already exists"` when `hasattr(self, name)` and `name not in self._buffers`: a
 method, a class attribute, a submodule, a parameter, an attribute of `nn.Module` itself
-(`training`), or a plain attribute set before (by a base class's constructor, or earlier
-in this one).
+(`training`), or a plain attribute set before (by a base class's constructor, earlier in
+this one, or by the setter of a `training` property, which `nn.Module.__init__` runs when it
+sets `self.training`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,13 @@ def decide(facts: AttributeFacts) -> Decision | None:
     for label, event in facts.outside:
         if label.startswith("base ") and label.endswith(".__init__") and event.kind in ("assign", "setattr"):
             return RULE.skip(f"also set in {label} before this constructor runs; register_buffer would raise KeyError")
+        if label.endswith(".training") and not label.startswith("subclass ") and event.kind in ("assign", "setattr"):
+            # a `training` property whose setter binds it: nn.Module.__init__ sets
+            # self.training, so the setter runs before this constructor's own body
+            return RULE.skip(
+                f"also set by the setter of the training property ({label}, line {event.stmt.lineno}), which "
+                "nn.Module.__init__ runs before this constructor's body; register_buffer would raise KeyError",
+                "leave it as it is: as a buffer, the setter must leave the name alone until __init__ has registered it")
     return None
 
 
