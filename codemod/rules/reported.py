@@ -9,6 +9,7 @@ tensor assigned only outside `__init__` have no single constructor statement to 
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING
 
 from codemod import unpacking
@@ -120,6 +121,15 @@ def _filled_outside(facts: AttributeFacts) -> str | None:
     return None
 
 
+def _base_placeholder(attr: str, base_texts) -> bool:
+    """Whether every binding of self.<attr> in the bases' text is `= None` and none names it
+    in quotes (a registration): a placeholder that the subclass's method fills."""
+    if any(f'"{attr}"' in text or f"'{attr}'" in text for text in base_texts):
+        return False
+    values = [m.group(1) for text in base_texts for m in re.finditer(rf"\.{re.escape(attr)}\s*=(?!=)\s*([^\n]*)", text)]
+    return bool(values) and all(v.split("#")[0].strip() == "None" for v in values)
+
+
 def _empty_container(node: ast.expr | None) -> bool:
     """`[]`, `{}`, `()`, `list()`, `dict()`, `tuple()`."""
     if isinstance(node, (ast.List, ast.Tuple)):
@@ -196,7 +206,7 @@ def _outside_only(facts: AttributeFacts) -> Decision | None:
     if facts.forward_input_refuted(tensors):
         return None  # forward's input is a list of objects here (`self.meshes[i].edges_count`), not a tensor
     base_texts = [class_text(symbols, base) for symbols, base in cls.bases]
-    if set_by_base(facts.attr, base_texts):
+    if set_by_base(facts.attr, base_texts) and not _base_placeholder(facts.attr, base_texts):
         return None  # the base's buffer or attribute: assigning it keeps it one
     method = label.partition(".")[2]
     # torch's layers never call an override from their constructors; a repository base may
