@@ -7,8 +7,8 @@ on the torch its users install, so the rewrite is not made there (rules/old_torc
 
 Only what the repository declares counts: requirement files, environment files, setup.py,
 setup.cfg, pyproject.toml, install commands in its README and the files those commands
-install from (`conda env create -f docker/environment.yml`); where none of them names torch
-at all, the versions its README says the code was written for ("we used PyTorch 1.0.0").  A
+install from (`conda env create -f docker/environment.yml`); where none of them gives a
+version, the versions its README says the code was written for ("we used PyTorch 1.0.0").  A
 requirement with no upper bound (`torch>=1.0`) allows a current torch and says nothing here;
 torch named with no version says nothing against another file's old pin.  Parsing uses
 `packaging`, the reference implementation of Python's version specifiers.
@@ -59,9 +59,10 @@ def too_old_torch(root: Path | None) -> str | None:
     # current, but says nothing against a file that pins an old one: users who install from
     # that file get the old torch
     pinned = [(constraint, where) for constraint, where in found if constraint]
-    if not found:
-        # nothing declared anywhere: what the README says the code was written for ("we used
-        # PyTorch 1.0.0", "written in Pytorch 0.2")
+    if not pinned:
+        # no version declared anywhere: what the README says the code was written for ("we
+        # used PyTorch 1.0.0", "written in Pytorch 0.2"), which an unpinned install command
+        # (`conda install pytorch torchvision cuda90`) does not contradict
         pinned = [(c, path.name) for path in sorted(root.glob("README*")) for c in _prose_versions(_read(path) or "")]
     if not pinned:
         return None  # nothing, or torch with no version only: a current torch

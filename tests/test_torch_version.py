@@ -39,6 +39,9 @@ def _repo(root: Path, files: dict[str, str]) -> Path:
     # nothing declared: what the README says the code was written for
     ({"README.md": "We used PyTorch 1.0.0 and CUDA 9.0 for the experiments.\n"}, "torch==1.0.0 (README.md)"),
     ({"README.md": "The code was written in Pytorch 0.2 and Python 2.\n"}, "torch==0.2 (README.md)"),
+    # an install command with no version does not contradict what the README says was used
+    ({"README.md": "pip install torch torchvision\n\nTested with PyTorch 0.4.\n"}, "torch==0.4 (README.md)"),
+    ({"README.md": "We used PyTorch 1.0.0.\n", "requirements.txt": "torch\nnumpy\n"}, "torch==1.0.0 (README.md)"),
 ])
 def test_a_repository_that_declares_only_torch_older_than_1_6(tmp_path, files, declared):
     assert too_old_torch(_repo(tmp_path, files)) == declared
@@ -50,9 +53,9 @@ def test_a_repository_that_declares_only_torch_older_than_1_6(tmp_path, files, d
     {"requirements.txt": "torch>=1.0\n"},  # no upper bound
     {"requirements.txt": "torch==1.8.1+cu111\n"},  # a local build of a current release
     {"requirements.txt": "torch~=1.4\n"},  # 1.4 up to 2.0: 1.6 is allowed
-    {"README.md": "pip install torch torchvision\n\nTested with PyTorch 0.4.\n"},  # an install command wins over prose
     {"README.md": "Requires PyTorch 1.4 or higher.\n"},  # prose that opens the range upwards
     {"README.md": "Requires PyTorch 1.8.\n"},
+    {"README.md": "Tested with PyTorch 0.4.\n", "requirements.txt": "torch>=1.0\n"},  # a declared range wins over prose
     {"requirements.txt": "torch==2.0.0.dev20221212\n"},  # a pre-release of a torch that has them
     {"environment.yml": "channels:\n  - pytorch\ndependencies:\n  - pytorch\n  - python=3.7\n"},
     {"setup.py": "from torch.utils.cpp_extension import BuildExtension\nsetup(name='x')\n"},
