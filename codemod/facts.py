@@ -446,6 +446,25 @@ class ClassFacts:
         inherited = constructor_attributes(self.index, lineage, depth=1)
         return {**bound, **inherited, **self.final_attrs}
 
+    @cached_property
+    def inherited_containers(self) -> set[str]:
+        """Attributes a repository base's constructor binds to an empty list or dict, and this
+        class does not bind in its own (`self.training_step_outputs = []` in a Lightning base
+        whose subclasses' steps append losses)."""
+        found: set[str] = set()
+        own = set(self.init_events) if self.init is not None else set()
+        for _, base in self.bases:
+            init = next((s for s in base.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+            if init is None or not init.args.args:
+                continue
+            owner = init.args.args[0].arg
+            for node in ast.walk(init):
+                if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute)
+                        and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == owner
+                        and _empty_display(node.value) and node.targets[0].attr not in own):
+                    found.add(node.targets[0].attr)
+        return found
+
     def _collect_method_events(self, symbols, cls, own_init, result, relation: str, candidates: set[str]) -> None:
         lines = symbols.source_lines
         helpers = self.constructor_helpers if relation == "own" else set()
@@ -458,8 +477,9 @@ class ClassFacts:
             # Reading a method costs far more than this text check, and most methods never touch these attributes.
             text = "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
             mentions = any(attr in text for attr in candidates)
-            if not mentions and relation == "own" and self.walker is not None:
-                mentions = any(f".{attr}" in text for attr in self.walker.containers)  # filled with tensors here?
+            if not mentions and relation == "own":
+                containers = (self.walker.containers if self.walker is not None else set()) | self.inherited_containers
+                mentions = any(f".{attr}" in text for attr in containers)  # filled with tensors here?
             if not mentions and (relation != "own" or not binds_self_attribute(text)):
                 continue
             evaluator = Evaluator(self.index, symbols, stmt, self.method, self_attrs=self._attrs_after_construction())
@@ -473,6 +493,8 @@ class ClassFacts:
             walker = BodyWalker(evaluator)
             if self.walker is not None:
                 walker.containers.update(self.walker.containers)  # `self.d = {}` in __init__, `self.d[k] = t` here
+            if relation == "own":
+                walker.containers.update(self.inherited_containers)  # `self.step_outputs = []` in a base's __init__
             walker.walk(stmt.body)
             label = f"{cls.name}.{stmt.name}"
             if relation == "base":
@@ -585,6 +607,16 @@ class ClassFacts:
                 if needle in "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno]):
                     return True
         return False
+
+
+def _empty_display(node: ast.expr) -> bool:
+    """`[]`, `{}`, `list()`, `dict()`."""
+    if isinstance(node, ast.List):
+        return not node.elts
+    if isinstance(node, ast.Dict):
+        return not node.keys
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "dict")
+            and not node.args and not node.keywords)
 
 
 def _type_hook_arguments(evaluator: Evaluator, inputs: ast.arg, output: ast.arg) -> None:

@@ -197,9 +197,12 @@ def _outside_only(facts: AttributeFacts) -> Decision | None:
     tensors = [(label, e) for label, e in own if e.value.kind is Kind.TENSOR]
     if not tensors:
         label, event = own[0]
+        if event.kind == "fill" and facts.attr in cls.inherited_containers:
+            where = f"made empty by a base class's constructor and filled in {label} (line {event.stmt.lineno})"
+        else:
+            where = f"assigned only outside __init__ (in {label})"
         return CONTAINER.skip(
-            f"a list, tuple or dict of tensors assigned only outside __init__ (in {label}); its tensors are not moved by "
-            ".to() nor saved",
+            f"a list, tuple or dict of tensors {where}; its tensors are not moved by .to() nor saved",
             FILLED_LATER_SUGGESTION,
         )
     label, event = tensors[0]
