@@ -448,8 +448,8 @@ class ClassFacts:
 
     @cached_property
     def inherited_containers(self) -> set[str]:
-        """Attributes a repository base's constructor binds to an empty list or dict, and this
-        class does not bind in its own (`self.training_step_outputs = []` in a Lightning base
+        """Attributes a repository base's constructor binds to an empty container (a tuple
+        among them, which nothing fills), and this class does not bind in its own (`self.training_step_outputs = []` in a Lightning base
         whose subclasses' steps append losses)."""
         found: set[str] = set()
         own = set(self.init_events) if self.init is not None else set()
@@ -461,7 +461,7 @@ class ClassFacts:
             for node in ast.walk(init):
                 if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute)
                         and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == owner
-                        and _empty_display(node.value) and node.targets[0].attr not in own):
+                        and empty_container(node.value) and node.targets[0].attr not in own):
                     found.add(node.targets[0].attr)
         return found
 
@@ -609,13 +609,13 @@ class ClassFacts:
         return False
 
 
-def _empty_display(node: ast.expr) -> bool:
-    """`[]`, `{}`, `list()`, `dict()`."""
-    if isinstance(node, ast.List):
+def empty_container(node: ast.expr | None) -> bool:
+    """`[]`, `{}`, `()`, `list()`, `dict()`, `tuple()`."""
+    if isinstance(node, (ast.List, ast.Tuple)):
         return not node.elts
     if isinstance(node, ast.Dict):
         return not node.keys
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "dict")
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "dict", "tuple")
             and not node.args and not node.keywords)
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from codemod import unpacking
 from codemod.edits import quote
-from codemod.facts import class_text
+from codemod.facts import class_text, empty_container
 from codemod.rules.base import Decision, Rule
 from codemod.tensors import Kind
 
@@ -110,7 +110,7 @@ def _filled_outside(facts: AttributeFacts) -> str | None:
     or, after an empty placeholder in __init__, binds it to a container of them
     (`self.means = means`, a local list of tensors)."""
     own = f"{facts.cls.cls.name}."
-    placeholder = bool(facts.events) and all(_empty_container(e.value_node) for e in facts.events)
+    placeholder = bool(facts.events) and all(empty_container(e.value_node) for e in facts.events)
     for label, event in facts.outside:
         if event.value is None or event.value.kind is not Kind.SEQUENCE:
             continue
@@ -128,16 +128,6 @@ def _base_placeholder(attr: str, base_texts) -> bool:
         return False
     values = [m.group(1) for text in base_texts for m in re.finditer(rf"\.{re.escape(attr)}\s*=(?!=)\s*([^\n]*)", text)]
     return bool(values) and all(v.split("#")[0].strip() == "None" for v in values)
-
-
-def _empty_container(node: ast.expr | None) -> bool:
-    """`[]`, `{}`, `()`, `list()`, `dict()`, `tuple()`."""
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return not node.elts
-    if isinstance(node, ast.Dict):
-        return not node.keys
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "dict", "tuple")
-            and not node.args and not node.keywords)
 
 
 def decide(facts: AttributeFacts) -> Decision | None:
