@@ -10,6 +10,7 @@ stays out of `state_dict()` (a non-persistent slot stays non-persistent).  A pla
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
 from codemod.ftypes import Action
@@ -58,8 +59,6 @@ def is_lazy(facts: AttributeFacts) -> bool:
 
 def chained(event) -> bool:
     """A binding by a chained assignment (`self.a = self.b = value`)."""
-    import ast
-
     return event.kind == "unpack" and isinstance(event.stmt, ast.Assign) and len(event.stmt.targets) > 1
 
 
