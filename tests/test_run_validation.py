@@ -217,6 +217,13 @@ def verdict_of(report, cls: str):
     return findings[0].validation
 
 
+def only_finding(root: Path):
+    """Validate the repository at ``root`` with no setup (one job, no cache) and return its one finding."""
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = report.findings
+    return finding
+
+
 def describe(validation) -> str:
     return f"{validation.verdict.value} on {validation.device}: {validation.message}\n" + "\n".join(
         f"  {d}" for d in validation.details
@@ -791,8 +798,7 @@ def test_a_state_dict_the_original_cannot_load_itself_does_not_fail_the_rewrite(
     root = tmp_path / "repo"
     root.mkdir()
     (root / "odd.py").write_text(ODD_STATE)
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    finding = only_finding(root)
     validation = finding.validation
     assert validation.verdict is Verdict.PASSED, validation
     assert any(d.startswith("checkpoint: not compared: the original's state_dict does not load into the original either")
@@ -829,8 +835,7 @@ def test_the_checkpoint_check_keeps_the_metadata_a_saved_state_dict_carries(tmp_
     root = tmp_path / "repo"
     root.mkdir()
     (root / "versioned.py").write_text(VERSIONED)
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    finding = only_finding(root)
     validation = finding.validation
     assert validation.verdict is Verdict.PASSED, validation
     assert "checkpoint: a state_dict saved from the original loads with strict=True" in validation.details
@@ -847,8 +852,7 @@ def test_a_module_with_relative_imports_in_a_folder_without_init_is_imported_as_
     (root / folder / "scale.py").write_text("SCALE = 1.0\n")
     (root / folder / "losses.py").write_text("from .scale import SCALE\n" + LOSS)
     (root / "train.py").write_text("import importlib\n\nloss = importlib.import_module('" + folder + ".losses').EdgeLoss()\n")
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    finding = only_finding(root)
     assert finding.validation.verdict is Verdict.PASSED, finding.validation
 
 
@@ -860,8 +864,7 @@ def test_a_compiled_extension_not_built_is_not_validated_with_how_to_build_it(tm
     (root / "pkg" / "ops" / "__init__.py").write_text("")
     (root / "pkg" / "ops" / "voxelization" / "voxel_cuda.cu").write_text("// kernel\n")
     (root / "pkg" / "ops" / "voxel_module.py").write_text("from pkg.ops.voxel_op import hard_voxelize\n" + LOSS.replace("SCALE", "1.0"))
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    finding = only_finding(root)
     assert finding.validation.verdict is Verdict.NOT_VALIDATED, finding.validation
     assert "pkg.ops.voxel_op" in finding.validation.message and "extension to build" in finding.validation.message
 
@@ -873,8 +876,7 @@ def test_a_shared_library_the_repository_loads_and_never_built_is_not_validated_
     (root / "src" / "align.c").write_text("int add(int a, int b) { return a + b; }\n")
     (root / "src" / "loss.py").write_text(
         'from ctypes import cdll\nlibalign = cdll.LoadLibrary("src/libalign.so")\n' + LOSS.replace("SCALE", "1.0"))
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    finding = only_finding(root)
     assert finding.validation.verdict is Verdict.NOT_VALIDATED, finding.validation
     assert "src/libalign.so" in finding.validation.message and "is not built" in finding.validation.message
 
@@ -890,8 +892,7 @@ def test_a_package_that_another_folder_shadows_on_the_path_is_imported_from_the_
     (root / "models" / "networks.py").write_text("VALUE = 1\n")
     (root / "release" / "models" / "__init__.py").write_text("")
     (root / "release" / "models" / "networks.py").write_text(LOSS.replace("SCALE", "1.0"))
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    finding = only_finding(root)
     assert finding.validation.verdict is Verdict.PASSED, finding.validation
 
 
@@ -905,8 +906,7 @@ def test_a_root_folder_that_only_wraps_a_src_layout_project_does_not_hide_its_pa
     (package / "model" / "__init__.py").write_text("")
     (package / "model" / "scale.py").write_text("SCALE = 1.0\n")
     (package / "model" / "losses.py").write_text("from ids.model.scale import SCALE\n" + LOSS)
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    finding = only_finding(root)
     assert finding.validation.verdict is Verdict.PASSED, finding.validation
 
 
@@ -935,8 +935,7 @@ def test_a_module_name_that_another_file_shadows_on_the_path_is_imported_from_it
     (root / "release" / "models").mkdir(parents=True)
     (root / "networks.py").write_text("VALUE = 1\n")
     (root / "release" / "models" / "networks.py").write_text(LOSS.replace("SCALE", "1.0"))
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    finding = only_finding(root)
     assert finding.validation.verdict is Verdict.PASSED, finding.validation
 
 
@@ -945,8 +944,7 @@ def _the_one_finding(tmp_path, file_name: str, source: str):
     root = tmp_path / "repo"
     root.mkdir()
     (root / file_name).write_text(textwrap.dedent(source))
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    finding = only_finding(root)
     return finding
 
 
@@ -1082,8 +1080,7 @@ def test_a_class_its_own_defaults_cannot_build_is_an_error_that_asks_for_an_exam
     root = tmp_path / "repo"
     root.mkdir()
     (root / "material.py").write_text(BROKEN_DEFAULTS)
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    finding = only_finding(root)
     validation = finding.validation
     assert validation.verdict is Verdict.ERROR, validation
     assert "called with the class's own defaults, raised UnboundLocalError" in validation.message, validation.message
@@ -1115,8 +1112,7 @@ def test_a_constructor_of_keyword_parameters_is_built_with_the_keys_it_reads(tmp
     root = tmp_path / "repo"
     root.mkdir()
     (root / "decoder.py").write_text(KEYWORD_PARAMS)
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    finding = only_finding(root)
     validation = finding.validation
     assert validation.verdict is Verdict.PASSED, validation
     assert validation.forward_compared, validation
@@ -1149,8 +1145,7 @@ def test_a_forward_that_exits_on_made_up_inputs_is_checked_without_forward_not_a
     root = tmp_path / "repo"
     root.mkdir()
     (root / "loss.py").write_text(EXITING_LOSS)
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = report.findings
+    finding = only_finding(root)
     validation = finding.validation
     assert validation.verdict is Verdict.CHECKED_WITHOUT_FORWARD, validation
     assert "raised SystemExit (sys.exit(None))" in validation.message, validation.message
