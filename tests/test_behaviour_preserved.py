@@ -452,3 +452,31 @@ def test_a_tensor_a_lambda_closes_over_is_neither_moved_nor_cast_nor_saved():
     assert set(Normalizing().state_dict()) == {"lin.weight", "lin.bias"}
     with pytest.raises((RuntimeError, NotImplementedError)):
         model.normalizer(torch.ones(3, device="meta"))
+
+
+def test_a_training_property_setter_binds_its_attributes_before_the_constructor_body():
+    """BUF207's training-setter fact: nn.Module.__init__ sets self.training, which runs a
+    `training` property's setter; an attribute that setter binds is a plain attribute before
+    the constructor's body, so register_buffer under that name raises KeyError."""
+
+    class Propagate(torch.nn.Module):
+        def __init__(self, register: bool):
+            super().__init__()
+            assert "cache" in self.__dict__  # bound by the setter, during nn.Module.__init__
+            if register:
+                self.register_buffer("cache", torch.zeros(2), persistent=False)
+            else:
+                self.cache = torch.zeros(2)
+
+        @property
+        def training(self):
+            return self._training
+
+        @training.setter
+        def training(self, mode):
+            self.cache = None
+            self._training = mode
+
+    assert Propagate(register=False).cache.shape == (2,)
+    with pytest.raises(KeyError, match="already exists"):
+        Propagate(register=True)
