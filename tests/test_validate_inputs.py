@@ -189,6 +189,28 @@ def test_inputs_are_made_again_at_the_rank_a_failed_forward_asks_for():
     assert synth.repaired_candidates({"args": [{"op": "randn", "shape": [2, 16]}], "kwargs": {}}, "boom") == []
 
 
+def test_inputs_are_made_again_one_rank_at_a_time_past_the_dimension_a_forward_reads():
+    class Warp(nn.Module):  # `x.size(2)`, then `x.size(3)`: each error names one dimension more
+        def __init__(self):
+            super().__init__()
+            self.sigma = torch.ones(1)
+
+        def forward(self, x):
+            height, width = x.size(2), x.size(3)
+            return x.mean() * self.sigma * height * width
+
+    matrix = {"args": [{"op": "randn", "shape": [2, 16]}], "kwargs": {}}
+    message = _error(Warp(), matrix)
+    assert "Dimension out of range" in message
+    volumes = synth.repaired_candidates(matrix, message)
+    assert volumes and all(len(c["args"][0]["shape"]) == 3 for c in volumes)
+    images = synth.repaired_candidates(volumes[0], _error(Warp(), volumes[0]))
+    assert images and all(len(c["args"][0]["shape"]) == 4 for c in images)
+    assert any(_runs(Warp(), c) for c in images)
+    # the error names a tensor of another rank than the first input: nothing to repair
+    assert synth.repaired_candidates(matrix, "Dimension out of range (expected to be in range of [-3, 2], but got 3)") == []
+
+
 def test_inputs_are_made_again_at_the_size_a_broadcast_against_a_held_table_asks_for():
     class Encoder(nn.Module):  # `src` reads as token ids, but it is B x T x 12 features
         def __init__(self):

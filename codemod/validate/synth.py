@@ -1177,6 +1177,8 @@ def _with_batch(spec: Any, batch: int) -> Any:
 _UNPACK_RANK = re.compile(r"(?:not enough|too many) values to unpack \(expected (\d)(?:, got (\d))?\)")
 _PADDING_RANK = re.compile(r"Padding size (\d+) is not supported for (\d)D input")
 _EXPECTED_RANK = re.compile(r"Expected (?:\d)D \(unbatched\) or (\d)D \(batched\) input|Expected (\d)(?:D|-dimensional) input")
+# `x.size(2)` or `x.flatten(2)` of a matrix: a dimension past the input's last, so at least one more
+_DIM_RANGE = re.compile(r"Dimension out of range \(expected to be in range of \[-(\d+), -?\d+\], but got (-?\d+)\)")
 
 
 # A sequence or image too short for a kernel or a pooling: `Kernel size can't be greater than
@@ -1248,6 +1250,12 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         rank = int(found.group(1)) // 2 + 2
     elif (found := _EXPECTED_RANK.search(message)) is not None:
         rank = int(found.group(1) or found.group(2))
+    elif (found := _DIM_RANGE.search(message)) is not None:
+        held, asked = int(found.group(1)), int(found.group(2))
+        rank = asked + 1 if asked >= 0 else -asked
+        first = _first_input(candidate, ("randn", "rand"))
+        if first is None or len(first.get("shape") or []) != held or rank <= held:
+            return []  # the error is about another tensor than the first input
     first = _first_input(candidate, ("randn", "rand"))
     if rank is None or not 2 <= rank <= 5 or first is None or len(first.get("shape") or []) == rank:
         return []
