@@ -100,6 +100,30 @@ def test_the_retry_never_loads_an_extension_module_twice(tmp_path):
     assert done.stdout.split() == ["42", "['missing_dep_for_codemod_retry_test']", "True"], done.stdout
 
 
+def test_the_retry_survives_a_namespace_folder_below_a_package_whose_import_failed(tmp_path):
+    """`model/__init__.py` imports `model.nets`, whose folder `model/nets/ext` has no
+    __init__.py and imports a missing compiled module. The failed attempt leaves the namespace
+    package `model.nets.ext` behind its removed parent; reading its path then raised
+    `KeyError: 'model.nets'` instead of standing in for the missing module."""
+    _repo(tmp_path, {"model/__init__.py": "from model.nets import VALUE\n",
+                     "model/nets/__init__.py": "from model.nets.ext.op import VALUE\n",
+                     "model/nets/ext/op.py": "import missing_cuda_op_for_codemod_test\nVALUE = 7\n",
+                     "model/nets/loss.py": "from model.nets import VALUE\nLOSS = VALUE * 6\n"})
+    script = textwrap.dedent(f"""
+        import sys, importlib.util
+        sys.path[:] = [{str(tmp_path)!r}] + [p for p in sys.path if p not in ("", ".")]
+        spec = importlib.util.spec_from_file_location("codemod", {str(PACKAGE)!r} + "/__init__.py",
+                                                      submodule_search_locations=[{str(PACKAGE)!r}])
+        sys.modules["codemod"] = importlib.util.module_from_spec(spec)
+        from codemod.validate import stubs
+        module = stubs.import_with_stubs("model.nets.loss", {str(tmp_path)!r})
+        print(module.LOSS, stubs.stubbed())
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["42", "['missing_cuda_op_for_codemod_test']"], done.stdout
+
+
 def test_forgettable_keeps_installed_and_extension_modules(tmp_path):
     import numpy
 

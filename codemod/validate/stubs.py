@@ -213,7 +213,13 @@ def _forgettable(name: str, module: Any, root: str) -> bool:
         return True
     filename = getattr(module, "__file__", None)
     if not isinstance(filename, str):
-        paths = list(getattr(module, "__path__", None) or [])
+        try:
+            paths = list(getattr(module, "__path__", None) or [])
+        except KeyError:
+            # a namespace package (a folder with no __init__.py) recomputes its path from its
+            # parent's entry in sys.modules, which the failed import removed: nothing compiled
+            # lives in it, and leaving it would break the parent's next import
+            return True
         filename = paths[0] if paths and isinstance(paths[0], str) else None
     if not filename or not (filename.endswith(".py") or os.path.isdir(filename)):
         return False  # a built-in or an extension module
