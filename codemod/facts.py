@@ -28,7 +28,14 @@ from codemod.call_sites import (
 from codemod.ftypes import PersistentPolicy
 from codemod.repo_index import RepoIndex
 from codemod.rules import branches, constructor_helpers
-from codemod.segments import CONFIG_NAMES, HANDS_SELF, NOT_A_TENSOR_ANNOTATION, binds_self_attribute, tensor_used_attributes
+from codemod.segments import (
+    CONFIG_NAMES,
+    HANDS_SELF,
+    NOT_A_TENSOR_ANNOTATION,
+    TENSOR_SEQUENCE_FUNCTIONS,
+    binds_self_attribute,
+    tensor_used_attributes,
+)
 from codemod.symbols import ModuleSymbols
 from codemod.tensors import (
     FORWARD_INPUT,
@@ -101,12 +108,14 @@ class ClassFacts:
             return
         evaluator = Evaluator(self.index, self.symbols, init, self.method)
         walker = BodyWalker(evaluator)
+        walker.concatenated.update(self.concatenated)
         walker.walk(init.body)
         typed = self._typed_arguments(init, walker)
         if typed:
             evaluator = Evaluator(self.index, self.symbols, init, self.method)
             evaluator.env.update(typed)
             walker = BodyWalker(evaluator)
+            walker.concatenated.update(self.concatenated)
             walker.walk(init.body)
         events = walker.events
         self.final_attrs = dict(evaluator.self_attrs)
@@ -447,6 +456,26 @@ class ClassFacts:
         return {**bound, **inherited, **self.final_attrs}
 
     @cached_property
+    def concatenated(self) -> set[str]:
+        """Attributes a method of the class hands whole to torch.cat / torch.stack
+        (`torch.cat(self.all_preds, dim=0)`): lists of tensors, as those functions take nothing
+        else, whatever the values appended to them are typed as."""
+        if "cat(" not in self.class_text and "stack(" not in self.class_text:
+            return set()
+        found: set[str] = set()
+        for method in self.cls.body:
+            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
+                continue
+            owner = method.args.args[0].arg
+            for node in ast.walk(method):
+                if not isinstance(node, ast.Call) or self.symbols.qualify(node.func) not in TENSOR_SEQUENCE_FUNCTIONS:
+                    continue
+                first = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "tensors"), None)
+                if isinstance(first, ast.Attribute) and isinstance(first.value, ast.Name) and first.value.id == owner:
+                    found.add(first.attr)
+        return found
+
+    @cached_property
     def inherited_containers(self) -> set[str]:
         """Attributes a repository base's constructor binds to an empty container (a tuple
         among them, which nothing fills), and this class does not bind in its own (`self.training_step_outputs = []` in a Lightning base
@@ -495,6 +524,7 @@ class ClassFacts:
                 walker.containers.update(self.walker.containers)  # `self.d = {}` in __init__, `self.d[k] = t` here
             if relation == "own":
                 walker.containers.update(self.inherited_containers)  # `self.step_outputs = []` in a base's __init__
+                walker.concatenated.update(self.concatenated)  # `torch.cat(self.all_preds)` at the epoch's end
             walker.walk(stmt.body)
             label = f"{cls.name}.{stmt.name}"
             if relation == "base":
@@ -573,6 +603,7 @@ class ClassFacts:
                 walker = BodyWalker(evaluator)
                 if self.walker is not None:
                     walker.containers.update(self.walker.containers)  # `self.maps = {}` in __init__, `self.maps[k] = output` here
+                walker.concatenated.update(self.concatenated)
                 walker.walk(nested.body)
                 label = f"{self.cls.name}.{method.name}{INNER_FUNCTION}{nested.name}()"
                 for event in walker.events:

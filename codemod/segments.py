@@ -311,6 +311,12 @@ NON_TENSOR_ARGUMENT_FUNCTIONS = frozenset(
      "tril_indices", "triu_indices", "hann_window", "hamming_window", "blackman_window", "bartlett_window",
      "kaiser_window", "empty_strided"}
 )
+# torch functions whose first argument is a sequence of tensors and nothing else (TypeError
+# "expected Tensor as element 0" for a number or None).
+TENSOR_SEQUENCE_FUNCTIONS = frozenset(
+    f"torch.{name}" for name in ("cat", "concat", "concatenate", "stack", "vstack", "hstack", "dstack", "row_stack",
+                                 "column_stack")
+)
 # torch functions that take tensors only in their first positions (the count), options after.
 TENSOR_POSITIONS = {
     **dict.fromkeys(

@@ -82,6 +82,9 @@ class BodyWalker:
         self._nested = False
         self._containers: set[str] = set()  # self.<attr> last bound to a list / dict / set display
         self._local_containers: set[str] = set()  # locals last bound to one (`tmp = []` ... `tmp.append(t)`)
+        # self.<attr> that a method of the class hands whole to torch.cat / torch.stack, which
+        # take only tensors: what is appended to it is a tensor however its value is typed here
+        self.concatenated: set[str] = set()
 
     @property
     def containers(self) -> set[str]:
@@ -387,7 +390,9 @@ class BodyWalker:
         if isinstance(func, ast.Attribute) and func.attr in _FILLING_METHODS and self.ev.self_attr(func.value) in self._containers:
             # self.kernels.append(t), self.tables.update(...): tensors put in a list or dict attribute.
             values = [self.ev.eval(a) for a in [*call.args, *(k.value for k in call.keywords)]]
-            if any(v.is_tensor or v.kind is Kind.SEQUENCE for v in values):
+            concatenated = func.value.attr in self.concatenated and func.attr in ("append", "extend") and all(
+                v.kind in (Kind.UNKNOWN, Kind.TENSOR_OR_NONE) for v in values)
+            if concatenated or any(v.is_tensor or v.kind is Kind.SEQUENCE for v in values):
                 self._event(func.value.attr, "fill", stmt, Value(Kind.SEQUENCE, combine_state(*values)), None)
                 return
         if isinstance(func, ast.Attribute):
