@@ -124,6 +124,31 @@ def test_the_retry_survives_a_namespace_folder_below_a_package_whose_import_fail
     assert done.stdout.split() == ["42", "['missing_cuda_op_for_codemod_test']"], done.stdout
 
 
+def test_a_sibling_file_named_like_a_missing_package_gives_way_to_a_stand_in(tmp_path):
+    """`conf/utils.py` runs `import hydra_for_codemod_test`, and `conf/hydra_for_codemod_test.py`
+    sits beside it, importing `hydra_for_codemod_test.core`: the sibling is not the package the
+    code meant. Its directory comes off sys.path and the missing package is stood in for,
+    where the import raised "'hydra_for_codemod_test' is not a package"."""
+    _repo(tmp_path, {"r/__init__.py": "",
+                     "r/conf/__init__.py": "from .utils import VALUE\n",
+                     "r/conf/utils.py": "import hydra_for_codemod_test\nVALUE = 41\n",
+                     "r/conf/hydra_for_codemod_test.py": "from hydra_for_codemod_test.core import Store\n",
+                     "r/m.py": "from r.conf import VALUE\nANSWER = VALUE + 1\n"})
+    script = textwrap.dedent(f"""
+        import sys, importlib.util
+        sys.path[:] = [{str(tmp_path)!r}] + [p for p in sys.path if p not in ("", ".")]
+        spec = importlib.util.spec_from_file_location("codemod", {str(PACKAGE)!r} + "/__init__.py",
+                                                      submodule_search_locations=[{str(PACKAGE)!r}])
+        sys.modules["codemod"] = importlib.util.module_from_spec(spec)
+        from codemod.validate import stubs
+        module = stubs.import_with_stubs("r.m", {str(tmp_path)!r})
+        print(module.ANSWER, stubs.stubbed(), any(p.endswith("conf") for p in sys.path))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["42", "['hydra_for_codemod_test']", "False"], done.stdout
+
+
 def test_forgettable_keeps_installed_and_extension_modules(tmp_path):
     import numpy
 

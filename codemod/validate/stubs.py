@@ -240,6 +240,7 @@ def import_with_stubs(module_name: str, root: str) -> Any:
     if _finder not in sys.meta_path:
         sys.meta_path.append(_finder)  # last: only what no real finder can import
     added = 0
+    siblings: dict[str, str] = {}  # a bare name -> the repository directory put on sys.path for it
     while True:
         before = set(sys.modules)
         try:
@@ -247,8 +248,15 @@ def import_with_stubs(module_name: str, root: str) -> Any:
         except ModuleNotFoundError as exc:
             top = exc.name.split(".")[0] if exc.name else None
             directory = own_directory(exc, top, root) if top and added < MAX_STUBS else None
-            if directory is not None and directory not in sys.path:
+            if top in siblings and exc.name != top and len(_finder.names) < MAX_STUBS:
+                # `import hydra` found the repository's `hydra.py` beside the importer, and the
+                # code then imports `hydra.core`: it meant the installed package, which is missing
+                sys.path.remove(siblings.pop(top))
+                sys.modules.pop(top, None)
+                _finder.names.append(top)
+            elif directory is not None and directory not in sys.path:
                 sys.path.append(directory)
+                siblings[top] = directory
                 added += 1
             else:
                 top = missing_module(exc, root)
