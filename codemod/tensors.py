@@ -970,6 +970,10 @@ class Evaluator:
         held = constructor_attributes(self.index, lineage, self.depth + 1).get(name)
         if held is not None and held.module is not None and tn.module_returns_tensor(held.module):
             return Value(Kind.TENSOR, f"data passed in (computed by {held.module.rpartition('.')[2]})")
+        if held is not None and held.module is not None and self.per_call and held.module.rpartition(".")[2] == "Sequential":
+            # `self.memory = self.grader.conv1(x)` in a method: a child's stack of layers, as for
+            # one of self's own (a guess, for reports only)
+            return Value(Kind.TENSOR, SEQUENTIAL_OUTPUT, guessed=True)
         if held is not None and held.instance is not None:
             value = self._instance_method(held.instance, "__call__")  # a repository module: its forward
             return value if value.kind is Kind.TENSOR else None
