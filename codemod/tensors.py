@@ -37,6 +37,8 @@ class Kind(enum.Enum):
     UNKNOWN = "unknown"
 
 
+# torch.nn containers of layers: calling one of their items runs a layer.
+_LAYER_CONTAINERS = frozenset({"ModuleList", "ModuleDict", "Sequential"})
 # torch.nn recurrent layers, whose call returns (output, h_n).
 _RECURRENT = frozenset({"RNN", "GRU", "LSTM"})
 
@@ -643,6 +645,10 @@ class Evaluator:
             if receiver.kind is Kind.NON_TENSOR:
                 return UNKNOWN
             return UNKNOWN
+        if isinstance(func, ast.Subscript) and self.per_call and self._holds_layers(func.value):
+            # `self.blocks[i](x)`, `self.convs[("disp", i)](x)` in a method: what a layer picked
+            # from a container of them returns, most often a tensor (a guess, for reports only)
+            return Value(Kind.TENSOR, CHILD_MODULE_OUTPUT, guessed=True)
         if isinstance(func, ast.Name):
             if func.id in self.env:
                 held = self.env[func.id]
@@ -665,6 +671,41 @@ class Evaluator:
                 return NON_TENSOR if inner.kind is Kind.NON_TENSOR else UNKNOWN
             return self._qualified_call(qualname, node)
         return UNKNOWN
+
+    def _holds_layers(self, node: ast.expr) -> bool:
+        """Whether `node` is an nn.ModuleList / ModuleDict / Sequential of self, or a plain dict
+        of self that the constructor fills with layers only (`self.convs[("upconv", i)] =
+        ConvBlock(a, b)`, then wrapped in a ModuleList for registration)."""
+        held = self.eval(node)
+        if held.module is not None and held.module.rpartition(".")[2] in _LAYER_CONTAINERS:
+            return True
+        attr = self.self_attr(node)
+        found = self.class_methods("__init__") if attr is not None and self.class_methods is not None else None
+        if found is None or self.index is None:
+            return False
+        symbols, init = found
+        owner = init.args.args[0].arg if init.args.args else None
+        layers = 0
+        for stmt in ast.walk(init):
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript)):
+                continue
+            target = stmt.targets[0].value
+            if not (isinstance(target, ast.Attribute) and target.attr == attr and isinstance(target.value, ast.Name)
+                    and target.value.id == owner):
+                continue
+            if not isinstance(stmt.value, ast.Call) or not self._builds_a_layer(symbols, stmt.value.func):
+                return False
+            layers += 1
+        return layers > 0
+
+    def _builds_a_layer(self, symbols, func: ast.expr) -> bool:
+        qualname = symbols.qualify(func)
+        if qualname is None:
+            return False
+        if tn.classify_call(qualname) is tn.CallKind.MODULE:
+            return True
+        resolved = self.index.resolve(qualname, symbols.path)
+        return resolved.kind == "class" and self.index.is_resolved_module_class(resolved)
 
     def _is_imported_head(self, node: ast.expr) -> bool:
         while isinstance(node, ast.Attribute):
