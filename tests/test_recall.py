@@ -1276,6 +1276,10 @@ def test_untyped_value_used_as_a_tensor_is_reported(tmp_path, prefilter, value, 
         ("def f(net):\n    return net.table.cpu().numpy()\n", "BUF101"),
         ("def f(args):\n    weights = [float(args.table), 1.0]\n    return torch.FloatTensor(weights)\n", "BUF101"),
         ("def f(args):\n    return torch.FloatTensor(args.table)\n", "BUF101"),
+        # a config another library loads holds its own `table`; a model torch loads is the model
+        ("from omegaconf import OmegaConf\n\n\ndef f(path):\n    oc = OmegaConf.merge(OmegaConf.create(), OmegaConf.load(path))\n"
+         "    return torch.FloatTensor(oc.data.table)\n", "BUF101"),
+        ("def f(path, i):\n    net = torch.load(path)\n    return torch.LongTensor(net.table[i])\n", "BUF218"),
     ],
 )
 def test_values_read_through_another_object_that_reach_cpu_only_calls(tmp_path, script, expected):

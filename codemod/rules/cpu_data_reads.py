@@ -343,9 +343,11 @@ def _sink_through_other_objects(facts: AttributeFacts) -> str | None:
             if path == own[0] and own[1] <= getattr(scope, "lineno", 0) <= own[2]:
                 continue  # the class's own methods: read above, through self
             body = scope.body if isinstance(scope, _METHODS) else [s for s in scope.body if not isinstance(s, (*_METHODS, ast.ClassDef))]
+            others = _bound_by_other_libraries(body, symbols, cls.index)
             reads = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and n.attr == attr
                      and isinstance(n.ctx, ast.Load) and not (isinstance(n.value, ast.Name) and n.value.id == "self")
-                     and _root_name(n.value) not in CONFIG_NAMES]  # `args.weight` is an option, not the model's
+                     and _root_name(n.value) not in CONFIG_NAMES  # `args.weight` is an option, not the model's
+                     and _root_name(n.value) not in others]
             if not reads:
                 continue
             receivers = {id(n) for n in reads}
@@ -366,6 +368,32 @@ def _sink_through_other_objects(facts: AttributeFacts) -> str | None:
                     if sink is not None:
                         return f"{sink} ({path.name}, line {call.lineno}, reading .{attr} through another object)"
     return None
+
+
+def _bound_by_other_libraries(body: list[ast.stmt], symbols: ModuleSymbols | None, index: RepoIndex) -> set[str]:
+    """Local names every binding of which in `body` is what a function of a library other than
+    torch returns (`oc = OmegaConf.merge(oc, loaded)`, `cfg = yaml.safe_load(f)`): a config or
+    a data object, not the repository's model, whose attribute of the same name is its own."""
+    if symbols is None:
+        return set()
+    verdicts: dict[str, bool] = {}
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if isinstance(target, ast.Name):
+                verdicts[target.id] = verdicts.get(target.id, True) and _other_library_call(node.value, symbols, index)
+    return {name for name, other in verdicts.items() if other}
+
+
+def _other_library_call(value: ast.expr, symbols: ModuleSymbols, index: RepoIndex) -> bool:
+    if not isinstance(value, ast.Call):
+        return False
+    qualname = symbols.qualify(value.func)
+    if qualname is None or qualname.split(".")[0] in ("torch", "builtins"):
+        return False
+    return index.resolve(qualname, symbols.path).kind == "external"
 
 
 def _root_name(node: ast.expr) -> str | None:
