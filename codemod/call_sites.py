@@ -24,6 +24,23 @@ if TYPE_CHECKING:
 _TENSOR_METHODS = frozenset(TENSOR_ONLY_METHODS)
 # The methods that only a tensor among a constructor's arguments has (segments.ARGUMENT_TENSOR_METHODS).
 _ONLY_TENSOR_METHODS = _TENSOR_METHODS & ARGUMENT_TENSOR_METHODS
+# The most positional arguments some of those tensor methods take (torch 2.13: one more raises
+# TypeError): `self.scaler.dim(x, unit)` is another object's method, not Tensor.dim().
+TENSOR_METHOD_MAX_POSITIONAL = {
+    **dict.fromkeys(("t", "numel", "dim", "detach", "contiguous", "long", "float", "half", "bool", "cpu", "clone",
+                     "nonzero", "to_dense"), 0),
+    **dict.fromkeys(("size", "unsqueeze", "unbind", "new_tensor", "cuda", "to_sparse"), 1),
+    "transpose": 2,
+}
+
+
+def _fits_tensor_method(method: str, call: ast.Call) -> bool:
+    """Whether a call `x.<method>(...)` passes no more positional arguments than a tensor's
+    method of that name takes."""
+    most = TENSOR_METHOD_MAX_POSITIONAL.get(method)
+    return most is None or len(call.args) <= most
+
+
 # Where a torch function is called from: `torch.f`, `torch.linalg.f`, `F.f`, `nn.functional.f`.
 _TORCH_NAMESPACES = frozenset(
     {("torch",), ("torch", "sparse"), ("torch", "linalg"), ("torch", "fft"), ("torch", "special"),
@@ -484,7 +501,8 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
                 func = node.func
                 if isinstance(func, ast.Attribute):
                     receiver = attr_of(func.value) if isinstance(func.value, ast.Attribute) else None
-                    if receiver and (func.attr in methods_of_tensors or (strict and _reshapes(func.attr, node))):
+                    if receiver and _fits_tensor_method(func.attr, node) and (
+                            func.attr in methods_of_tensors or (strict and _reshapes(func.attr, node))):
                         use((receiver,), node)
                     # handed to a torch function where it takes a tensor: `F.cross_entropy(x, y, self.w)`
                     use(map(attr_of, _tensor_arguments(node, strict)), node)

@@ -542,3 +542,19 @@ def test_registered_buffers_are_probed_from_torch_constructors():
     assert set(torch_names.registered_buffers("torch.nn.BatchNorm2d")) == set(torch.nn.BatchNorm2d(2)._buffers)
     assert set(torch_names.registered_buffers("torch.nn.modules.batchnorm.BatchNorm1d")) == set(torch.nn.BatchNorm1d(2)._buffers)
     assert torch_names.registered_buffers("torch.nn.Linear") == () and not torch.nn.Linear(2, 2)._buffers
+
+
+def test_tensor_methods_take_no_more_positional_arguments_than_the_typing_assumes():
+    """call_sites only counts `x.dim()`, `x.size(0)` as a tensor's use where the call passes no
+    more positional arguments than torch's method takes: one more raises TypeError."""
+    from codemod.call_sites import TENSOR_METHOD_MAX_POSITIONAL
+
+    for method, most in TENSOR_METHOD_MAX_POSITIONAL.items():
+        with pytest.raises(TypeError):
+            getattr(torch.ones(3, 3), method)(*[0] * (most + 1))
+        try:
+            getattr(torch.ones(3, 3), method)(*[0] * most)
+        except TypeError as exc:  # a device or a value torch refuses is fine: the count is not
+            raise AssertionError(f"Tensor.{method} refuses {most} positional arguments: {exc}") from exc
+        except (RuntimeError, AssertionError, IndexError, ValueError):
+            pass

@@ -88,3 +88,14 @@ class TextEncoder(nn.Module):
 
     def forward(self, x):
         return torch.reshape(x, shape=[-1, self.width]) @ self.text_projection
+
+
+class Rescaled(nn.Module):
+    # `.dim(x, unit)` passes arguments Tensor.dim() does not take: another object's method
+    def __init__(self, scaler, unit):
+        super().__init__()
+        self.scaler = scaler
+        self.unit = unit
+
+    def forward(self, x):
+        return self.scaler.dim(x, self.unit)
