@@ -305,6 +305,36 @@ def test_ids_tested_against_labels_moved_to_the_cpu_work_only_as_a_raw_attribute
         Rewritten().to("meta")(labels)
 
 
+def test_a_table_indexed_by_values_moved_to_the_cpu_answers_on_the_cpu_only_as_a_raw_attribute():
+    """BUF218's indexing fact: a method ranks on the CPU (`.cpu()`) and picks rows of a table
+    with those indices, returning them beside the CPU scores.  The raw table stays on the CPU
+    when the model moves (meta standing in for a GPU), so the rows come back on the CPU; as a
+    buffer the table follows the model and the rows come back on the other device."""
+
+    class Raw(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(2, 2)
+            self.gallery = torch.arange(8.0).view(4, 2)
+
+        def predict(self, scores):
+            top = torch.topk(scores.cpu(), 2)
+            return self.gallery[top.indices], top.values
+
+    class Rewritten(Raw):
+        def __init__(self):
+            torch.nn.Module.__init__(self)
+            self.lin = torch.nn.Linear(2, 2)
+            self.register_buffer("gallery", torch.arange(8.0).view(4, 2), persistent=False)
+
+    scores = torch.tensor([0.1, 0.7, 0.2, 0.9])
+    rows, values = Raw().to("meta").predict(scores)
+    assert rows.device.type == values.device.type == "cpu"
+    assert torch.equal(rows, Rewritten().predict(scores)[0])  # the same on the CPU
+    rows, values = Rewritten().to("meta").predict(scores)
+    assert rows.device.type == "meta" and values.device.type == "cpu"
+
+
 def test_a_window_a_forward_moves_itself_keeps_its_dtype_only_as_a_raw_attribute():
     """BUF215's facts for a window that forward rebinds to the input's device before any read
     (`self.window = self.window.to(x.device)`): model.half() leaves the raw attribute float32,

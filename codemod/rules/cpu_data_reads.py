@@ -15,7 +15,9 @@ no bfloat16 either: a float buffer cast by `model.to(torch.bfloat16)` makes even
 kept on `self` (a lazy slot filled by `torch.get_rng_state()`) must not follow the model.
 A value read from the tensor (an element of `for i in self.ids`) that a method compares with,
 or combines with, a tensor it moves to the CPU itself (`labels = labels.to("cpu")`, then
-`i not in labels`) meets a CPU tensor: a CUDA element there raises a device mismatch.
+`i not in labels`) meets a CPU tensor: a CUDA element there raises a device mismatch.  Indexed
+by such a tensor (`self.gallery[probs.cpu().topk(k).indices]`), a CUDA table gives a CUDA
+result where the method's other values are on the CPU.
 """
 
 from __future__ import annotations
@@ -258,7 +260,8 @@ def cpu_data_sink(facts: AttributeFacts) -> str | None:
         cast = None if integer else _tainted_names(method, me, attr, set(), dtype=True)
         met = _meets_host_tensor(method, lambda node: _mentions(node, me, attr, tainted))
         if met is not None:
-            return f"a comparison or arithmetic (line {met}) with a tensor {cls.cls.name}.{method.name} moves to the CPU"
+            what, line = met
+            return f"{what} (line {line}) with a tensor {cls.cls.name}.{method.name} moves to the CPU"
         for call in (n for n in ast.walk(method) if isinstance(n, ast.Call)):
             sink = _cpu_sink(call, cls.symbols, me, attr, tainted, cast)
             if sink is not None:
@@ -306,23 +309,27 @@ def _host_valued(node: ast.AST, host: set[str]) -> bool:
     return False
 
 
-def _meets_host_tensor(method: ast.AST, from_attribute) -> int | None:
-    """The line where a value `from_attribute` accepts is compared with (`i not in labels`,
-    `ids == labels`) or combined by arithmetic with a tensor the method itself moves to the
+def _meets_host_tensor(method: ast.AST, from_attribute) -> tuple[str, int] | None:
+    """What and on which line a value `from_attribute` accepts is compared with (`i not in labels`,
+    `ids == labels`), combined by arithmetic with, or indexed by a tensor the method itself moves to the
     CPU (`labels = torch.unique(labels).to("cpu")`): on the CPU today, a device mismatch once
     the attribute follows the model."""
     host = _propagate([method], lambda value, names: _host_valued(value, names))
     for node in ast.walk(method):
         if isinstance(node, ast.Compare):
-            operands = [node.left, *node.comparators]
+            operands, what = [node.left, *node.comparators], "a comparison or arithmetic"
         elif isinstance(node, ast.BinOp):
-            operands = [node.left, node.right]
+            operands, what = [node.left, node.right], "a comparison or arithmetic"
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            # `self.gallery[top.indices]` with top drawn from `probs.cpu()`: a CPU result today,
+            # beside the method's other CPU values; a GPU one once the table follows the model
+            operands, what = [node.value, node.slice], "an indexing"
         else:
             continue
         for i, operand in enumerate(operands):
             others = operands[:i] + operands[i + 1:]
             if from_attribute(operand) and not _host_valued(operand, host) and any(_host_valued(o, host) for o in others):
-                return node.lineno
+                return what, node.lineno
     return None
 
 
