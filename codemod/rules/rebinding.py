@@ -70,4 +70,11 @@ def decide(facts: AttributeFacts) -> Decision | None:
             return REBOUND.skip(
                 f"reassigned in {label} (line {event.stmt.lineno}) to a value the codemod cannot type; a non-tensor there would raise TypeError"
             )
+        if event.value.is_tensor and event.value.is_guess:
+            # what a child module of no known class returns is a tensor by a guess only, good
+            # for a report and no proof for a rewrite (an LSTM picked from a ModuleDict returns a tuple)
+            return REBOUND.skip(
+                f"reassigned in {label} (line {event.stmt.lineno}) to what a child module returns, a tensor only by a "
+                "guess; a non-tensor there would raise TypeError"
+            )
     return None
