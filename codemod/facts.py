@@ -107,15 +107,13 @@ class ClassFacts:
         if init is None:
             return
         evaluator = Evaluator(self.index, self.symbols, init, self.method)
-        walker = BodyWalker(evaluator)
-        walker.concatenated.update(self.concatenated)
+        walker = self._walker(evaluator)
         walker.walk(init.body)
         typed = self._typed_arguments(init, walker)
         if typed:
             evaluator = Evaluator(self.index, self.symbols, init, self.method)
             evaluator.env.update(typed)
-            walker = BodyWalker(evaluator)
-            walker.concatenated.update(self.concatenated)
+            walker = self._walker(evaluator)
             walker.walk(init.body)
         events = walker.events
         self.final_attrs = dict(evaluator.self_attrs)
@@ -455,6 +453,13 @@ class ClassFacts:
         inherited = constructor_attributes(self.index, lineage, depth=1)
         return {**bound, **inherited, **self.final_attrs}
 
+    def _walker(self, evaluator: Evaluator) -> BodyWalker:
+        """A walker of one of the class's own bodies, which knows the lists the class
+        concatenates."""
+        walker = BodyWalker(evaluator)
+        walker.concatenated.update(self.concatenated)
+        return walker
+
     @cached_property
     def concatenated(self) -> set[str]:
         """Attributes a method of the class hands whole to torch.cat / torch.stack
@@ -519,12 +524,11 @@ class ClassFacts:
                 f"register_forward_hook(self.{stmt.name})" in (whole := whole or class_text(symbols, cls))
             ):
                 _type_hook_arguments(evaluator, positional[2], positional[3])  # `layer.register_forward_hook(self._hook)`
-            walker = BodyWalker(evaluator)
+            walker = self._walker(evaluator) if relation == "own" else BodyWalker(evaluator)
             if self.walker is not None:
                 walker.containers.update(self.walker.containers)  # `self.d = {}` in __init__, `self.d[k] = t` here
             if relation == "own":
                 walker.containers.update(self.inherited_containers)  # `self.step_outputs = []` in a base's __init__
-                walker.concatenated.update(self.concatenated)  # `torch.cat(self.all_preds)` at the epoch's end
             walker.walk(stmt.body)
             label = f"{cls.name}.{stmt.name}"
             if relation == "base":
@@ -600,10 +604,9 @@ class ClassFacts:
                 positional = [*nested.args.posonlyargs, *nested.args.args]
                 if nested in hooks and len(positional) == 3 and positional[2].annotation is None:
                     _type_hook_arguments(evaluator, positional[1], positional[2])
-                walker = BodyWalker(evaluator)
+                walker = self._walker(evaluator)
                 if self.walker is not None:
                     walker.containers.update(self.walker.containers)  # `self.maps = {}` in __init__, `self.maps[k] = output` here
-                walker.concatenated.update(self.concatenated)
                 walker.walk(nested.body)
                 label = f"{self.cls.name}.{method.name}{INNER_FUNCTION}{nested.name}()"
                 for event in walker.events:

@@ -303,6 +303,7 @@ class Evaluator:
         # is fine for a report (what a Sequential returns) is made only outside __init__
         self.per_call = function is not None and function.name != "__init__" and depth == 0
         self.class_methods = class_methods
+        self._layer_dicts: dict[str, bool] = {}  # self.<attr> -> filled with layers only by __init__
         self.env: dict[str, Value] = {}
         self.self_attrs: dict[str, Value] = self_attrs if self_attrs is not None else {}
         self.self_name: str | None = None
@@ -680,8 +681,15 @@ class Evaluator:
         if held.module is not None and held.module.rpartition(".")[2] in _LAYER_CONTAINERS:
             return True
         attr = self.self_attr(node)
-        found = self.class_methods("__init__") if attr is not None and self.class_methods is not None else None
-        if found is None or self.index is None:
+        if attr is None or self.class_methods is None or self.index is None:
+            return False
+        if attr not in self._layer_dicts:
+            self._layer_dicts[attr] = self._filled_with_layers(attr)
+        return self._layer_dicts[attr]
+
+    def _filled_with_layers(self, attr: str) -> bool:
+        found = self.class_methods("__init__")
+        if found is None:
             return False
         symbols, init = found
         owner = init.args.args[0].arg if init.args.args else None

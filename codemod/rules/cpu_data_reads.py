@@ -350,11 +350,12 @@ def _sink_through_other_objects(facts: AttributeFacts) -> str | None:
             if path == own[0] and own[1] <= getattr(scope, "lineno", 0) <= own[2]:
                 continue  # the class's own methods: read above, through self
             body = scope.body if isinstance(scope, _METHODS) else [s for s in scope.body if not isinstance(s, (*_METHODS, ast.ClassDef))]
-            others = _bound_by_other_libraries(body, symbols, cls.index)
             reads = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and n.attr == attr
                      and isinstance(n.ctx, ast.Load) and not (isinstance(n.value, ast.Name) and n.value.id == "self")
-                     and _root_name(n.value) not in CONFIG_NAMES  # `args.weight` is an option, not the model's
-                     and _root_name(n.value) not in others]
+                     and _root_name(n.value) not in CONFIG_NAMES]  # `args.weight` is an option, not the model's
+            if reads:
+                others = _bound_by_other_libraries(body, symbols, cls.index)
+                reads = [n for n in reads if _root_name(n.value) not in others]
             if not reads:
                 continue
             receivers = {id(n) for n in reads}
