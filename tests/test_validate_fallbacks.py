@@ -57,6 +57,23 @@ class Net(nn.Module):
 """
 
 
+def _fresh_stubbed_import(tmp_path: Path, module: str, after: str, before: str = "") -> subprocess.CompletedProcess:
+    """`stubs.import_with_stubs(module)` in a fresh interpreter whose path starts at tmp_path,
+    with this checkout's codemod; `before` and `after` run around the import (`module` bound)."""
+    script = "\n".join([
+        "import sys, importlib.util",
+        f"sys.path[:] = [{str(tmp_path)!r}] + [p for p in sys.path if p not in ('', '.')]",
+        f"spec = importlib.util.spec_from_file_location('codemod', {str(PACKAGE)!r} + '/__init__.py', "
+        f"submodule_search_locations=[{str(PACKAGE)!r}])",
+        "sys.modules['codemod'] = importlib.util.module_from_spec(spec)",
+        "from codemod.validate import stubs",
+        textwrap.dedent(before),
+        f"module = stubs.import_with_stubs({module!r}, {str(tmp_path)!r})",
+        textwrap.dedent(after),
+    ])
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+
+
 def test_a_root_package_imports_its_own_sibling_modules_not_stand_ins(tmp_path):
     repo = tmp_path / "some-repo"
     _repo(repo, {"__init__.py": "", "layers.py": LAYERS, "models.py": MODELS})
@@ -83,18 +100,11 @@ def test_the_retry_never_loads_an_extension_module_twice(tmp_path):
                  "a.py": "import missing_dep_for_codemod_retry_test\n",
                  "m.py": "import numpy\nfrom layers import thing\nimport a\nVALUE = thing + int(numpy.int64(1))\n",
                  "layers.py": "thing = 41\n"})
-    script = textwrap.dedent(f"""
-        import sys, importlib.util
-        sys.path[:] = [{str(tmp_path)!r}] + [p for p in sys.path if p not in ("", ".")]
-        spec = importlib.util.spec_from_file_location("codemod", {str(PACKAGE)!r} + "/__init__.py",
-                                                      submodule_search_locations=[{str(PACKAGE)!r}])
-        sys.modules["codemod"] = importlib.util.module_from_spec(spec)
-        from codemod.validate import stubs
-        assert "numpy" not in sys.modules
-        module = stubs.import_with_stubs("r.m", {str(tmp_path)!r})
+    done = _fresh_stubbed_import(tmp_path, "r.m", f"""
         print(module.VALUE, stubs.stubbed(), {str(repo)!r} in sys.path)
+    """, before="""
+        assert "numpy" not in sys.modules
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr
     # the dependency stood in for; `layers` is the repository's own, found in its directory
     assert done.stdout.split() == ["42", "['missing_dep_for_codemod_retry_test']", "True"], done.stdout
@@ -109,17 +119,9 @@ def test_the_retry_survives_a_namespace_folder_below_a_package_whose_import_fail
                      "model/nets/__init__.py": "from model.nets.ext.op import VALUE\n",
                      "model/nets/ext/op.py": "import missing_cuda_op_for_codemod_test\nVALUE = 7\n",
                      "model/nets/loss.py": "from model.nets import VALUE\nLOSS = VALUE * 6\n"})
-    script = textwrap.dedent(f"""
-        import sys, importlib.util
-        sys.path[:] = [{str(tmp_path)!r}] + [p for p in sys.path if p not in ("", ".")]
-        spec = importlib.util.spec_from_file_location("codemod", {str(PACKAGE)!r} + "/__init__.py",
-                                                      submodule_search_locations=[{str(PACKAGE)!r}])
-        sys.modules["codemod"] = importlib.util.module_from_spec(spec)
-        from codemod.validate import stubs
-        module = stubs.import_with_stubs("model.nets.loss", {str(tmp_path)!r})
+    done = _fresh_stubbed_import(tmp_path, "model.nets.loss", """
         print(module.LOSS, stubs.stubbed())
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["42", "['missing_cuda_op_for_codemod_test']"], done.stdout
 
@@ -134,17 +136,9 @@ def test_a_sibling_file_named_like_a_missing_package_gives_way_to_a_stand_in(tmp
                      "r/conf/utils.py": "import hydra_for_codemod_test\nVALUE = 41\n",
                      "r/conf/hydra_for_codemod_test.py": "from hydra_for_codemod_test.core import Store\n",
                      "r/m.py": "from r.conf import VALUE\nANSWER = VALUE + 1\n"})
-    script = textwrap.dedent(f"""
-        import sys, importlib.util
-        sys.path[:] = [{str(tmp_path)!r}] + [p for p in sys.path if p not in ("", ".")]
-        spec = importlib.util.spec_from_file_location("codemod", {str(PACKAGE)!r} + "/__init__.py",
-                                                      submodule_search_locations=[{str(PACKAGE)!r}])
-        sys.modules["codemod"] = importlib.util.module_from_spec(spec)
-        from codemod.validate import stubs
-        module = stubs.import_with_stubs("r.m", {str(tmp_path)!r})
+    done = _fresh_stubbed_import(tmp_path, "r.m", """
         print(module.ANSWER, stubs.stubbed(), any(p.endswith("conf") for p in sys.path))
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["42", "['hydra_for_codemod_test']", "False"], done.stdout
 
@@ -337,21 +331,13 @@ def test_a_stand_in_base_beside_an_abc_metaclass_and_a_bare_decorator(tmp_path):
                          "    @overrides\n"
                          "    def score(self):\n"
                          "        return 7\n"})
-    script = textwrap.dedent(f"""
-        import sys, importlib.util
-        sys.path[:] = [{str(tmp_path)!r}] + [p for p in sys.path if p not in ("", ".")]
-        spec = importlib.util.spec_from_file_location("codemod", {str(PACKAGE)!r} + "/__init__.py",
-                                                      submodule_search_locations=[{str(PACKAGE)!r}])
-        sys.modules["codemod"] = importlib.util.module_from_spec(spec)
-        from codemod.validate import stubs
-        module = stubs.import_with_stubs("r.m", {str(tmp_path)!r})
+    done = _fresh_stubbed_import(tmp_path, "r.m", """
         try:
             module.Base()
         except TypeError:
             print("abstract")
         print(module.Model().score(), stubs.DECORATED)
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["abstract", "7 ['missing_overrides_for_codemod_test.overrides']"], done.stdout
 
