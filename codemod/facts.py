@@ -524,11 +524,13 @@ class ClassFacts:
                 f"register_forward_hook(self.{stmt.name})" in (whole := whole or class_text(symbols, cls))
             ):
                 _type_hook_arguments(evaluator, positional[2], positional[3])  # `layer.register_forward_hook(self._hook)`
-            walker = self._walker(evaluator) if relation == "own" else BodyWalker(evaluator)
+            if relation == "own":
+                walker = self._walker(evaluator)
+                walker.containers.update(self.inherited_containers)  # `self.step_outputs = []` in a base's __init__
+            else:
+                walker = BodyWalker(evaluator)
             if self.walker is not None:
                 walker.containers.update(self.walker.containers)  # `self.d = {}` in __init__, `self.d[k] = t` here
-            if relation == "own":
-                walker.containers.update(self.inherited_containers)  # `self.step_outputs = []` in a base's __init__
             walker.walk(stmt.body)
             label = f"{cls.name}.{stmt.name}"
             if relation == "base":

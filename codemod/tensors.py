@@ -964,9 +964,9 @@ class Evaluator:
                 tensor = Value(Kind.TENSOR, state)
                 last = Value(Kind.SEQUENCE, state, elements=(tensor, tensor)) if layer == "LSTM" else tensor
                 return Value(Kind.SEQUENCE, state, elements=(tensor, last))
-            if held is not None and held.module is not None and self.per_call and held.module.rpartition(".")[2] == "Sequential":
-                # `self.utt_shared_t = self.shared(x)` in a method: a stack of layers hands on one tensor
-                return Value(Kind.TENSOR, SEQUENTIAL_OUTPUT, guessed=True)
+            sequential = self._sequential_guess(held)  # `self.utt_shared_t = self.shared(x)` in a method
+            if sequential is not None:
+                return sequential
             if held is not None and held.module == tn.SOME_REPOSITORY_MODULE and self.per_call:
                 # `self.fake_B = self.netG(self.real_A)` with netG from a factory that returns one
                 # of several repository modules: what a module returns, most often a tensor
@@ -1019,13 +1019,19 @@ class Evaluator:
         held = constructor_attributes(self.index, lineage, self.depth + 1).get(name)
         if held is not None and held.module is not None and tn.module_returns_tensor(held.module):
             return Value(Kind.TENSOR, f"data passed in (computed by {held.module.rpartition('.')[2]})")
-        if held is not None and held.module is not None and self.per_call and held.module.rpartition(".")[2] == "Sequential":
-            # `self.memory = self.grader.conv1(x)` in a method: a child's stack of layers, as for
-            # one of self's own (a guess, for reports only)
-            return Value(Kind.TENSOR, SEQUENTIAL_OUTPUT, guessed=True)
+        sequential = self._sequential_guess(held)  # `self.memory = self.grader.conv1(x)` in a method
+        if sequential is not None:
+            return sequential
         if held is not None and held.instance is not None:
             value = self._instance_method(held.instance, "__call__")  # a repository module: its forward
             return value if value.kind is Kind.TENSOR else None
+        return None
+
+    def _sequential_guess(self, held: Value | None) -> Value | None:
+        """What calling an nn.Sequential (self's own or a child's) returns in a method other
+        than __init__: a stack of layers hands on one tensor, by a guess good for reports only."""
+        if held is not None and held.module is not None and self.per_call and held.module.rpartition(".")[2] == "Sequential":
+            return Value(Kind.TENSOR, SEQUENTIAL_OUTPUT, guessed=True)
         return None
 
     def _property_value(self, name: str) -> Value:

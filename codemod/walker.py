@@ -391,7 +391,7 @@ class BodyWalker:
             # self.kernels.append(t), self.tables.update(...): tensors put in a list or dict attribute.
             values = [self.ev.eval(a) for a in [*call.args, *(k.value for k in call.keywords)]]
             concatenated = func.value.attr in self.concatenated and func.attr in ("append", "extend") and all(
-                v.kind in (Kind.UNKNOWN, Kind.TENSOR_OR_NONE) for v in values)
+                v.kind is Kind.UNKNOWN for v in values)
             if concatenated or any(v.is_tensor or v.kind is Kind.SEQUENCE for v in values):
                 self._event(func.value.attr, "fill", stmt, Value(Kind.SEQUENCE, combine_state(*values)), None)
                 return
