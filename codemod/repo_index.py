@@ -416,6 +416,13 @@ class RepoIndex:
             return None
         return self.resolve(qualname, symbols.path)
 
+    def from_another_library(self, symbols: ModuleSymbols, node: ast.expr) -> bool:
+        """Whether `node` names something of a package outside the repository other than
+        torch and the builtins (`pickle.load`, `OmegaConf.merge`)."""
+        resolved = self.resolve_expr(symbols, node)
+        return resolved is not None and resolved.kind == "external" \
+            and not resolved.qualname.startswith(("torch.", "builtins."))
+
     # -- nn.Module detection ------------------------------------------------------------------
 
     def is_resolved_module_class(self, resolved: Resolved) -> bool:

@@ -391,17 +391,9 @@ def _bound_by_other_libraries(body: list[ast.stmt], symbols: ModuleSymbols | Non
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:
             if isinstance(target, ast.Name):
-                verdicts[target.id] = verdicts.get(target.id, True) and _other_library_call(node.value, symbols, index)
+                verdicts[target.id] = verdicts.get(target.id, True) and isinstance(node.value, ast.Call) \
+                    and index.from_another_library(symbols, node.value.func)
     return {name for name, other in verdicts.items() if other}
-
-
-def _other_library_call(value: ast.expr, symbols: ModuleSymbols, index: RepoIndex) -> bool:
-    if not isinstance(value, ast.Call):
-        return False
-    qualname = symbols.qualify(value.func)
-    if qualname is None or qualname.split(".")[0] in ("torch", "builtins"):
-        return False
-    return index.resolve(qualname, symbols.path).kind == "external"
 
 
 def _root_name(node: ast.expr) -> str | None:

@@ -84,9 +84,7 @@ def _from_outside(facts: AttributeFacts, node: ast.expr, parameters: set[str], d
             if isinstance(root, ast.Name) and not _bound_locally(facts.cls.init, root.id) \
                     and root.id not in parameters and root.id != facts.cls.self_name:
                 # a module-level name (an import): where it resolves decides
-                resolved = facts.cls.index.resolve_expr(facts.cls.symbols, node.func)
-                return resolved is not None and resolved.kind == "external" \
-                    and not resolved.qualname.startswith(("torch.", "builtins."))
+                return facts.cls.index.from_another_library(facts.cls.symbols, node.func)
             node = node.func
         else:
             node = node.value
