@@ -817,7 +817,7 @@ def test_string_options_of_the_repository_command_line_fill_a_made_up_config(tmp
         config_args = {"model": ("HGCN", "which encoder"), "dropout": (0.1, "rate")}
     """))
     monkeypatch.chdir(tmp_path)
-    synth.repository_options.cache_clear()
+    synth._declarations.cache_clear()
     try:
         assert synth.repository_options() == {"manifold": "PoincareBall", "use_att": False, "device": "cuda:0", "model": "HGCN"}
         config = synth.MadeUpConfig()
@@ -825,7 +825,52 @@ def test_string_options_of_the_repository_command_line_fill_a_made_up_config(tmp
         assert (config.manifold, config.model, config.use_att) == ("PoincareBall", "HGCN", False)
         assert config.dim == synth._int_values("dim")[0] and config.device == "cpu"
     finally:
-        synth.repository_options.cache_clear()
+        synth._declarations.cache_clear()
+
+
+def test_declared_choices_give_a_made_up_config_per_choice_when_the_default_does_not_build(tmp_path, monkeypatch):
+    # the command line's default suits another network of the repository; this one builds only
+    # from the table it indexes, so a further made-up config takes the other declared choices
+    (tmp_path / "config.py").write_text(textwrap.dedent("""
+        import argparse
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--aggr", type=str, default="tfmlp", choices=["deepset", "gated_sum", "tfmlp"])
+        parser.add_argument("--norm", default="batch", choices=("batch", "layer"))
+    """))
+    _FACTORY = {"deepset": nn.Identity, "gated_sum": nn.Identity}
+
+    class Gate(nn.Module):
+        def __init__(self, args):
+            super().__init__()
+            self.aggr = _FACTORY[args.aggr]()
+            self.norm = args.norm
+            self.one = torch.ones(1)
+
+    monkeypatch.chdir(tmp_path)
+    synth._declarations.cache_clear()
+    try:
+        assert synth.repository_choices() == {"aggr": ["deepset", "gated_sum", "tfmlp"], "norm": ["batch", "layer"]}
+        candidates = synth.argument_candidates(Gate)
+        made = [(c.kwargs["args"].aggr, c.kwargs["args"].norm) for c in candidates]
+        # the default first, then each other choice; a shorter list repeats its last one
+        assert made == [("tfmlp", "batch"), ("deepset", "layer"), ("gated_sum", "layer")]
+        built = []
+        for candidate in candidates:
+            try:
+                built.append(Gate(*candidate.args, **candidate.kwargs))
+            except KeyError:
+                continue
+        assert len(built) == 2 and "aggr='deepset'" in candidates[1].description
+
+        class Kept(nn.Module):  # reads the option through the attribute it keeps the namespace in
+            def __init__(self, args):
+                super().__init__()
+                self.args = args
+                self.aggr = _FACTORY[self.args.aggr]()
+
+        assert [c.kwargs["args"].aggr for c in synth.argument_candidates(Kept)] == ["tfmlp", "deepset", "gated_sum"]
+    finally:
+        synth._declarations.cache_clear()
 
 
 def test_a_flag_of_forward_gets_both_values():

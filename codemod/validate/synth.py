@@ -685,6 +685,7 @@ def _attribute_reads(cls: type, parameter: str) -> dict[str, Any]:
         return {}
     found: dict[str, Any] = {}
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    kept = _kept_as(tree, parameter)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):
             continue
@@ -693,7 +694,10 @@ def _attribute_reads(cls: type, parameter: str) -> dict[str, Any]:
         while isinstance(current, ast.Attribute):
             chain.append(current.attr)
             current = current.value
-        if isinstance(current, ast.Name) and current.id == parameter:
+        if chain and chain[-1] in kept and isinstance(current, ast.Name) and current.id == "self":
+            chain.pop()  # `self.args.aggr` after `self.args = args`: read from the argument all the same
+            current = ast.Name(id=parameter)
+        if chain and isinstance(current, ast.Name) and current.id == parameter:
             level = found
             for part in reversed(chain):
                 level = level.setdefault(part, {})
@@ -703,18 +707,48 @@ def _attribute_reads(cls: type, parameter: str) -> dict[str, Any]:
     return found
 
 
+def _kept_as(tree: ast.AST, parameter: str) -> set[str]:
+    """The attributes of self the constructor keeps the parameter in as it is (`self.args = args`)."""
+    return {target.attr for node in ast.walk(tree) if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Name) and node.value.id == parameter
+            for target in node.targets if isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name) and target.value.id == "self"}
+
+
 # Marks, in _attribute_reads, an attribute the constructor calls.
 _CALLED = "<called>"
 
 
 def _namespaces(cls: type, parameter: str) -> list[tuple[Any, str]]:
+    """A namespace with the attributes the constructor reads, then, where the repository's
+    command line declares `choices` for some of them, one with each further choice: its default
+    may suit another model of the repository and not this class (`--aggr tfmlp`, which only
+    one of its networks supports)."""
     reads = _attribute_reads(cls, parameter)
     if not reads:
         return []
-    value = _namespace(reads)
-    shown = ", ".join(f"{k}={getattr(value, k)!r}" if not reads[k] else f"{k}() -> {getattr(value, k)()!r}"
-                      for k in sorted(reads) if not reads[k] or reads[k] == {_CALLED: True})
-    return [(value, f"a namespace ({shown})")]
+    out = []
+    for variant in range(_choice_variants(reads)):
+        value = _namespace(reads, variant)
+        shown = ", ".join(f"{k}={getattr(value, k)!r}" if not reads[k] else f"{k}() -> {getattr(value, k)()!r}"
+                          for k in sorted(reads) if not reads[k] or reads[k] == {_CALLED: True})
+        out.append((value, f"a namespace ({shown})"))
+    return out
+
+
+def _choice_variants(reads: dict[str, Any]) -> int:
+    """How many made-up configs the declared choices of the keys read give (1 where none has
+    any), at most MAX_CANDIDATES."""
+    counts = [len(_alternatives(key)) for key in _keys(reads)]
+    return min(MAX_CANDIDATES, max([1, *counts]))
+
+
+def _keys(reads: dict[str, Any]):
+    for key, nested in reads.items():
+        if nested and nested != {_CALLED: True}:
+            yield from _keys(nested)
+        elif not nested:
+            yield key
 
 
 def _used_as_sequence(tree: ast.AST | None, parameter: str) -> bool:
@@ -762,12 +796,16 @@ def _subscript_reads(tree: ast.AST | None, parameter: str) -> dict[str, Any]:
 
 
 def _mappings(cls: type, parameter: str) -> list[tuple[Any, str]]:
+    """A dict with the keys the constructor reads; one per declared choice, as _namespaces."""
     reads = _subscript_reads(_init_tree(cls), parameter)
     if not reads:
         return []
-    value = _mapping(reads)
-    shown = ", ".join(f"{k!r}: {value[k]!r}" for k in sorted(reads) if not reads[k])
-    return [(value, f"a dict ({{{shown}}})")]
+    out = []
+    for variant in range(_choice_variants(reads)):
+        value = _mapping(reads, variant)
+        shown = ", ".join(f"{k!r}: {value[k]!r}" for k in sorted(reads) if not reads[k])
+        out.append((value, f"a dict ({{{shown}}})"))
+    return out
 
 
 class MadeUpMapping(dict):
@@ -782,8 +820,9 @@ class MadeUpMapping(dict):
         return value
 
 
-def _mapping(reads: dict[str, Any]) -> MadeUpMapping:
-    return MadeUpMapping({key: _mapping(nested) if nested else _value_by_name(key) for key, nested in reads.items()})
+def _mapping(reads: dict[str, Any], variant: int = 0) -> MadeUpMapping:
+    return MadeUpMapping({key: _mapping(nested, variant) if nested else _value_by_name(key, variant)
+                          for key, nested in reads.items()})
 
 
 class MadeUpConfig(types.SimpleNamespace):
@@ -801,8 +840,13 @@ class MadeUpConfig(types.SimpleNamespace):
         return value
 
 
-def _value_by_name(key: str) -> Any:
+def _value_by_name(key: str, variant: int = 0) -> Any:
+    """The made-up value of a config key; `variant` picks among the choices the repository's
+    command line declares for it (the default first), the last one once they run out."""
     lowered = key.lower()
+    alternatives = _alternatives(key)
+    if alternatives and "device" not in lowered:
+        return alternatives[min(variant, len(alternatives) - 1)]
     option = repository_options().get(key)
     if option is not None and "device" not in lowered:
         return option  # `--manifold PoincareBall`: a choice the repository's own command line offers
@@ -819,14 +863,34 @@ def _value_by_name(key: str) -> Any:
 _OPTION_FILES = 400
 
 
-@functools.lru_cache(maxsize=1)
 def repository_options() -> dict[str, str | bool]:
     """String and bool defaults of the repository's own options, by name, read statically from
     the working directory (the worker runs from the repository root): argparse's
     `add_argument("--manifold", default="PoincareBall")` and option tables written as
     `"manifold": ("Euclidean", "which manifold to use")`.  Numbers are left to the made-up
     sizes, which are kept small; a string option has no made-up value that works."""
+    return _declarations()[0]
+
+
+def repository_choices() -> dict[str, list[str]]:
+    """The string `choices=[...]` the repository's argparse options declare, by name."""
+    return _declarations()[1]
+
+
+def _alternatives(key: str) -> list[str]:
+    """A string option's values to try, its declared default first, then its other choices."""
+    choices = repository_choices().get(key)
+    if not choices:
+        return []
+    default = repository_options().get(key)
+    first = [default] if isinstance(default, str) and default in choices else []
+    return first + [c for c in choices if c not in first]
+
+
+@functools.lru_cache(maxsize=1)
+def _declarations() -> tuple[dict[str, str | bool], dict[str, list[str]]]:
     found: dict[str, str | bool] = {}
+    choices: dict[str, list[str]] = {}
     seen = 0
     for directory, subdirectories, files in os.walk(os.getcwd()):
         subdirectories[:] = sorted(d for d in subdirectories if not d.startswith(".") and d not in (
@@ -847,17 +911,37 @@ def repository_options() -> dict[str, str | bool]:
                 for key, value in _declared_options(node):
                     if isinstance(value, (str, bool)):
                         found.setdefault(key, value)
-    return found
+                for key, values in _declared_choices(node):
+                    choices.setdefault(key, values)
+    return found, choices
+
+
+def _option_name(call: ast.Call) -> str | None:
+    """The attribute an argparse `add_argument` call sets (`dest=`, or its long flag)."""
+    flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    long = next((f for f in flags if f.startswith("--")), None)
+    dest = next((k.value.value for k in call.keywords if k.arg == "dest" and isinstance(k.value, ast.Constant)), None)
+    return dest or (long.lstrip("-").replace("-", "_") if long else None)
+
+
+def _declared_choices(node: ast.AST):
+    """(name, [choice, ...]) for an argparse call that lists string choices."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument"):
+        return
+    listed = next((k.value for k in node.keywords if k.arg == "choices"), None)
+    if not isinstance(listed, (ast.List, ast.Tuple, ast.Set)):
+        return
+    values = [e.value for e in listed.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    name = _option_name(node)
+    if name and values and len(values) == len(listed.elts):
+        yield name, values
 
 
 def _declared_options(node: ast.AST):
     """(name, default) pairs an argparse call or an option-table entry declares."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
-        flags = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-        long = next((f for f in flags if f.startswith("--")), None)
         default = next((k.value for k in node.keywords if k.arg == "default"), None)
-        dest = next((k.value.value for k in node.keywords if k.arg == "dest" and isinstance(k.value, ast.Constant)), None)
-        name = dest or (long.lstrip("-").replace("-", "_") if long else None)
+        name = _option_name(node)
         if name and isinstance(default, ast.Constant):
             yield name, default.value
     elif isinstance(node, ast.Dict):
@@ -868,9 +952,9 @@ def _declared_options(node: ast.AST):
                 yield key.value, value.elts[0].value
 
 
-def _namespace(reads: dict[str, Any]) -> MadeUpConfig:
-    values = {key: _made_up_method(key) if nested == {_CALLED: True} else _namespace(nested) if nested
-              else _value_by_name(key) for key, nested in reads.items()}
+def _namespace(reads: dict[str, Any], variant: int = 0) -> MadeUpConfig:
+    values = {key: _made_up_method(key) if nested == {_CALLED: True} else _namespace(nested, variant) if nested
+              else _value_by_name(key, variant) for key, nested in reads.items()}
     return MadeUpConfig(**values)
 
 
