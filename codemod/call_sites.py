@@ -235,8 +235,8 @@ _ARITHMETIC = (ast.Mult, ast.Add, ast.Sub, ast.Div, ast.MatMult)
 
 
 def combined_with_inputs(cls: ast.ClassDef, attrs: set[str]) -> set[str]:
-    """Those of `attrs` that forward combines with one of its inputs, or with a value it
-    computed from them, by arithmetic (`inputs * self.mask`, `(1 - self.mask) * x`) or hands on
+    """Those of `attrs` that forward (or a method it calls on self, with what that method is
+    handed) combines with one of its inputs, or with a value it computed from them, by arithmetic (`inputs * self.mask`, `(1 - self.mask) * x`) or hands on
     with them to a function, a method or a child module of the repository
     (`focal_loss(input, y, weight=self.weight)`, `self.read(emb, self.graph_neigh)`), or
     indexes one with them (`x[:, self.unpool_idx]`).  A number, a list
@@ -306,21 +306,49 @@ def _aliases(function: ast.AST, self_name: str) -> dict[str, str]:
 
 
 def _combined_with_inputs(cls: ast.ClassDef) -> frozenset[str]:
-    forward = next((m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == "forward"), None)
+    methods = {m.name: m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    forward = methods.get("forward")
     if forward is None or not forward.args.args:
         return frozenset()
     self_name = forward.args.args[0].arg
-    inputs = _computed_from({a.arg for a in [*forward.args.args[1:], *forward.args.kwonlyargs]}, forward)
-    if not inputs:
-        return frozenset()
+    found: set[str] = set()
+    for method in _reached_from(methods, forward, self_name):
+        own = [*method.args.posonlyargs, *method.args.args]
+        if own and not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in method.decorator_list):
+            found |= _combined_in(method, own[0].arg)
+    return frozenset(found)
 
-    aliases = {name: attr for name, attr in _aliases(forward, self_name).items() if name not in inputs}
+
+def _reached_from(methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef], start: ast.FunctionDef | ast.AsyncFunctionDef,
+                  self_name: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """`start` and the methods of the class it calls on self, transitively (`forward` handing its
+    inputs to `self.process(H, y)`): each runs on what the call is handed."""
+    reached = [start]
+    seen = {start.name}
+    for function in reached:
+        for node in ast.walk(function):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                    and node.func.value.id == self_name and node.func.attr in methods and node.func.attr not in seen \
+                    and node.func.attr != "__init__":
+                seen.add(node.func.attr)
+                reached.append(methods[node.func.attr])
+    return reached
+
+
+def _combined_in(function: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str) -> set[str]:
+    """The attributes `function` combines with its own inputs (see combined_with_inputs)."""
+    parameters = [*function.args.posonlyargs, *function.args.args][1:]
+    inputs = _computed_from({a.arg for a in [*parameters, *function.args.kwonlyargs]}, function)
+    if not inputs:
+        return set()
+
+    aliases = {name: attr for name, attr in _aliases(function, self_name).items() if name not in inputs}
 
     def has_input(node: ast.expr) -> bool:
         return any(isinstance(n, ast.Name) and n.id in inputs for n in ast.walk(node))
 
     found: set[str] = set()
-    for node in ast.walk(forward):
+    for node in ast.walk(function):
         if isinstance(node, ast.Call):
             func = node.func
             if _torch_function(func) is not None or (
@@ -340,7 +368,7 @@ def _combined_with_inputs(cls: ast.ClassDef) -> frozenset[str]:
                 attr = _operand_attr(side, self_name, aliases)
                 if attr is not None and has_input(other):
                     found.add(attr)
-    return frozenset(found)
+    return found
 
 
 def _derived_attributes(cls: ast.ClassDef, self_name: str) -> dict[str, set[str]]:

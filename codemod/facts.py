@@ -157,10 +157,14 @@ class ClassFacts:
         evidenced: set[str] = set()  # kept arguments the text shows used as a tensor
 
         open_arguments = _open_arguments(init, walker.events)
+        # `self.const = const.to(device)`: a tensor or a module whatever the class does with it;
+        # worth typing from the calls (a tensor there is kept raw), never reported untyped
+        moved = {event.attr for event in walker.events if event.kind == "assign"
+                 and isinstance(event.value_node, ast.Call) and moved_operand(event.value_node) is not None} & open_arguments
 
         def worth(attrs: set[str]) -> set[str]:
             evidenced.update(tensor_used_attributes(text, attrs) | (attrs & bound_as_tensor.keys()))
-            return evidenced | combined_with_inputs(self.cls, attrs & open_arguments)
+            return evidenced | combined_with_inputs(self.cls, attrs & open_arguments) | (attrs & moved)
 
         kept = kept_arguments(init, walker.events, walker.ev, worth)
         tested = type_tested(init)  # `if not isinstance(weight, torch.Tensor)`: other values are expected
@@ -172,7 +176,7 @@ class ClassFacts:
         # left alone, never reported as an untyped tensor argument
         used = (used_as_tensor(self.cls, walker.ev.self_name, set(kept)) & evidenced) | set(in_bindings)
         # `inputs * self.mask`: a number or a tensor; the calls may say (typed), or nothing is said
-        combined = combined_with_inputs(self.cls, set(kept) & open_arguments) - used
+        combined = (combined_with_inputs(self.cls, set(kept) & open_arguments) | (set(kept) & moved)) - used
         if not used and not combined:
             return {}
         values = argument_values(self.index, self.symbols, self.cls, init, {kept[a] for a in used | combined})
@@ -724,8 +728,8 @@ def _scalar_parameters(init: FunctionNode) -> set[str]:
 
 
 def _open_arguments(init: FunctionNode, events) -> set[str]:
-    """Attributes kept as a parameter (`self.mask = mask`, `self.comp_mask = competition_mask`)
-    that the signature does not show to be something else: no number, string or bool default,
+    """Attributes kept as a parameter (`self.mask = mask`, `self.comp_mask = competition_mask`,
+    `self.const = const.to(device)`) that the signature does not show to be something else: no number, string or bool default,
     no scalar, string or config annotation, not named like a configuration object
     (segments.CONFIG_NAMES).  Only these are worth reading the calls for when forward merely
     combines them with an input (the text pre-filter, segments._maybe_tensor_arguments, admits
@@ -735,12 +739,25 @@ def _open_arguments(init: FunctionNode, events) -> set[str]:
     scalars = _scalar_parameters(init)
     found = set()
     for event in events:
-        if event.kind != "assign" or not isinstance(event.value_node, ast.Name):
+        node = moved_operand(event.value_node) if event.kind == "assign" else None
+        if not isinstance(node, ast.Name):
             continue
-        name = event.value_node.id
+        name = node.id
         if name in parameters and name not in CONFIG_NAMES and name not in scalars and event.attr not in CONFIG_NAMES:
             found.add(event.attr)
     return found
+
+
+# Moves that keep what they are called on what it is (a tensor stays one, so does a module).
+_MOVES = frozenset({"to", "cuda", "cpu"})
+
+
+def moved_operand(node: ast.expr | None) -> ast.expr | None:
+    """`mask` for `mask`, `mask.to(device)`, `mask.cuda()`: the value kept, moved or not; None
+    for anything else."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MOVES:
+        node = node.func.value
+    return node if isinstance(node, ast.Name) else None
 
 
 # What a forward hook's second argument holds: the tuple of the layer's positional inputs.

@@ -545,7 +545,14 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
         return True  # `self.mean = mean.view(-1, 1, 1)`: call_sites.binding_evidence reads it
     if kept and _combined_in_forward(class_text, _maybe_tensor_arguments(init_text, kept)):
         return True  # `inputs * self.mask`, `f(x, w=self.w)`: the calls may type it (call_sites.combined_with_inputs)
+    if _maybe_tensor_arguments(init_text, set(_MOVES_ARGUMENT.findall(init_text))):
+        return True  # `self.const = const.to(device)`: a tensor or a module, the calls may say which
     return bool(kept) and bool(tensor_used_attributes(class_text, kept))
+
+
+# `self.const = const.to(device=device)`, `self.mask = mask.cuda()`: a name kept, moved.
+_MOVES_ARGUMENT = re.compile(
+    r"^[ \t]*self\.(\w+)[ \t]*=[ \t]*[A-Za-z_]\w*\.(?:to|cuda)\([^()\n]*\)[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 
 
 # `self.adj = load_graph(path)`, `self.index = tables["index"]`, `self.kernel = kernel`,
@@ -581,8 +588,9 @@ def _maybe_tensor_arguments(init_text: str, kept: set[str]) -> set[str]:
     head = init_text[: init_text.find(":\n") + 1 if ":\n" in init_text else len(init_text)]
     chosen = set()
     for attr in kept:
-        # `self.mask = mask`, `self.comp_mask = competition_mask`
-        bound = re.search(r"^[ \t]*self\.%s[ \t]*=[ \t]*([A-Za-z_]\w*)[ \t]*(?:#[^\n]*)?$" % attr, init_text, re.M)
+        # `self.mask = mask`, `self.comp_mask = competition_mask`, `self.const = const.to(device)`
+        bound = re.search(r"^[ \t]*self\.%s[ \t]*=[ \t]*([A-Za-z_]\w*)(?:\.(?:to|cuda|cpu)\([^()\n]*\))?[ \t]*(?:#[^\n]*)?$"
+                          % attr, init_text, re.M)
         name = bound.group(1) if bound else None
         if name is None or name in CONFIG_NAMES or attr in CONFIG_NAMES:
             continue
@@ -602,11 +610,11 @@ def _combined_in_forward(class_text: str, kept: set[str]) -> bool:
     """forward's text puts a kept attribute beside an operator or in a call's arguments
     (`inputs * self.mask`, `f(x, weight=self.weight)`); a cheap stand-in for
     call_sites.combined_with_inputs, which reads the tree."""
-    start = class_text.find("def forward(")
-    if start < 0 or not kept:
+    body = _method_text(class_text, "forward")
+    if body is None or not kept:
         return False
-    end = class_text.find("\n    def ", start + 1)
-    body = class_text[start:end if end > 0 else len(class_text)]
+    # and the methods forward calls on self (`return self.process(H, y)`), as the tree reading does
+    body += "".join(_method_text(class_text, name) or "" for name in set(_SELF_CALL.findall(body)) - {"forward"})
     names = "|".join(map(re.escape, sorted(kept)))
     return re.search(
         r"(?:[*+\-/@(,]|\w=)[ \t]*\(?[ \t]*self\.(?:" + names + r")\b(?![ \t]*\()|\bself\.(?:" + names
@@ -616,6 +624,19 @@ def _combined_in_forward(class_text: str, kept: set[str]) -> bool:
         body,
         re.MULTILINE,
     ) is not None
+
+
+_SELF_CALL = re.compile(r"\bself\.(\w+)\s*\(")
+_NEXT_DEF = re.compile(r"\n[ \t]+(?:async[ \t]+)?def[ \t]")
+
+
+def _method_text(class_text: str, name: str) -> str | None:
+    """The text of a method of the class, from its `def` to the next one (None if it has none)."""
+    start = class_text.find(f"def {name}(")
+    if start < 0:
+        return None
+    end = _NEXT_DEF.search(class_text, start + 1)
+    return class_text[start:end.start() if end else len(class_text)]
 
 
 # The methods no other value a constructor is handed has: numpy arrays (`sum`, `reshape`,
