@@ -143,6 +143,23 @@ def test_a_sibling_file_named_like_a_missing_package_gives_way_to_a_stand_in(tmp
     assert done.stdout.split() == ["42", "['hydra_for_codemod_test']", "False"], done.stdout
 
 
+def test_a_version_file_written_at_install_time_is_stood_in_for(tmp_path):
+    """`from ._version import __version__` in a package whose `_version.py` setuptools-scm writes
+    when it is installed: the source tree lacks it, and the package now imports with an unknown
+    version.  Any other missing module of the repository stays an error."""
+    _repo(tmp_path, {"pkg/__init__.py": "from ._version import __version__, __version_tuple__\n",
+                     "pkg/m.py": "import pkg\nVERSION = pkg.__version__\n",
+                     "other/__init__.py": "from ._helpers import x\n",
+                     "other/m.py": "import other\n"})
+    done = _fresh_stubbed_import(tmp_path, "pkg.m", """
+        print(module.VERSION, stubs.stubbed())
+    """)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [stubs.UNKNOWN_VERSION, "[]"], done.stdout
+    done = _fresh_stubbed_import(tmp_path, "other.m", "")
+    assert done.returncode != 0 and "No module named 'other._helpers'" in done.stderr
+
+
 def test_forgettable_keeps_installed_and_extension_modules(tmp_path):
     import numpy
 

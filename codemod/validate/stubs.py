@@ -170,6 +170,40 @@ def missing_module(exc: BaseException, root: str) -> str | None:
     return top
 
 
+# Module names of the version files that setuptools-scm (`write_to`), hatch-vcs, versioneer and
+# friends write when a package is built or installed, never committed.
+_VERSION_FILES = frozenset({"_version", "version", "__version__"})
+# What a stand-in for one holds: a version that says it is unknown.
+UNKNOWN_VERSION = "0.0.0+unknown"
+
+
+def generated_version_file(exc: BaseException, root: str) -> bool:
+    """Whether ``exc`` is a repository package's version file missing from a source tree that
+    was never installed (`from ._version import __version__` in `trackastra/__init__.py`)."""
+    if not isinstance(exc, ModuleNotFoundError) or not exc.name or "." not in exc.name:
+        return False
+    parent, _, leaf = exc.name.rpartition(".")
+    if leaf not in _VERSION_FILES:
+        return False
+    # the package's folder on the repository's part of sys.path (its __init__ failed on this
+    # import, so the package itself is no longer in sys.modules)
+    base = os.path.realpath(root).rstrip(os.sep) + os.sep
+    for entry in sys.path:
+        folder = os.path.join(os.path.realpath(entry or "."), *parent.split("."))
+        if (folder + os.sep).startswith(base) and os.path.isfile(os.path.join(folder, "__init__.py")):
+            return not os.path.exists(os.path.join(folder, leaf + ".py"))
+    return False
+
+
+def _version_module(name: str) -> types.ModuleType:
+    """A stand-in for a generated version file: only version strings live there, which no
+    model computes with."""
+    module = types.ModuleType(name)
+    module.__version__ = module.version = UNKNOWN_VERSION  # type: ignore[attr-defined]
+    module.__version_tuple__ = module.version_tuple = (0, 0, 0, "unknown")  # type: ignore[attr-defined]
+    return module  # no file: kept when the retry forgets the repository's half-imported modules
+
+
 def own_directory(exc: BaseException, top: str, root: str) -> str | None:
     """The repository directory that holds ``top`` as a module of its own, or None.
 
@@ -257,6 +291,9 @@ def import_with_stubs(module_name: str, root: str) -> Any:
             elif directory is not None and directory not in sys.path:
                 sys.path.append(directory)
                 siblings[top] = directory
+                added += 1
+            elif generated_version_file(exc, root) and added < MAX_STUBS:
+                sys.modules[exc.name] = _version_module(exc.name)
                 added += 1
             else:
                 top = missing_module(exc, root)
