@@ -873,6 +873,28 @@ def test_declared_choices_give_a_made_up_config_per_choice_when_the_default_does
         synth._declarations.cache_clear()
 
 
+def test_values_used_as_sequences_are_made_up_as_lists():
+    class Noise(nn.Module):  # `*shape`: unpacked, so a sequence of sizes
+        def __init__(self, shape, std=0.05):
+            super().__init__()
+            self.noise = torch.zeros(1, *shape)
+
+    class Pulsar(nn.Module):  # `len(para.channels)` and `self.input_shape[1]` after keeping it
+        def __init__(self, para, input_shape):
+            super().__init__()
+            self.input_shape = input_shape
+            self.down = para.stride ** len(para.channels)
+            self.out_length = self.input_shape[1] // self.down
+
+    noise = synth.argument_candidates(Noise)[0]
+    assert isinstance(noise.kwargs["shape"], list)
+    Noise(*noise.args, **noise.kwargs)
+    pulsar = synth.argument_candidates(Pulsar)[0]
+    assert isinstance(pulsar.kwargs["para"].channels, list) and isinstance(pulsar.kwargs["input_shape"], list)
+    assert "channels=[" in pulsar.description
+    Pulsar(*pulsar.args, **pulsar.kwargs)
+
+
 def test_a_flag_of_forward_gets_both_values():
     class GANLoss(nn.Module):
         def forward(self, prediction, target_is_real):

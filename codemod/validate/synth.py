@@ -685,6 +685,7 @@ def _attribute_reads(cls: type, parameter: str) -> dict[str, Any]:
         return {}
     found: dict[str, Any] = {}
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    sequences = _sequence_operands(tree)
     kept = _kept_as(tree, parameter)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):
@@ -703,8 +704,32 @@ def _attribute_reads(cls: type, parameter: str) -> dict[str, Any]:
                 level = level.setdefault(part, {})
             if id(node) in called and not level:
                 level[_CALLED] = True  # `voc.get_id(token)`: a method, made up as one
+            elif id(node) in sequences and not level:
+                level[_SEQUENCE] = True  # `len(para.channels)`: a list, made up as one
     # getattr(param, "x", default) keeps its default: not needed
     return found
+
+
+def _sequence_operands(tree: ast.AST) -> set[int]:
+    """ids of the nodes a function uses as a sequence: `len(x)`, `for _ in x`, `*x`, `x[0]`, `x[i]`."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1:
+            found.add(id(node.args[0]))
+        elif isinstance(node, (ast.For, ast.comprehension)):
+            found.add(id(node.iter))
+        elif isinstance(node, ast.Starred):
+            found.add(id(node.value))
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and (
+                isinstance(node.slice, ast.Name)
+                or (isinstance(node.slice, ast.Constant) and type(node.slice.value) is int)):
+            found.add(id(node.value))
+    return found
+
+
+def _is_leaf(nested: dict[str, Any]) -> bool:
+    """A value read as it is, called as a method or used as a sequence: no attributes of its own."""
+    return not nested or nested == {_CALLED: True} or nested == {_SEQUENCE: True}
 
 
 def _kept_as(tree: ast.AST, parameter: str) -> set[str]:
@@ -715,8 +740,9 @@ def _kept_as(tree: ast.AST, parameter: str) -> set[str]:
             and isinstance(target.value, ast.Name) and target.value.id == "self"}
 
 
-# Marks, in _attribute_reads, an attribute the constructor calls.
+# Marks, in _attribute_reads, an attribute the constructor calls, and one it uses as a sequence.
 _CALLED = "<called>"
+_SEQUENCE = "<sequence>"
 
 
 def _namespaces(cls: type, parameter: str) -> list[tuple[Any, str]]:
@@ -730,8 +756,8 @@ def _namespaces(cls: type, parameter: str) -> list[tuple[Any, str]]:
     out = []
     for variant in range(_choice_variants(reads)):
         value = _namespace(reads, variant)
-        shown = ", ".join(f"{k}={getattr(value, k)!r}" if not reads[k] else f"{k}() -> {getattr(value, k)()!r}"
-                          for k in sorted(reads) if not reads[k] or reads[k] == {_CALLED: True})
+        shown = ", ".join(f"{k}() -> {getattr(value, k)()!r}" if reads[k] == {_CALLED: True} else f"{k}={getattr(value, k)!r}"
+                          for k in sorted(reads) if _is_leaf(reads[k]))
         out.append((value, f"a namespace ({shown})"))
     return out
 
@@ -745,7 +771,7 @@ def _choice_variants(reads: dict[str, Any]) -> int:
 
 def _keys(reads: dict[str, Any]):
     for key, nested in reads.items():
-        if nested and nested != {_CALLED: True}:
+        if not _is_leaf(nested):
             yield from _keys(nested)
         elif not nested:
             yield key
@@ -757,8 +783,13 @@ def _used_as_sequence(tree: ast.AST | None, parameter: str) -> bool:
     if tree is None:
         return False
 
+    kept = _kept_as(tree, parameter)
+
     def is_parameter(node: ast.AST) -> bool:
-        return isinstance(node, ast.Name) and node.id == parameter
+        # the parameter, or the attribute of self the constructor keeps it in (`self.shape[1]`)
+        return (isinstance(node, ast.Name) and node.id == parameter) or (
+            isinstance(node, ast.Attribute) and node.attr in kept and isinstance(node.value, ast.Name)
+            and node.value.id == "self")
 
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
@@ -766,6 +797,8 @@ def _used_as_sequence(tree: ast.AST | None, parameter: str) -> bool:
             return True
         if isinstance(node, (ast.For, ast.comprehension)) and is_parameter(node.iter):
             return True
+        if isinstance(node, ast.Starred) and is_parameter(node.value):
+            return True  # `torch.zeros(1, *shape)`
         if isinstance(node, ast.Subscript) and is_parameter(node.value) and isinstance(node.ctx, ast.Load) and (
                 isinstance(node.slice, ast.Name)
                 or (isinstance(node.slice, ast.Constant) and type(node.slice.value) is int)):
@@ -953,9 +986,17 @@ def _declared_options(node: ast.AST):
 
 
 def _namespace(reads: dict[str, Any], variant: int = 0) -> MadeUpConfig:
-    values = {key: _made_up_method(key) if nested == {_CALLED: True} else _namespace(nested, variant) if nested
+    values = {key: _made_up_method(key) if nested == {_CALLED: True} else _made_up_sequence(key)
+              if nested == {_SEQUENCE: True} else _namespace(nested, variant) if nested
               else _value_by_name(key, variant) for key, nested in reads.items()}
     return MadeUpConfig(**values)
+
+
+def _made_up_sequence(name: str) -> list[Any]:
+    """A config entry the constructor takes the length of or iterates (`len(para.channels)`):
+    two of the values made up for its name."""
+    value = _value_by_name(name)
+    return [value, value]
 
 
 def _made_up_method(name: str) -> Callable[..., Any]:
