@@ -895,6 +895,17 @@ def test_values_used_as_sequences_are_made_up_as_lists():
     Pulsar(*pulsar.args, **pulsar.kwargs)
 
 
+def test_an_argument_kept_moved_to_a_device_is_made_up_as_a_tensor():
+    class Demapper(nn.Module):  # `.to()` alone would fit a made-up object with a `to` method too
+        def __init__(self, const, device):
+            super().__init__()
+            self.const = const.to(device=device)
+
+    candidate = synth.argument_candidates(Demapper)[0]
+    assert isinstance(candidate.kwargs["const"], torch.Tensor)
+    assert isinstance(Demapper(*candidate.args, **candidate.kwargs).const, torch.Tensor)
+
+
 def test_a_flag_of_forward_gets_both_values():
     class GANLoss(nn.Module):
         def forward(self, prediction, target_is_real):

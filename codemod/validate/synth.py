@@ -287,6 +287,10 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     pose = _camera_pose(cls, parameter.name)
     if pose is not None:
         return [pose]
+    if _moved_and_kept(_init_tree(cls), parameter.name):
+        # `self.const = const.to(device)`: a tensor (a module handed in is never made up), which
+        # the analysis typed from the repository's calls before rewriting it
+        return _tensor_values(name) + _namespaces(cls, parameter.name)
     accessed = _attribute_reads(cls, parameter.name)
     if accessed:  # used like an object: something with those attributes
         return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name)
@@ -631,6 +635,20 @@ def _kept_as_tensor(cls: type, parameter: str) -> bool:
     from codemod.segments import ARGUMENT_TENSOR_METHODS  # imported only where a use is found
 
     return any(method in ARGUMENT_TENSOR_METHODS or method in ("view", "tile", "repeat_interleave") for method in uses)
+
+
+def _moved_and_kept(tree: ast.AST | None, parameter: str) -> bool:
+    """The constructor keeps the parameter moved to a device (`self.c = c.to(device=device)`,
+    `self.m = m.cuda()`)."""
+    if tree is None:
+        return False
+    from codemod.facts import moved_operand  # the analysis's own reading of such a binding
+
+    return any(isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+               and isinstance(moved := moved_operand(node.value), ast.Name) and moved.id == parameter
+               and any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+                       for t in node.targets)
+               for node in ast.walk(tree))
 
 
 def _names_a_size(name: str) -> bool:
