@@ -180,7 +180,8 @@ def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluat
     for event in events:
         if event.kind != "assign" or event.value is None:
             continue
-        if event.value.kind is not Kind.UNKNOWN and not _variable_of_untyped(event.value_node, evaluator):
+        if event.value.kind is not Kind.UNKNOWN and not _variable_of_untyped(event.value_node, evaluator) \
+                and not _typed_by_default_only(event.value):
             continue
         found = _root_name(event.value_node) if event.value_node is not None else None
         if found is not None and found[0].id in names and found[0].id != evaluator.self_name:
@@ -192,6 +193,12 @@ def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluat
         rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         kept = {attr: name for attr, name in kept.items() if name.partition(".")[0] not in rebound}
     return kept
+
+
+def _typed_by_default_only(value: Value) -> bool:
+    """An argument typed by its tensor default alone (tensors.Evaluator): a tensor, maybe an
+    nn.Parameter a caller hands in; the repository's calls may say it is a plain one."""
+    return value.maybe_parameter and value.kind is Kind.TENSOR and value.stateful == ARGUMENT_STATE
 
 
 def _variable_of_untyped(node: ast.expr | None, evaluator: Evaluator) -> bool:

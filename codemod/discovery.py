@@ -88,12 +88,22 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _package_of(directory: str) -> tuple[str, tuple[str, ...]]:
-    """(import root, package parts) for a module file living in ``directory``."""
+    """(import root, package parts) for a module file living in ``directory``.
+
+    A folder without ``__init__.py`` inside a package is a namespace portion of it: Python
+    imports ``pkg/nn/scalar/flow.py`` as ``pkg.nn.scalar.flow`` (where ``pkg/nn`` is a
+    package), and that module's ``from .._core import Base`` names ``pkg.nn._core``."""
     parent = os.path.dirname(directory)
-    if parent == directory or not os.path.isfile(os.path.join(directory, "__init__.py")):
+    if parent == directory:
         return directory, ()
+    name = os.path.basename(directory)
+    if not os.path.isfile(os.path.join(directory, "__init__.py")):
+        if not name.isidentifier() or not os.path.isfile(os.path.join(parent, "__init__.py")):
+            return directory, ()
+        root, parts = _package_of(parent)
+        return (root, parts + (name,)) if parts else (directory, ())
     root, parts = _package_of(parent)
-    return root, parts + (os.path.basename(directory),)
+    return root, parts + (name,)
 
 
 def module_name_for(path: Path) -> tuple[Path, str]:

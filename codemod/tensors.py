@@ -343,7 +343,10 @@ class Evaluator:
                 if self.env.get(name) is UNKNOWN and isinstance(default, (ast.Call, ast.BinOp, ast.UnaryOp)):
                     value = self.eval(default)
                     if value.kind is Kind.TENSOR and not value.requires_grad:
-                        self.env[name] = Value(Kind.TENSOR, ARGUMENT_STATE, None, value.integer, integer_guessed=value.integer_guessed)
+                        # the default says a tensor is expected, not which: a caller may hand in an
+                        # nn.Parameter (`Flow(tau_par=nn.Parameter(...))`), which must stay one
+                        self.env[name] = Value(Kind.TENSOR, ARGUMENT_STATE, None, value.integer,
+                                               integer_guessed=value.integer_guessed, maybe_parameter=True)
             # what one call site passes (a layer handed to a helper: `attention(q, k, v, dropout=self.dropout)`)
             self.env.update((name, value) for name, value in (arguments or {}).items() if name in self.env)
 

@@ -510,3 +510,24 @@ def test_a_training_property_setter_binds_its_attributes_before_the_constructor_
     assert Propagate(register=False).cache.shape == (2,)
     with pytest.raises(KeyError, match="already exists"):
         Propagate(register=True)
+
+
+def test_a_parameter_handed_in_stays_a_parameter_only_as_a_plain_assignment():
+    """Why a tensor default alone types no argument for a rewrite (rules/not_a_tensor.py): a
+    caller may pass an nn.Parameter, which `self.x = x` registers as a parameter and
+    register_buffer files as a buffer, out of model.parameters() and the optimizer."""
+
+    class Raw(torch.nn.Module):
+        def __init__(self, tau=torch.zeros(1)):
+            super().__init__()
+            self.tau = tau
+
+    class Rewritten(torch.nn.Module):
+        def __init__(self, tau=torch.zeros(1)):
+            super().__init__()
+            self.register_buffer("tau", tau, persistent=False)
+
+    tau = torch.nn.Parameter(torch.tensor([0.1]))
+    assert [name for name, _ in Raw(tau).named_parameters()] == ["tau"]
+    rewritten = Rewritten(tau)
+    assert list(rewritten.parameters()) == [] and rewritten.tau is tau  # a buffer now: never trained

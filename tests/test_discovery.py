@@ -233,9 +233,13 @@ def test_module_name_for(tmp_path: Path) -> None:
 
 
 def test_module_name_for_gap_in_packages(tmp_path: Path) -> None:
-    # No __init__.py in "mid": the import root stops there.
+    # No __init__.py in "mid", inside the package "a": a namespace portion of it, as Python
+    # imports it (`a.mid.b.m`, whose `from ... import x` names `a`)
     make(tmp_path, "a/__init__.py", "a/mid/b/__init__.py", "a/mid/b/m.py")
-    assert module_name_for(tmp_path / "a" / "mid" / "b" / "m.py") == (tmp_path / "a" / "mid", "b.m")
+    assert module_name_for(tmp_path / "a" / "mid" / "b" / "m.py") == (tmp_path, "a.mid.b.m")
+    # A folder without __init__.py outside any package is an import root of its own.
+    make(tmp_path, "top/b/__init__.py", "top/b/m.py")
+    assert module_name_for(tmp_path / "top" / "b" / "m.py") == (tmp_path / "top", "b.m")
 
 
 def test_explicit_directory_inside_ignored_tree_is_walked(in_tmp: Path) -> None:

@@ -60,7 +60,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
     if passed is not None:
         return RULE.skip(
             f"bound at line {passed.stmt.lineno} to a value that may be an nn.Parameter passed in (annotated as a "
-            "Parameter or a tensor, or tested with isinstance(..., torch.Tensor), which a Parameter passes); "
+            "Parameter or a tensor, defaulting to a tensor, or tested with isinstance(..., torch.Tensor), which a Parameter passes); "
             "a Parameter passed in must stay a parameter"
         )
     tensors = [e for e in events if e.kind in ("assign", "register_buffer") and e.value is not None and e.value.is_tensor]
