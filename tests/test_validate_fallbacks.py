@@ -628,3 +628,43 @@ def test_a_name_an_installed_package_no_longer_has_is_not_validated_and_says_so(
     v = out["Table"]
     assert v.verdict is Verdict.NOT_VALIDATED, _detail(v)
     assert "DECODER_VERSION_REMOVED_XYZ" in v.message and "json" in v.message and "older" in v.message, v.message
+
+
+def test_a_model_handing_its_keywords_to_a_repository_base_is_built_with_made_up_ones(tmp_path):
+    """`def __init__(self, dropout=0.3, **args): super().__init__(**args)` over a base that
+    requires `num_nodes` and `input_dim`: its own defaults do not build it, so the base's
+    required parameters are made up, and the forward is compared."""
+    _repo(tmp_path, {
+        "base.py": textwrap.dedent("""
+            import torch.nn as nn
+
+            class BaseModel(nn.Module):
+                def __init__(self, name, num_nodes, input_dim):
+                    super().__init__()
+                    self.num_nodes = num_nodes
+                    self.input_dim = input_dim
+        """),
+        "m.py": textwrap.dedent("""
+            import torch
+            import torch.nn as nn
+            from base import BaseModel
+
+            class Former(BaseModel):
+                def __init__(self, dropout=0.3, **args):
+                    super().__init__(**args)
+                    self.lin = nn.Linear(self.input_dim, self.input_dim)
+                    self.mask = torch.ones(self.input_dim)
+
+                def forward(self, x):
+                    return self.lin(x) * self.mask
+        """),
+    })
+    out = _validate(
+        tmp_path, "m.py", "m",
+        {"mask": ("        self.mask = torch.ones(self.input_dim)",
+                  '        self.register_buffer("mask", torch.ones(self.input_dim), persistent=False)')},
+        [("Former", [_finding("Former", "mask")])],
+    )
+    former = out["Former"]
+    assert former.verdict is Verdict.PASSED, _detail(former)
+    assert former.forward_compared

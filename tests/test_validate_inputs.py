@@ -906,6 +906,31 @@ def test_an_argument_kept_moved_to_a_device_is_made_up_as_a_tensor():
     assert isinstance(Demapper(*candidate.args, **candidate.kwargs).const, torch.Tensor)
 
 
+class _BaseModel(nn.Module):
+    def __init__(self, name, num_nodes, input_dim):
+        super().__init__()
+        self.name = name
+        self.num_nodes = num_nodes
+        self.input_dim = input_dim
+
+
+class _Forwarding(_BaseModel):  # its own defaults do not build it: **args must reach the base
+    def __init__(self, dropout=0.3, **args):
+        super().__init__(**args)
+        self.lin = nn.Linear(self.input_dim, self.input_dim)
+        self.mask = torch.ones(self.num_nodes)
+
+
+def test_keywords_a_constructor_hands_to_its_repository_base_are_made_up_for_the_base():
+    assert synth.forwards_keywords(_Forwarding) and not synth.forwards_keywords(_BaseModel)
+    with pytest.raises(TypeError):
+        _Forwarding()
+    candidates = synth.argument_candidates(_Forwarding, none_defaults=True)
+    assert candidates and set(candidates[0].kwargs) == {"name", "num_nodes", "input_dim"}
+    model = _Forwarding(*candidates[0].args, **candidates[0].kwargs)
+    assert model.mask.shape == (model.num_nodes,)
+
+
 def test_a_flag_of_forward_gets_both_values():
     class GANLoss(nn.Module):
         def forward(self, prediction, target_is_real):

@@ -684,12 +684,14 @@ class WorkerState:
             except StageError as exc:
                 if not (exc.stage == "build" and source.kind == "default" and forwarded_base(cls) is None
                         and stubs.stub_used(exc.exc) is None
-                        and (synth.none_default_parameters(cls) or synth.keyword_reads(cls))):
+                        and (synth.none_default_parameters(cls) or synth.keyword_reads(cls)
+                             or synth.forwards_keywords(cls))):
                     raise
                 # Its own defaults do not build it and some are None (`width=None`, whose length
                 # the constructor takes): a sentinel for "must be given", so the repository's
                 # calls and made-up values are tried, as for a class that requires its arguments;
-                # so are they for keys a `**model_params` constructor reads (`model_params["dim"]`).
+                # so are they for keys a `**model_params` constructor reads (`model_params["dim"]`)
+                # and for a base's required parameters that `**args` hands on.
                 # A constructor that raises with nothing left to give it stays an error.
                 source = resolve_source(cls, target, self.examples, request.get("record"), context=self.context,
                                         defaults_raised=exc.text)

@@ -116,13 +116,16 @@ def argument_candidates(cls: type, none_defaults: bool = False) -> list[Candidat
     parameters = required_parameters(cls)
     if none_defaults:
         parameters += none_default_parameters(cls)
+    # `def __init__(self, dropout=0.3, **args): super().__init__(**args)`: the base's required
+    # parameters reach it through **args, made up by the base's own reading of them
+    forwarded = _keywords_forwarded_to(cls, {p.name for p in parameters})
     positional = False
     owner = cls
-    if not parameters and none_defaults:
+    if not parameters and none_defaults and forwarded is None:
         # `def __init__(self, **model_params)` reading `model_params["embedding_dim"]`: built with
         # nothing it raised KeyError, so each key it reads is made up by its name
         parameters = [inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY) for key in keyword_reads(cls)]
-    if not parameters:
+    if not parameters and forwarded is None:
         from codemod.validate.build import forwarded_base
 
         base = forwarded_base(cls)
@@ -139,6 +142,15 @@ def argument_candidates(cls: type, none_defaults: bool = False) -> list[Candidat
         if not values:
             return []
         options.append(values)
+    if forwarded is not None:
+        base, extra = forwarded
+        base_hints = _hints(getattr(base, "__init__", None))
+        for parameter in extra:
+            values = _options(base, parameter, base_hints.get(parameter.name, parameter.annotation))
+            if not values:
+                return []
+            options.append(values)
+            parameters.append(parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY))
     candidates = []
     depth = min(MAX_CANDIDATES, max(len(o) for o in options))
     for j in range(depth):
@@ -154,6 +166,33 @@ def argument_candidates(cls: type, none_defaults: bool = False) -> list[Candidat
             parts.append(f"{parameter.name}={shown}")
         candidates.append(Candidate(tuple(args), kwargs, ", ".join(parts)))
     return candidates
+
+
+def forwards_keywords(cls: type) -> bool:
+    """Whether the constructor hands ``**kwargs`` to a repository base that requires parameters."""
+    return _keywords_forwarded_to(cls, set()) is not None
+
+
+def _keywords_forwarded_to(cls: type, own: set[str]) -> tuple[type, list[inspect.Parameter]] | None:
+    """(the repository base, its required parameters) where the class's constructor takes
+    ``**kwargs`` and hands them to ``super().__init__(**kwargs)``; None otherwise."""
+    init = vars(cls).get("__init__")
+    try:
+        parameters = list(inspect.signature(init).parameters.values()) if init is not None else []
+    except (TypeError, ValueError):
+        return None
+    keywords = next((p.name for p in parameters if p.kind == p.VAR_KEYWORD), None)
+    tree = _init_tree(cls)
+    if keywords is None or tree is None or not any(
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "__init__"
+            and any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == keywords for k in node.keywords)
+            for node in ast.walk(tree)):
+        return None
+    base = next((b for b in cls.__mro__[1:] if "__init__" in vars(b)), None)
+    if base is None or base is nn.Module or (base.__module__ or "").split(".")[0] == "torch":
+        return None  # torch's layers: build.forwarded_base
+    extra = [p for p in required_parameters(base) if p.name not in own]
+    return (base, extra) if extra else None
 
 
 def keyword_reads(cls: type) -> list[str]:
