@@ -33,6 +33,7 @@ _INSTALL = re.compile(r"(?:pip3?|conda)\s+install\b[^\n`]*", re.IGNORECASE)
 _FILES = ("requirements*.txt", "requirements/*.txt", "environment*.yml", "environment*.yaml", "env*.yml",
           "setup.py", "setup.cfg", "pyproject.toml")
 _MAX_BYTES = 1 << 20
+_DEPENDENCIES = re.compile(r"^dependencies\s*:", re.MULTILINE)
 # Conda's pin, `=1.0.1` or `=1.0.1=py3.7_cuda9.0...` (with a build string): that version.
 _CONDA_PIN = re.compile(r"=([\d.*]+)(?:=\S*)?")
 
@@ -44,7 +45,11 @@ def too_old_torch(root: Path | None) -> str | None:
         return None
     root = Path(root)
     found: list[tuple[str, str]] = []  # (constraint as written, file)
-    for path in sorted({path for pattern in _FILES for path in root.glob(pattern)}):  # `environment.yml` matches twice
+    declared = {path for pattern in _FILES for path in root.glob(pattern)}  # `environment.yml` matches twice
+    # a conda environment file under any name (`if-net_env.yml`): a YAML file with `dependencies:`
+    declared |= {path for pattern in ("*.yml", "*.yaml") for path in root.glob(pattern)
+                 if path not in declared and _DEPENDENCIES.search(_read(path) or "")}
+    for path in sorted(declared):
         found += _declared_in(path, path.name)
     for path in sorted(root.glob("README*")):
         text = _read(path)

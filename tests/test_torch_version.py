@@ -31,6 +31,9 @@ def _repo(root: Path, files: dict[str, str]) -> Path:
      "torch==1.0.1 (docker/environment.yml)"),
     ({"README.md": "pip install -r envs/requirements-gpu.txt\n", "envs/requirements-gpu.txt": "torch==1.4.0\n"},
      "torch==1.4.0 (envs/requirements-gpu.txt)"),
+    # a conda environment file at the root under a name of its own
+    ({"if-net_env.yml": "name: if-net\nchannels:\n  - pytorch\ndependencies:\n  - pytorch=1.1.0=py3.7_cuda10.0\n"},
+     "torch=1.1.0 (if-net_env.yml)"),
     # torch with no version elsewhere says nothing against a file that pins an old one
     ({"requirements.txt": "torch==1.4\n", "pyproject.toml": "[project]\ndependencies = ['torch']\n"},
      "torch==1.4 (requirements.txt)"),
@@ -62,6 +65,8 @@ def test_a_repository_that_declares_only_torch_older_than_1_6(tmp_path, files, d
     # a named file that allows a current torch, beside an old pin at the root
     {"requirements.txt": "torch==1.4\n", "README.md": "conda env create -f docker/environment.yml\n",
      "docker/environment.yml": "dependencies:\n  - pytorch>=1.4\n"},
+    # a root YAML file that is no environment file (no `dependencies:`) says nothing
+    {"config.yml": "model:\n  note: trained with torch==1.1.0\n"},
     # a named file outside the repository is not read
     {"README.md": "conda env create -f ../shared/environment.yml\n"},
 ])
