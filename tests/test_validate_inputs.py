@@ -931,6 +931,35 @@ def test_keywords_a_constructor_hands_to_its_repository_base_are_made_up_for_the
     assert model.mask.shape == (model.num_nodes,)
 
 
+class _WeightedLoss(nn.Module):
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__()
+        self.weight = weight
+        self.reduction = reduction
+
+    def forward(self, inputs, targets):
+        return nn.functional.cross_entropy(inputs, targets, weight=self.weight, reduction=self.reduction)
+
+
+def test_a_kept_argument_a_functional_loss_takes_as_its_weights_is_given_a_tensor():
+    candidates = synth.argument_candidates(_WeightedLoss, none_defaults=True)
+    assert candidates and isinstance(candidates[0].kwargs["weight"], torch.Tensor)
+
+
+def test_data_handed_to_from_numpy_or_to_a_parameter_is_made_up_as_such():
+    class Decoder(nn.Module):
+        def __init__(self, topology=None, Auw=None, clusters=None):
+            super().__init__()
+            if topology:
+                self.Auw = torch.from_numpy(Auw)
+            self.clusters = nn.Parameter(clusters)
+
+    candidates = synth.argument_candidates(Decoder, none_defaults=True)
+    kwargs = candidates[0].kwargs
+    assert type(kwargs["Auw"]).__module__ == "numpy" and isinstance(kwargs["clusters"], torch.Tensor)
+    Decoder(**kwargs)
+
+
 def test_a_flag_of_forward_gets_both_values():
     class GANLoss(nn.Module):
         def forward(self, prediction, target_is_real):

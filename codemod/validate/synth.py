@@ -286,7 +286,8 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
             cls, parameter.name)
     if _names_an_adjacency(name):
         return _tensor_values(name) + _namespaces(cls, parameter.name) + [(v, str(v)) for v in _int_values(name)]
-    if parameter.default is None and (_kept_as_tensor(cls, parameter.name) or _torch_loss_weight(_init_tree(cls), parameter.name)):
+    if parameter.default is None and (_kept_as_tensor(cls, parameter.name) or _torch_loss_weight(_init_tree(cls), parameter.name)
+                                      or _kept_as_loss_weight(cls, parameter.name)):
         # `self.weight = weight` with `self.weight.view(1, -1)` in forward, or handed to
         # `nn.NLLLoss(weight=weight)`: a tensor, when given
         return _class_weights(cls, name) + _tensor_values(name)
@@ -326,6 +327,9 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     pose = _camera_pose(cls, parameter.name)
     if pose is not None:
         return [pose]
+    if _numpy_data(_init_tree(cls), parameter.name):
+        # `torch.from_numpy(Auw)`: only a numpy array will do
+        return _numpy_values()
     if _moved_and_kept(_init_tree(cls), parameter.name):
         # `self.const = const.to(device)`: a tensor (a module handed in is never made up), which
         # the analysis typed from the repository's calls before rewriting it
@@ -357,6 +361,30 @@ def _torch_loss_weight(tree: ast.AST | None, parameter: str) -> bool:
         and any(k.arg in ("weight", "pos_weight") and isinstance(k.value, ast.Name) and k.value.id == parameter
                 for k in node.keywords)
         for node in ast.walk(tree))
+
+
+# torch.nn.functional's losses that take per-class weights.
+_FUNCTIONAL_LOSSES = frozenset({"cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+                                "multi_margin_loss", "multilabel_soft_margin_loss"})
+
+
+def _kept_as_loss_weight(cls: type, parameter: str) -> bool:
+    """The constructor keeps the parameter (`self.weight = weight`) and a method hands it to a
+    functional loss's weights (`F.cross_entropy(x, y, weight=self.weight)`): a tensor, when given."""
+    tree = _init_tree(cls)
+    kept = _kept_as(tree, parameter) if tree is not None else set()
+    if not kept:
+        return False
+    try:
+        source = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name))
+        and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) in _FUNCTIONAL_LOSSES
+        and any(k.arg in ("weight", "pos_weight") and isinstance(k.value, ast.Attribute) and k.value.attr in kept
+                and isinstance(k.value.value, ast.Name) and k.value.value.id == "self" for k in node.keywords)
+        for node in ast.walk(source))
 
 
 def _array_attribute_read(tree: ast.AST | None, parameter: str) -> bool:
@@ -638,15 +666,29 @@ def _tensor_data(tree: ast.AST | None, parameter: str) -> bool:
     return False
 
 
+def _numpy_data(tree: ast.AST | None, parameter: str) -> bool:
+    """Whether the constructor hands the parameter to `torch.from_numpy(...)`."""
+    return tree is not None and any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "from_numpy"
+        and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == parameter
+        for node in ast.walk(tree))
+
+
+def _numpy_values() -> list[tuple[Any, str]]:
+    import numpy as np  # torch's own dependency; imported only where an array is needed
+
+    return [(np.ones((8, 8), dtype=np.float32), "ones(8, 8) (numpy)"), (np.ones(8, dtype=np.float32), "ones(8) (numpy)")]
+
+
 def _variable_data(tree: ast.AST | None, parameter: str) -> bool:
-    """Whether the constructor hands the parameter (or arithmetic on it) to `Variable(...)`,
-    which raises TypeError unless its data is a tensor."""
+    """Whether the constructor hands the parameter (or arithmetic on it) to `Variable(...)` or
+    `nn.Parameter(...)`, which raise TypeError unless their data is a tensor."""
     if tree is None:
         return False
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and node.args and (
-                (isinstance(node.func, ast.Name) and node.func.id == "Variable")
-                or (isinstance(node.func, ast.Attribute) and node.func.attr == "Variable")):
+                (isinstance(node.func, ast.Name) and node.func.id in ("Variable", "Parameter"))
+                or (isinstance(node.func, ast.Attribute) and node.func.attr in ("Variable", "Parameter"))):
             data = node.args[0]
             while isinstance(data, ast.BinOp):
                 data = data.left if _holds_name(data.left, parameter) else data.right
