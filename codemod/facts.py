@@ -729,8 +729,8 @@ def _scalar_parameters(init: FunctionNode) -> set[str]:
 
 def _open_arguments(init: FunctionNode, events) -> set[str]:
     """Attributes kept as a parameter (`self.mask = mask`, `self.comp_mask = competition_mask`,
-    `self.const = const.to(device)`) that the signature does not show to be something else: no number, string or bool default,
-    no scalar, string or config annotation, not named like a configuration object
+    `self.const = const.to(device)`) that the signature does not show to be something else: no
+    number, string or bool default, no scalar, string or config annotation, not named like a configuration object
     (segments.CONFIG_NAMES).  Only these are worth reading the calls for when forward merely
     combines them with an input (the text pre-filter, segments._maybe_tensor_arguments, admits
     the same)."""

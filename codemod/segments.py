@@ -552,7 +552,7 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
 
 # `self.const = const.to(device=device)`, `self.mask = mask.cuda()`: a name kept, moved.
 _MOVES_ARGUMENT = re.compile(
-    r"^[ \t]*self\.(\w+)[ \t]*=[ \t]*[A-Za-z_]\w*\.(?:to|cuda)\([^()\n]*\)[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+    r"^[ \t]*self\.(\w+)[ \t]*=[ \t]*[A-Za-z_]\w*\.(?:to|cuda|cpu)\([^()\n]*\)[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 
 
 # `self.adj = load_graph(path)`, `self.index = tables["index"]`, `self.kernel = kernel`,

@@ -706,7 +706,8 @@ def _kept_as_tensor(cls: type, parameter: str) -> bool:
     except (OSError, TypeError):
         return False
     # `self.weight = weight`, `self.comp_mask = competition_mask`
-    attrs = re.findall(rf"^\s*self\.(\w+)\s*=\s*{re.escape(parameter)}\s*(?:#.*)?$", source, re.M)
+    tree = _init_tree(cls)
+    attrs = sorted(_kept_as(tree, parameter)) if tree is not None else []
     if not attrs:
         return False
     uses = [m for attr in attrs for m in re.findall(rf"\bself\.{re.escape(attr)}\.(\w+)\(", source)]
