@@ -1,7 +1,10 @@
 """A tensor default says a tensor is expected, not which: a caller may hand in an
 nn.Parameter (repo/example.py does, for Flow), and register_buffer would take it from the
 optimizer.  Without a call in the repository that says it is a plain tensor (Step has
-none), the attribute is reported, not rewritten."""
+none), the attribute is reported, not rewritten.  An annotation that admits a Parameter
+(Scale) is reported whatever the calls pass (repo/example.py passes a plain tensor)."""
+
+from typing import Union
 
 import torch
 import torch.nn as nn
@@ -23,3 +26,12 @@ class Step(nn.Module):
 
     def forward(self, x):
         return x * self.size
+
+
+class Scale(nn.Module):
+    def __init__(self, scale: Union[nn.Parameter, torch.Tensor]):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, x):
+        return x * self.scale
