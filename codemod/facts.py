@@ -34,6 +34,7 @@ from codemod.segments import (
     NOT_A_TENSOR_ANNOTATION,
     TENSOR_SEQUENCE_FUNCTIONS,
     binds_self_attribute,
+    moved_operand,
     tensor_used_attributes,
 )
 from codemod.symbols import ModuleSymbols
@@ -746,18 +747,6 @@ def _open_arguments(init: FunctionNode, events) -> set[str]:
         if name in parameters and name not in CONFIG_NAMES and name not in scalars and event.attr not in CONFIG_NAMES:
             found.add(event.attr)
     return found
-
-
-# Moves that keep what they are called on what it is (a tensor stays one, so does a module).
-_MOVES = frozenset({"to", "cuda", "cpu"})
-
-
-def moved_operand(node: ast.expr | None) -> ast.expr | None:
-    """`mask` for `mask`, `mask.to(device)`, `mask.cuda()`: the value kept, moved or not; None
-    for anything else."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MOVES:
-        node = node.func.value
-    return node if isinstance(node, ast.Name) else None
 
 
 # What a forward hook's second argument holds: the tuple of the layer's positional inputs.

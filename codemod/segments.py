@@ -12,6 +12,7 @@ unbalanced triple quote, a piece that does not parse) the whole file is parsed.
 
 from __future__ import annotations
 
+import ast
 import bisect
 import re
 from collections.abc import Iterator, Mapping
@@ -550,9 +551,21 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
     return bool(kept) and bool(tensor_used_attributes(class_text, kept))
 
 
+# Moves that keep what they are called on what it is (a tensor stays one, so does a module).
+_MOVES = ("to", "cuda", "cpu")
+# `.to(device=device)`, `.cuda()`: one of them, as text.
+_MOVE_CALL = r"\.(?:%s)\([^()\n]*\)" % "|".join(_MOVES)
 # `self.const = const.to(device=device)`, `self.mask = mask.cuda()`: a name kept, moved.
 _MOVES_ARGUMENT = re.compile(
-    r"^[ \t]*self\.(\w+)[ \t]*=[ \t]*[A-Za-z_]\w*\.(?:to|cuda|cpu)\([^()\n]*\)[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+    r"^[ \t]*self\.(\w+)[ \t]*=[ \t]*[A-Za-z_]\w*" + _MOVE_CALL + r"[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+
+
+def moved_operand(node: ast.expr | None) -> ast.expr | None:
+    """`mask` for `mask`, `mask.to(device)`, `mask.cuda()`: the value kept, moved or not; None
+    for anything else (the tree reading of what the patterns above admit)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MOVES:
+        node = node.func.value
+    return node if isinstance(node, ast.Name) else None
 
 
 # `self.adj = load_graph(path)`, `self.index = tables["index"]`, `self.kernel = kernel`,
@@ -589,8 +602,8 @@ def _maybe_tensor_arguments(init_text: str, kept: set[str]) -> set[str]:
     chosen = set()
     for attr in kept:
         # `self.mask = mask`, `self.comp_mask = competition_mask`, `self.const = const.to(device)`
-        bound = re.search(r"^[ \t]*self\.%s[ \t]*=[ \t]*([A-Za-z_]\w*)(?:\.(?:to|cuda|cpu)\([^()\n]*\))?[ \t]*(?:#[^\n]*)?$"
-                          % attr, init_text, re.M)
+        bound = re.search(r"^[ \t]*self\.%s[ \t]*=[ \t]*([A-Za-z_]\w*)(?:%s)?[ \t]*(?:#[^\n]*)?$" % (attr, _MOVE_CALL),
+                          init_text, re.M)
         name = bound.group(1) if bound else None
         if name is None or name in CONFIG_NAMES or attr in CONFIG_NAMES:
             continue

@@ -724,7 +724,7 @@ def _moved_and_kept(tree: ast.AST | None, parameter: str) -> bool:
     `self.m = m.cuda()`)."""
     if tree is None:
         return False
-    from codemod.facts import moved_operand  # the analysis's own reading of such a binding
+    from codemod.segments import moved_operand  # the analysis's own reading of such a binding
 
     return any(isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
                and isinstance(moved := moved_operand(node.value), ast.Name) and moved.id == parameter
@@ -878,8 +878,9 @@ def _keys(reads: dict[str, Any]):
 
 
 def _used_as_sequence(tree: ast.AST | None, parameter: str) -> bool:
-    """Whether a function takes the parameter's length (`len(width)`), iterates over it or
-    indexes it with a number or a name (`width[0]`, `width[l]`): a list, not a number."""
+    """Whether a function takes the parameter's length (`len(width)`), iterates over it, unpacks
+    it (`*shape`) or indexes it with a number or a name (`width[0]`, `width[l]`): a list, not a
+    number (_sequence_operands)."""
     if tree is None:
         return False
 
@@ -891,19 +892,8 @@ def _used_as_sequence(tree: ast.AST | None, parameter: str) -> bool:
             isinstance(node, ast.Attribute) and node.attr in kept and isinstance(node.value, ast.Name)
             and node.value.id == "self")
 
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
-                and len(node.args) == 1 and is_parameter(node.args[0]):
-            return True
-        if isinstance(node, (ast.For, ast.comprehension)) and is_parameter(node.iter):
-            return True
-        if isinstance(node, ast.Starred) and is_parameter(node.value):
-            return True  # `torch.zeros(1, *shape)`
-        if isinstance(node, ast.Subscript) and is_parameter(node.value) and isinstance(node.ctx, ast.Load) and (
-                isinstance(node.slice, ast.Name)
-                or (isinstance(node.slice, ast.Constant) and type(node.slice.value) is int)):
-            return True
-    return False
+    sequences = _sequence_operands(tree)
+    return any(id(node) in sequences and is_parameter(node) for node in ast.walk(tree))
 
 
 def _subscript_reads(tree: ast.AST | None, parameter: str) -> dict[str, Any]:
