@@ -176,14 +176,13 @@ def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluat
     whose argument is never rebound in the constructor; `worth(attrs)` keeps only some."""
     args = init.args
     names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-    annotated = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs] if a.annotation is not None}
     kept: dict[str, str] = {}
     for event in events:
         if event.kind != "assign" or event.value is None:
             continue
         found = _root_name(event.value_node) if event.value_node is not None else None
         if event.value.kind is not Kind.UNKNOWN and not _variable_of_untyped(event.value_node, evaluator) and not (
-                _typed_by_default_only(event.value) and found is not None and found[0].id not in annotated):
+                typed_by_signature_only(event.value) and found is not None):
             continue
         if found is not None and found[0].id in names and found[0].id != evaluator.self_name:
             kept.setdefault(event.attr, found[1])  # "adj", or "args.gso" for an attribute of the argument
@@ -196,12 +195,12 @@ def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluat
     return kept
 
 
-def _typed_by_default_only(value: Value) -> bool:
-    """An argument typed by its tensor default alone (tensors.Evaluator): a tensor, maybe an
-    nn.Parameter a caller hands in; the repository's calls may say it is a plain one.  (An
-    annotation that admits a Parameter gives the same value; the caller leaves those out: the
+def typed_by_signature_only(value: Value) -> bool:
+    """An argument typed by its tensor default or its `Tensor` annotation alone
+    (tensors.Evaluator): a tensor, maybe an nn.Parameter a caller hands in; the repository's
+    calls may say it is a plain one.  (`Union[Parameter, Tensor]` has its own state: the
     author said a Parameter may come, whatever the calls pass.)"""
-    return value.maybe_parameter and value.kind is Kind.TENSOR and value.stateful == ARGUMENT_STATE
+    return value.maybe_parameter and value.kind in (Kind.TENSOR, Kind.TENSOR_OR_NONE) and value.stateful == ARGUMENT_STATE
 
 
 def _variable_of_untyped(node: ast.expr | None, evaluator: Evaluator) -> bool:

@@ -23,6 +23,7 @@ from codemod.call_sites import (
     refuted_arguments,
     registered_elsewhere,
     tensor_use_evidence,
+    typed_by_signature_only,
     used_as_tensor,
 )
 from codemod.ftypes import PersistentPolicy
@@ -163,9 +164,14 @@ class ClassFacts:
         moved = {event.attr for event in walker.events if event.kind == "assign"
                  and isinstance(event.value_node, ast.Call) and moved_operand(event.value_node) is not None} & open_arguments
 
+        # `self.w = w` for `w: Tensor` or `w=torch.ones(3)`: a tensor, maybe an nn.Parameter a
+        # caller hands in; the calls may say it is a plain one, whatever the class does with it
+        by_signature = {event.attr for event in walker.events if event.kind == "assign"
+                        and event.value is not None and typed_by_signature_only(event.value)}
+
         def worth(attrs: set[str]) -> set[str]:
             evidenced.update(tensor_used_attributes(text, attrs) | (attrs & bound_as_tensor.keys()))
-            return evidenced | combined_with_inputs(self.cls, attrs & open_arguments) | (attrs & moved)
+            return evidenced | combined_with_inputs(self.cls, attrs & open_arguments) | (attrs & (moved | by_signature))
 
         kept = kept_arguments(init, walker.events, walker.ev, worth)
         tested = type_tested(init)  # `if not isinstance(weight, torch.Tensor)`: other values are expected
@@ -177,7 +183,7 @@ class ClassFacts:
         # left alone, never reported as an untyped tensor argument
         used = (used_as_tensor(self.cls, walker.ev.self_name, set(kept)) & evidenced) | set(in_bindings)
         # `inputs * self.mask`: a number or a tensor; the calls may say (typed), or nothing is said
-        combined = (combined_with_inputs(self.cls, set(kept) & open_arguments) | (set(kept) & moved)) - used
+        combined = (combined_with_inputs(self.cls, set(kept) & open_arguments) | (set(kept) & (moved | by_signature))) - used
         if not used and not combined:
             return {}
         values = argument_values(self.index, self.symbols, self.cls, init, {kept[a] for a in used | combined})

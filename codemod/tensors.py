@@ -119,6 +119,8 @@ CHILD_MODULE_OUTPUT = "data passed in (computed by a child module)"
 SEQUENTIAL_OUTPUT = "data passed in (computed by Sequential)"
 GUESSED_STATES = frozenset({CHILD_MODULE_OUTPUT, SEQUENTIAL_OUTPUT})
 ARGUMENT_STATE = "data passed in (constructor argument)"
+# Union[Parameter, Tensor]: the author says a Parameter may come, whatever the repository's calls pass
+PARAMETER_ARGUMENT_STATE = "data passed in (constructor argument; annotated to admit an nn.Parameter)"
 # `model.state_dict()`: a dict of the module's tensors (sharing storage with its parameters and buffers)
 STATE_DICT = Value(Kind.SEQUENCE, "a module's state_dict() (its parameters and buffers)")
 NON_TENSOR = Value(Kind.NON_TENSOR)
@@ -1261,13 +1263,19 @@ def _annotation_value(annotation: ast.expr | None, evaluator: Evaluator) -> Valu
     if _is_parameter_union(annotation, evaluator):
         # Union[Parameter, Tensor]: a Parameter handed in must stay a parameter, so the value
         # is not a plain tensor (registering it as a buffer would take it from the optimizer)
-        return Value(Kind.TENSOR, ARGUMENT_STATE, maybe_parameter=True)
+        return Value(Kind.TENSOR, PARAMETER_ARGUMENT_STATE, maybe_parameter=True)
     kind = _annotated_kind(annotation, evaluator)
+    if kind in (Kind.TENSOR, Kind.TENSOR_OR_NONE):
+        # `w: Tensor` admits an nn.Parameter too (a subclass), which `self.w = w` keeps a
+        # parameter: the repository's calls may say a plain tensor comes (call_sites.py)
+        return Value(kind, ARGUMENT_STATE, maybe_parameter=True)
     if kind is None:
         kind = _annotated_container(annotation, evaluator)
     if kind is None:
         return UNKNOWN
     return Value(kind, ARGUMENT_STATE)
+
+
 
 
 def _parse_annotation(annotation: ast.expr | None) -> ast.expr | None:

@@ -755,8 +755,8 @@ PREFILTER_SHAPES = {
         {"A.z": "buffer"},
     ),
     "tensor annotation of an argument": (
-        "from torch import Tensor, nn\n\n\nclass A(nn.Module):\n    def __init__(self, t: Tensor):\n"
-        "        super().__init__()\n        self.t = t\n",
+        "import torch\nfrom torch import Tensor, nn\n\n\nclass A(nn.Module):\n    def __init__(self, t: Tensor):\n"
+        "        super().__init__()\n        self.t = t\n\n\nmodel = A(torch.zeros(3))\n",
         {"A.t": "buffer"},
     ),
     "buffer registered with a string name, raw tensor beside it": (
@@ -916,5 +916,11 @@ def test_only_tensor_annotations_make_constructor_arguments_tensors():
         "        self.a = a\n        self.b = b\n        self.c = c\n        self.d = d\n"
         "        self.e = e\n        self.f = f\n        self.g = g\n"
     )
-    rewritten = {f.attribute for f in transform_source(source).findings if f.action.value == "buffer"}
+    # An nn.Parameter passes a `Tensor` annotation too (and `self.a = a` keeps it a parameter):
+    # alone, the annotations make the tensors reported; a call passing plain ones types them.
+    alone = {f.attribute: f.action.value for f in transform_source(source).findings}
+    assert {name: alone.get(name) for name in "abcf"} == dict.fromkeys("abcf", "skip")
+    assert all("may be an nn.Parameter passed in" in f.reason for f in transform_source(source).findings if f.attribute in "abcf")
+    called = source + "\n\nmodel = A(torch.ones(2), torch.ones(2), torch.ones(2), None, [], torch.ones(2))\n"
+    rewritten = {f.attribute for f in transform_source(called).findings if f.action.value == "buffer"}
     assert rewritten == {"a", "b", "c", "f"}

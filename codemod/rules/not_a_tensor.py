@@ -49,7 +49,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
     (or an error) in the other."""
     # imported here: codemod.tensors imports this module for loads_anything / is_string_key
     from codemod.rules import local_first  # the non-tensor prefix a local can take over
-    from codemod.tensors import Kind
+    from codemod.tensors import ARGUMENT_STATE, PARAMETER_ARGUMENT_STATE, Kind
 
     found = local_first.localised(facts)
     events = facts.events[found[2] :] if found is not None else facts.events
@@ -57,11 +57,18 @@ def decide(facts: AttributeFacts) -> Decision | None:
         first = found[1][0].line if found[1] else facts.anchor.lineno
         return RULE.skip(f"first bound to a non-tensor at line {first}; build the trained tensor in a local, then assign nn.Parameter once")
     passed = next((e for e in events if e.kind == "assign" and e.value is not None and e.value.maybe_parameter), None)
+    if passed is not None and passed.value.stateful == PARAMETER_ARGUMENT_STATE:
+        return RULE.skip(
+            f"bound at line {passed.stmt.lineno} to an argument annotated to admit an nn.Parameter (Union[Parameter, Tensor]); "
+            "a Parameter passed in must stay a parameter"
+        )
     if passed is not None:
+        typed_later = passed.value.stateful == ARGUMENT_STATE  # call_sites.typed_by_signature_only
         return RULE.skip(
             f"bound at line {passed.stmt.lineno} to a value that may be an nn.Parameter passed in (annotated as a "
-            "Parameter or a tensor, defaulting to a tensor, or tested with isinstance(..., torch.Tensor), which a Parameter passes); "
+            "tensor, defaulting to a tensor, or tested with isinstance(..., torch.Tensor), which a Parameter passes); "
             "a Parameter passed in must stay a parameter"
+            + ("; a call in the repository that passes a plain tensor lets the codemod rewrite it" if typed_later else "")
         )
     tensors = [e for e in events if e.kind in ("assign", "register_buffer") and e.value is not None and e.value.is_tensor]
     seen_tensor = False

@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 class PeakScorer(nn.Module):
     """Annotations through a module-level alias of another file of the repository
     (`Spectrum = Float[torch.Tensor, "peak 2"]`) type the constructor's argument and forward's
-    input alike: the kept weights are a tensor handed in, the last spectrum a cache."""
+    input alike: the kept weights are a tensor handed in (a plain one, as build_scorer shows:
+    the annotation alone would admit an nn.Parameter too), the last spectrum a cache."""
 
     def __init__(self, weights: Weights):
         super().__init__()
@@ -25,3 +26,7 @@ class PeakScorer(nn.Module):
         if self.last is None:
             self.last = spectrum
         return (spectrum[..., 0] * self.weights).sum(-1)
+
+
+def build_scorer(n: int) -> PeakScorer:
+    return PeakScorer(torch.linspace(0.0, 1.0, n))
