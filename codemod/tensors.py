@@ -609,6 +609,11 @@ class Evaluator:
             if not node.args and not node.keywords:
                 return UNKNOWN  # `getattr(nn.functional, activation)()`: called with nothing, no tensor op
             return Value(Kind.TENSOR, "value from a torch function chosen at run time")
+        if isinstance(func, ast.Call):
+            # `nn.MSELoss(reduction="sum")(pred, target)`: a torch layer built and called at once
+            built = self.eval(func)
+            if built.module is not None and tn.module_returns_tensor(built.module):
+                return Value(Kind.TENSOR, f"data passed in (computed by {built.module.rpartition('.')[2]})")
         if isinstance(func, ast.Attribute):
             if self.is_self(func.value):
                 return self._helper_method(func.attr, node)

@@ -1121,3 +1121,33 @@ def test_a_path_argument_gets_no_made_up_value():
 
     assert synth.argument_candidates(Words) == []
     assert synth.argument_candidates(Sized)
+
+
+def test_inputs_are_made_again_at_the_rank_and_side_a_repository_check_names():
+    class PyramidLoss(nn.Module):  # its own checks: images of 4 or 5 dims, each side past 40
+        def __init__(self, channels=3):
+            super().__init__()
+            self.kernel = torch.ones(channels, 1, 3, 3) / 9
+
+        def forward(self, x, y):
+            if x.dim() not in (4, 5):
+                raise ValueError(f"Input images should be 4-d or 5-d tensors, but got {x.shape}")
+            assert min(x.shape[-2:]) > 40, "Image size should be larger than 40 due to the 2 downsamplings"
+            total = 0.0
+            for _ in range(3):
+                total = total + (nn.functional.conv2d(x - y, self.kernel, groups=x.shape[1]) ** 2).mean()
+                x, y = nn.functional.avg_pool2d(x, 2), nn.functional.avg_pool2d(y, 2)
+            return total
+
+    model = PyramidLoss()
+    pair = {"args": [{"op": "randn", "shape": [2, 3]}, {"op": "randn", "shape": [2, 3]}], "kwargs": {}}
+    images = synth.repaired_candidates(pair, _error(model, pair))
+    assert images and all(len(c["args"][0]["shape"]) == 4 for c in images), images
+    small = next(c for c in images if c["args"][0]["shape"][1] == 3)
+    message = _error(model, small)
+    assert "larger than 40" in message
+    larger = synth.repaired_candidates(small, message)
+    assert [c["args"][0]["shape"][2:] for c in larger] == [[48, 48]]
+    assert _runs(model, larger[0]) and larger[0]["args"][0] == larger[0]["args"][1], "a pair stays alike"
+    # a side past what a made-up image may take is not tried
+    assert synth.repaired_candidates(small, "Image size should be larger than 4000") == []

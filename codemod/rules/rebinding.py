@@ -8,6 +8,7 @@ a registered parameter raises `TypeError: cannot assign 'torch.FloatTensor' as p
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
 from codemod.rules import lazy
@@ -57,6 +58,8 @@ def decide(facts: AttributeFacts) -> Decision | None:
     for label, event in facts.outside:
         if (event.kind not in ("assign", "setattr") and not lazy.chained(event)) or event.value is None:
             continue
+        if _moved_in_place(event.value_node, facts.attr, facts.cls.self_name):
+            continue  # `self.alpha = self.alpha.to(x.device)`: what it was, moved (a buffer stays one)
         kind = event.value.kind
         if trained and kind not in (Kind.PARAMETER, Kind.NONE):
             return REBOUND.skip(
@@ -78,3 +81,18 @@ def decide(facts: AttributeFacts) -> Decision | None:
                 "guess; a non-tensor there would raise TypeError"
             )
     return None
+
+
+# Methods that return their receiver's kind, moved or cast: a tensor gives a tensor (a module,
+# a module; None raises in either version), so `self.x = self.x.to(device)` binds nothing new.
+_SAME_KIND_METHODS = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "long", "int", "bool",
+                                "type_as", "contiguous"})
+
+
+def _moved_in_place(node: ast.expr | None, attr: str, self_name: str | None) -> bool:
+    """`self.<attr>.to(...)` (or a cast) of the same attribute."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SAME_KIND_METHODS):
+        return False
+    receiver = node.func.value
+    return (isinstance(receiver, ast.Attribute) and receiver.attr == attr and isinstance(receiver.value, ast.Name)
+            and receiver.value.id in {"self", self_name})

@@ -1391,7 +1391,13 @@ def _with_batch(spec: Any, batch: int) -> Any:
 # matrix, F.pad of four sizes on a matrix, a conv2d handed a vector.
 _UNPACK_RANK = re.compile(r"(?:not enough|too many) values to unpack \(expected (\d)(?:, got (\d))?\)")
 _PADDING_RANK = re.compile(r"Padding size (\d+) is not supported for (\d)D input")
-_EXPECTED_RANK = re.compile(r"Expected (?:\d)D \(unbatched\) or (\d)D \(batched\) input|Expected (\d)(?:D|-dimensional) input")
+_EXPECTED_RANK = re.compile(r"Expected (?:\d)D \(unbatched\) or (\d)D \(batched\) input|Expected (\d)(?:D|-dimensional) input"
+                            # a repository's own check: "Input images should be 4-d or 5-d tensors"
+                            r"|(?:should|must) be (?:a )?(\d)-?[dD](?: or \d-?[dD])? (?:tensor|input|array)")
+# A repository's own size check: "Image size should be larger than 160 due to the 4
+# downsamplings": images one step past that side.
+_LARGER_THAN = re.compile(r"(?:size|side|resolution)[^.\n]{0,40}?(?:larger|greater|bigger) than (\d+)")
+MAX_IMAGE_SIDE = 512
 # `x.size(2)` or `x.flatten(2)` of a matrix: a dimension past the input's last, so at least one more
 _DIM_RANGE = re.compile(r"Dimension out of range \(expected to be in range of \[-(\d+), -?\d+\], but got (-?\d+)\)")
 
@@ -1457,6 +1463,10 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         return _distinct(_rebatched(candidate, int(found.group(1)), int(found.group(2))))
     if _TOO_SHORT.search(message):
         return _distinct(_longer(candidate))
+    if (found := _LARGER_THAN.search(message)) is not None:
+        side = -(-(int(found.group(1)) + 1) // 16) * 16  # the next multiple of 16 past it
+        if side <= MAX_IMAGE_SIDE and _image_specs(candidate):
+            return [_with_image_size(candidate, side)]
     rank = None
     found = _UNPACK_RANK.search(message)
     if found is not None:
@@ -1464,7 +1474,7 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
     elif (found := _PADDING_RANK.search(message)) is not None:
         rank = int(found.group(1)) // 2 + 2
     elif (found := _EXPECTED_RANK.search(message)) is not None:
-        rank = int(found.group(1) or found.group(2))
+        rank = int(next(g for g in found.groups() if g))
     elif (found := _DIM_RANGE.search(message)) is not None:
         held, asked = int(found.group(1)), int(found.group(2))
         rank = asked + 1 if asked >= 0 else -asked
