@@ -1,7 +1,9 @@
 """`self.alpha = self.alpha.to(logits.device)` in forward rebinds the attribute to itself,
 moved: a tensor stays a tensor (a buffer stays one), so it says nothing new about what the
 attribute holds. The class weights are typed from the repository's call; the `reset` method's
-rebinding to a list is another kind, which stops the rewrite of `table`."""
+rebinding to a list is another kind, which stops the rewrite of `table`. `SmoothedLoss`, which
+nothing in the repository builds, is reported for what its annotation admits (an nn.Parameter),
+not for its move in forward."""
 
 from typing import Optional
 
@@ -31,3 +33,15 @@ class WeightedLoss(nn.Module):
 
 def build_loss(counts):
     return WeightedLoss(alpha=1.0 / torch.tensor(counts, dtype=torch.float32))
+
+
+class SmoothedLoss(nn.Module):
+    def __init__(self, weight: Optional[torch.Tensor] = None, eps: float = 0.1):
+        super().__init__()
+        self.eps = eps
+        self.weight = weight
+
+    def forward(self, logits, targets):
+        if self.weight is not None:
+            self.weight = self.weight.to(logits.device)
+        return F.cross_entropy(logits, targets, weight=self.weight, label_smoothing=self.eps)
