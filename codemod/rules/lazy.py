@@ -81,11 +81,20 @@ def replaced_on_every_call(facts: AttributeFacts) -> bool:
     self_name = forward.args.args[0].arg
     every_call: list[ast.stmt] = []
     pending = list(forward.body)
-    while pending:  # the statements that run on every call: the body, and what `with` blocks hold
+    while pending:
+        # the statements that run on every call: the body, what `with` blocks hold, and both
+        # arms of `if self.training:` (every training call, every evaluation call)
         stmt = pending.pop(0)
         every_call.append(stmt)
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
             pending[0:0] = stmt.body
+        elif isinstance(stmt, ast.If) and _tests_mode(stmt.test, self_name):
+            pending[0:0] = [*stmt.body, *stmt.orelse]
+        elif isinstance(stmt, ast.If) and stmt.orelse:
+            arms = [[e.stmt for e in bindings if any(e.stmt is n for part in arm for n in ast.walk(part))]
+                    for arm in (stmt.body, stmt.orelse)]
+            if all(arms):  # an if/else that binds the attribute in each arm: bound either way
+                every_call.extend(b for arm in arms for b in arm)
     if any(e.stmt not in every_call for e in bindings):
         return False
     first = min(every_call.index(e.stmt) for e in bindings)
@@ -100,6 +109,14 @@ def replaced_on_every_call(facts: AttributeFacts) -> bool:
     if any(reads(stmt) for stmt in every_call[:first] if not isinstance(stmt, (ast.With, ast.AsyncWith))):
         return False
     return not any(reads(e.stmt.value) for e in bindings if isinstance(e.stmt, (ast.Assign, ast.AnnAssign)) and e.stmt.value)
+
+
+def _tests_mode(test: ast.expr, self_name: str) -> bool:
+    """`self.training` or `not self.training`: the module's mode, the same on every call in it."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    return (isinstance(test, ast.Attribute) and test.attr == "training" and isinstance(test.value, ast.Name)
+            and test.value.id == self_name)
 
 
 def decide(facts: AttributeFacts) -> Decision | None:
