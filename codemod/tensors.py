@@ -1281,8 +1281,6 @@ def _annotation_value(annotation: ast.expr | None, evaluator: Evaluator) -> Valu
     return Value(kind, ARGUMENT_STATE)
 
 
-
-
 def _parse_annotation(annotation: ast.expr | None) -> ast.expr | None:
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
         try:
