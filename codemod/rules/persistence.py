@@ -185,7 +185,8 @@ def state_of(attr: str, events, outside, init: ast.FunctionDef | None, self_name
             # written in place (index assignment, copy_): what the model accumulates, a queue or a cache
             return True, f"written in place in {label} (line {event.stmt.lineno})"
         if how == "recompute" and scratch is None:
-            scratch = f"recomputed wholesale in {label} (line {event.stmt.lineno}); a saved value would be stale"
+            when = " when a condition there holds" if event.nested else ""
+            scratch = f"recomputed wholesale in {label} (line {event.stmt.lineno}){when}; a saved value would be stale"
     if scratch is not None:
         return False, scratch
     state = _init_state(events)

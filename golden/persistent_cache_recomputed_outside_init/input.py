@@ -1,5 +1,6 @@
 """A cache the model recomputes wholesale later (here with a new shape) would be stale or
-the wrong size in a checkpoint: non-persistent buffers."""
+the wrong size in a checkpoint: non-persistent buffers. `Blur` rebuilds its kernel only when
+the input's channels change, which the reason says."""
 
 import torch
 import torch.nn as nn
@@ -20,3 +21,16 @@ class Rotary(nn.Module):
         if x.shape[1] > self.positions.shape[0]:
             self._grow(x.shape[1])
         return x * self.cos_cache[: x.shape[1]]
+
+
+class Blur(nn.Module):
+    def __init__(self, channels=1):
+        super().__init__()
+        self.channels = channels
+        self.kernel = torch.ones(channels, 1, 3, 3) / 9
+
+    def forward(self, x):
+        if x.shape[1] != self.channels:
+            self.channels = x.shape[1]
+            self.kernel = torch.ones(self.channels, 1, 3, 3, dtype=x.dtype, device=x.device) / 9
+        return nn.functional.conv2d(x, self.kernel, padding=1, groups=self.channels)
