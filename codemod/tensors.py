@@ -408,15 +408,21 @@ class Evaluator:
     def _eval_Dict(self, node: ast.Dict) -> Value:
         return self._sequence([v for v in node.values if v is not None])
 
-    def _comprehension(self, element: ast.expr, generators: list[ast.comprehension]) -> Value:
+    def _comprehension(self, element: ast.expr, generators: list[ast.comprehension], keyed: bool = False) -> Value:
         saved = dict(self.env)
         for gen in generators:
+            iterated = self.eval(gen.iter)
             for name in target_names(gen.target):
                 self.env[name] = UNKNOWN
+            if isinstance(gen.target, ast.Name):
+                # `[Loss(c) for c in convs]` over `convs = [t.detach() for t in feats]`: each a tensor
+                self.env[gen.target.id] = _item_of(iterated)
         value = self.eval(element)
         self.env = saved
         if value.is_tensor or value.kind in (Kind.SEQUENCE, Kind.PARAMETER):
-            return Value(Kind.SEQUENCE, value.stateful)
+            # every item of a list of tensors is one (iterating a dict gives its keys, not these)
+            plain = value.is_tensor and not value.is_guess and not keyed
+            return Value(Kind.SEQUENCE, value.stateful, items=value if plain else None)
         return UNKNOWN
 
     def _eval_ListComp(self, node: ast.ListComp) -> Value:
@@ -426,7 +432,7 @@ class Evaluator:
         return self._comprehension(node.elt, node.generators)
 
     def _eval_DictComp(self, node: ast.DictComp) -> Value:
-        return self._comprehension(node.value, node.generators)
+        return self._comprehension(node.value, node.generators, keyed=True)
 
     def _eval_Name(self, node: ast.Name) -> Value:
         if node.id in self.env:
@@ -1279,6 +1285,22 @@ def _annotation_value(annotation: ast.expr | None, evaluator: Evaluator) -> Valu
     if kind is None:
         return UNKNOWN
     return Value(kind, ARGUMENT_STATE)
+
+
+def _item_of(iterated: Value) -> Value:
+    """What iterating a value gives, where that is known: the items of a list every item of
+    which is a tensor (a comprehension of tensors), or its elements when all are the same tensors."""
+    if iterated.kind is not Kind.SEQUENCE:
+        return UNKNOWN
+    if iterated.items is not None and iterated.items.is_tensor and not iterated.items.is_guess:
+        return iterated.items
+    elements = iterated.elements
+    if elements and all(e.is_tensor and not e.is_guess for e in elements):
+        merged = elements[0]
+        for element in elements[1:]:
+            merged = merge_branches(merged, element)
+        return merged if merged.is_tensor else UNKNOWN
+    return UNKNOWN
 
 
 def _parse_annotation(annotation: ast.expr | None) -> ast.expr | None:

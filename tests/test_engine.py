@@ -924,3 +924,23 @@ def test_only_tensor_annotations_make_constructor_arguments_tensors():
     called = source + "\n\nmodel = A(torch.ones(2), torch.ones(2), torch.ones(2), None, [], torch.ones(2))\n"
     rewritten = {f.attribute for f in transform_source(called).findings if f.action.value == "buffer"}
     assert rewritten == {"a", "b", "c", "f"}
+
+
+def test_comprehension_items_type_what_a_call_inside_another_comprehension_passes():
+    from codemod.api import transform_source
+
+    source = (
+        "import torch\nfrom torch import nn\n\n\n"
+        "class Scale(nn.Module):\n"
+        "    def __init__(self, w):\n"
+        "        super().__init__()\n        self.w = w\n\n"
+        "    def forward(self, x):\n        return x * self.w.unsqueeze(0)\n\n\n"
+    )
+    # every item of a comprehension of tensors is a tensor
+    over_tensors = source + "def build(xs):\n    ws = [x.detach() for x in xs]\n    return [Scale(w) for w in ws]\n"
+    found = {f.attribute: f.action.value for f in transform_source(over_tensors).findings}
+    assert found == {"w": "buffer"}, found
+    # iterating a dict comprehension gives its keys (numbers here), not its tensor values
+    over_keys = source + "def build():\n    table = {n: torch.ones(n) for n in (1, 2)}\n    return [Scale(k) for k in table]\n"
+    found = {f.attribute: f.action.value for f in transform_source(over_keys).findings}
+    assert found.get("w") != "buffer", found

@@ -66,6 +66,7 @@ STILL_MIXES_AFTER_REWRITE: list[tuple[str, str]] = [
     ("parameter_trained_tensor_handed_to_an_optimizer_elsewhere", "PromptedClassifier"),  # BUF217 keeps temperature raw
     # the embedding's forward_o builds CPU indices (torch.LongTensor(data)) and moves them only to CUDA
     ("safety_cpu_data_read_through_held_module", "Uniform"),
+    ("argument_typed_through_a_comprehension_of_tensors", "Moments"),  # the reported moments stay raw
 ]
 
 BRANCH_NOT_TAKEN: dict[tuple[str, str], set[str]] = {
