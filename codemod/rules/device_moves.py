@@ -17,7 +17,8 @@ through an object other than `self` (`AtlasLoss(self.branch.verts)` in a parent'
 constructor may run before the model is moved); the class builds parameters or
 submodules that hold state on the CPU (so it must be moved as a whole to run on another
 device; a loss or an activation without weights runs on any device unmoved, and losses
-are often never moved) and none on the move's device expression.  Otherwise the move stays inside the rewrite, and the
+are often never moved; so does a repository module whose constructors build no weights,
+a noise layer holding numbers and tensors) and none on the move's device expression.  Otherwise the move stays inside the rewrite, and the
 finding says why.  `.cuda()` follows the same rule.
 """
 
@@ -215,7 +216,9 @@ def _built_parts(cls: ClassFacts) -> list[tuple[str, str | None, int]]:
         is_part = kind in (tn.CallKind.MODULE, tn.CallKind.PARAMETER)
         if not is_part and not qualname.startswith("torch."):
             resolved = cls.index.resolve(qualname, cls.symbols.path)
-            is_part = resolved.kind == "class" and cls.index.is_resolved_module_class(resolved)
+            # a repository module counts only if it holds weights: one that holds raw tensors
+            # and numbers (a noise layer) runs on any device unmoved, as a torch loss does
+            is_part = resolved.kind == "class" and cls.index.is_resolved_module_class(resolved) and _holds_weights(cls.index, resolved)
         if not is_part or _holds_nothing(qualname, node):
             continue
         device = next((ast.unparse(k.value) for k in node.keywords if k.arg == "device"), None)
@@ -225,3 +228,49 @@ def _built_parts(cls: ClassFacts) -> list[tuple[str, str | None, int]]:
         found.append((f"{qualname.rpartition('.')[2]} (line {node.lineno})", moved.get(id(node), device), node.lineno))
     cls.cache[key] = found
     return found
+
+
+# How deep _holds_weights follows repository modules built inside repository modules.
+_MAX_WEIGHT_DEPTH = 4
+
+
+def _holds_weights(index, resolved, depth: int = 0) -> bool:
+    """Whether a repository module class builds, in its constructor or its repository bases',
+    a parameter or a torch.nn layer that holds state (`nn.Linear`, not `nn.ReLU()`), or a
+    repository module that does; unsure (too deep, unreadable) counts as holding weights."""
+    from codemod import torch_names as tn
+
+    if depth >= _MAX_WEIGHT_DEPTH:
+        return True
+    try:
+        node = resolved.node
+        symbols = resolved.module
+    except Exception:
+        return True
+    if symbols is None:
+        return True
+    for base in node.bases:
+        qualname = symbols.qualify(base)
+        if qualname is None or qualname.startswith("torch."):
+            if qualname is not None and tn.classify_call(qualname) is tn.CallKind.MODULE and qualname.rpartition(".")[2] != "Module":
+                return True  # a subclass of a torch layer (nn.Conv2d) holds its weights
+            continue
+        base_resolved = index.resolve(qualname, symbols.path)
+        if base_resolved.kind == "class" and _holds_weights(index, base_resolved, depth + 1):
+            return True
+    init = next((s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
+    for call in (n for n in ast.walk(init) if isinstance(n, ast.Call)) if init is not None else ():
+        qualname = symbols.qualify(call.func)
+        if qualname is None:
+            continue
+        kind = tn.classify_call(qualname)
+        if kind in (tn.CallKind.MODULE, tn.CallKind.PARAMETER):
+            if not _holds_nothing(qualname, call):
+                return True
+            continue
+        if qualname.startswith("torch."):
+            continue
+        inner = index.resolve(qualname, symbols.path)
+        if inner.kind == "class" and index.is_resolved_module_class(inner) and _holds_weights(index, inner, depth + 1):
+            return True
+    return False
