@@ -39,8 +39,8 @@ RULE = Rule(
     "cpu-data-read",
     "its values reach Tensor.numpy(), a numpy function (np.maximum(t, ...)), a legacy typed constructor "
     "(torch.LongTensor(t)) or an RNG state setter (torch.set_rng_state(t)), which take only CPU tensors, or meet a "
-    "tensor the method moves to the CPU itself",
-    fact="model.cuda() moves every buffer, not a raw attribute; Tensor.numpy(), a numpy function given a tensor (which reads it through Tensor.numpy()) and torch.LongTensor(t) raise TypeError on a CUDA tensor, and torch.set_rng_state(t) takes only a CPU ByteTensor, so a value drawn from a buffer there fails where the attribute's CPU value works; so does an element of it compared with a tensor moved to the CPU (i not in labels.to('cpu')).",
+    "tensor the method moves to the CPU itself, or makes there (torch.rand(1) with no device=)",
+    fact="model.cuda() moves every buffer, not a raw attribute; Tensor.numpy(), a numpy function given a tensor (which reads it through Tensor.numpy()) and torch.LongTensor(t) raise TypeError on a CUDA tensor, and torch.set_rng_state(t) takes only a CPU ByteTensor, so a value drawn from a buffer there fails where the attribute's CPU value works; so does an element of it compared with a tensor moved to the CPU (i not in labels.to('cpu')), and arithmetic with a CPU tensor of one dimension or more made without device= (only 0-dim CPU tensors mix with CUDA ones).",
     before="def __init__(self, weights):\n    super().__init__()\n    self.weights = torch.FloatTensor(weights)\n\n"
     "def forward(self, n):\n    draws = torch.multinomial(self.weights, n)\n    return torch.LongTensor(draws)",
 )
@@ -258,10 +258,10 @@ def cpu_data_sink(facts: AttributeFacts) -> str | None:
             # `for i in self.ids`, `[i for i in self.ids if ...]`: each element comes from it
             tainted = _tainted_names(method, me, attr, elements)
         cast = None if integer else _tainted_names(method, me, attr, set(), dtype=True)
-        met = _meets_host_tensor(method, lambda node: _mentions(node, me, attr, tainted))
+        met = _meets_host_tensor(method, lambda node: _mentions(node, me, attr, tainted), cls.symbols.qualify)
         if met is not None:
-            what, line = met
-            return f"{what} (line {line}) with a tensor {cls.cls.name}.{method.name} moves to the CPU"
+            what, line, how = met
+            return f"{what} (line {line}) with a tensor {cls.cls.name}.{method.name} {how}"
         for call in (n for n in ast.walk(method) if isinstance(n, ast.Call)):
             sink = _cpu_sink(call, cls.symbols, me, attr, tainted, cast)
             if sink is not None:
@@ -291,17 +291,28 @@ def _moved_to_host(node: ast.AST) -> bool:
             isinstance(a, ast.Constant) and a.value == "cpu" for a in [*node.args, *(k.value for k in node.keywords)])))
 
 
-def _host_valued(node: ast.AST, host: set[str]) -> bool:
+def _host_valued(node: ast.AST, host: set[str], qualify=None) -> bool:
     """Whether `node` computes a tensor from one moved to the CPU in the method (a name bound to
-    one, or the move itself), other than through a call that leaves tensors (`.item()`)."""
+    one, or the move itself), other than through a call that leaves tensors (`.item()`); with
+    `qualify`, from one a torch factory makes there without `device=` too."""
     pending = [node]
     while pending:
         inner = pending.pop()
-        if _moved_to_host(inner):
+        if _moved_to_host(inner) or (qualify is not None and _made_on_host(inner, qualify)):
             return True
         if isinstance(inner, ast.Call) and (
                 (isinstance(inner.func, ast.Attribute) and inner.func.attr in _NO_TENSOR)
                 or (isinstance(inner.func, ast.Name) and inner.func.id in _PYTHON_NUMBERS)):
+            continue
+        if qualify is not None and isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+                and inner.func.attr in ("to", "cuda", "type_as"):
+            continue  # `torch.rand(1).to(self.device)`: moved where the model computes
+        if qualify is not None and isinstance(inner, ast.Call) and not (qualify(inner.func) or "").startswith("torch."):
+            # a factory's CPU tensor handed to a module or another function (`self.embed(ids)`)
+            # gives what that computes, on the model's device: only a tensor method's receiver
+            # (`draws.view(...)`) carries the CPU value on
+            if isinstance(inner.func, ast.Attribute):
+                pending.append(inner.func.value)
             continue
         if isinstance(inner, ast.Name) and inner.id in host and isinstance(inner.ctx, ast.Load):
             return True
@@ -309,28 +320,59 @@ def _host_valued(node: ast.AST, host: set[str]) -> bool:
     return False
 
 
-def _meets_host_tensor(method: ast.AST, from_attribute) -> tuple[str, int] | None:
+def _meets_host_tensor(method: ast.AST, from_attribute, qualify=None) -> tuple[str, int, str] | None:
     """What and on which line a value `from_attribute` accepts is compared with (`i not in labels`,
     `ids == labels`), combined by arithmetic with, or indexed by a tensor the method itself moves to the
     CPU (`labels = torch.unique(labels).to("cpu")`): on the CPU today, a device mismatch once
-    the attribute follows the model."""
+    the attribute follows the model.  With `qualify`, a comparison or arithmetic with a tensor the
+    method makes on the CPU (`x0 = torch.rand(1) * w`, no `device=`) counts too: as a plain
+    attribute the value meets it on the CPU; as a buffer on the GPU it meets a CPU tensor of one
+    dimension or more, which torch refuses (only 0-dim CPU tensors mix with CUDA ones)."""
     host = _propagate([method], lambda value, names: _host_valued(value, names))
+    made = _propagate([method], lambda value, names: _host_valued(value, names, qualify)) if qualify is not None else host
     for node in ast.walk(method):
         if isinstance(node, ast.Compare):
-            operands, what = [node.left, *node.comparators], "a comparison or arithmetic"
+            operands, what, seen = [node.left, *node.comparators], "a comparison or arithmetic", made
         elif isinstance(node, ast.BinOp):
-            operands, what = [node.left, node.right], "a comparison or arithmetic"
+            operands, what, seen = [node.left, node.right], "a comparison or arithmetic", made
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
             # `self.gallery[top.indices]` with top drawn from `probs.cpu()`: a CPU result today,
             # beside the method's other CPU values; a GPU one once the table follows the model
-            operands, what = [node.value, node.slice], "an indexing"
+            # (a CUDA tensor indexed by a CPU one it has not been moved with is fine: moved only)
+            operands, what, seen = [node.value, node.slice], "an indexing", host
         else:
             continue
         for i, operand in enumerate(operands):
             others = operands[:i] + operands[i + 1:]
             if from_attribute(operand) and not _host_valued(operand, host) and any(_host_valued(o, host) for o in others):
-                return what, node.lineno
+                return what, node.lineno, "moves to the CPU"
+            if seen is not host and from_attribute(operand) and not _host_valued(operand, made, qualify) \
+                    and any(_host_valued(o, made, qualify) for o in others):
+                return what, node.lineno, "makes on the CPU (a torch factory without device=)"
     return None
+
+
+# torch factories whose result is on the CPU when no `device=` is given.
+_HOST_FACTORIES = frozenset({"torch.rand", "torch.randn", "torch.zeros", "torch.ones", "torch.empty", "torch.full",
+                             "torch.arange", "torch.linspace", "torch.logspace", "torch.randint", "torch.randperm",
+                             "torch.eye", "torch.tensor", "torch.as_tensor", "torch.from_numpy"})
+
+
+def _made_on_host(node: ast.AST, qualify) -> bool:
+    """`torch.rand(1)`, `torch.zeros(n, m)`, `torch.tensor([1.0, 2.0])`, `torch.from_numpy(a)`
+    with no `device=`: a CPU tensor of one dimension or more (a 0-dim one, `torch.tensor(2.0)`,
+    `torch.zeros(())`, mixes with CUDA tensors, so it does not count)."""
+    if not isinstance(node, ast.Call) or any(k.arg == "device" for k in node.keywords):
+        return False
+    name = qualify(node.func)
+    if name not in _HOST_FACTORIES:
+        return False
+    first = node.args[0] if node.args else None
+    if name in ("torch.tensor", "torch.as_tensor"):
+        return isinstance(first, (ast.List, ast.Tuple, ast.ListComp)) and bool(getattr(first, "elts", True))
+    if name == "torch.from_numpy":
+        return True
+    return first is not None and not (isinstance(first, (ast.Tuple, ast.List)) and not first.elts)
 
 
 def _sink_through_other_objects(facts: AttributeFacts) -> str | None:
