@@ -278,6 +278,20 @@ class HashLoss(nn.Module):
         return config["alpha"] * (batch["codes"] @ self.centers.t()).mean()
 
 
+class RangeNoise(nn.Module):
+    """A noise layer configured by a dict whose ranges it reads by index
+    (`params["std_range"][0]`): a made-up dict holds lists there, not numbers."""
+
+    def __init__(self, params):
+        super().__init__()
+        self.size = params["size"]
+        self.std_min = torch.tensor([params["std_range"][0]])
+        self.std_max = torch.tensor([params["std_range"][1]])
+
+    def forward(self, x):
+        return x + (self.std_min + self.std_max) * 0.5 * torch.ones_like(x)
+
+
 class GatedLayer(nn.Module):
     """The gate mask exists only with gate_size > 0, a size that is also a switch, which the
     first build (the default 0) does not take: a build with a positive size runs that arm."""
@@ -364,6 +378,9 @@ EDITS = [
      'self.centers = torch.linspace(-1, 1, config["n_class"] * bit).reshape(config["n_class"], bit).to(config["device"])',
      'self.register_buffer("centers", torch.linspace(-1, 1, config["n_class"] * bit).reshape(config["n_class"], bit)'
      '.to(config["device"]), persistent=False)', "buffer", False, "persistent=False: derived from constructor arguments"),
+    ("RangeNoise", "std_min", 'self.std_min = torch.tensor([params["std_range"][0]])',
+     'self.register_buffer("std_min", torch.tensor([params["std_range"][0]]), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
     ("OnGpuOnly", "boost", "self.boost = torch.ones(4)",
      'self.register_buffer("boost", torch.ones(4), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
@@ -582,6 +599,12 @@ def test_a_dict_config_is_made_up_from_the_keys_the_constructor_and_forward_read
     # an option by its name, data as a tensor
     assert any("forward inputs made up" in d and "{'codes': randn(2x" in d and "{'alpha': 0.5}" in d
                for d in v.details), v.details
+
+
+def test_a_dict_entry_read_by_index_is_made_up_as_a_list(verdicts):
+    v = verdicts["RangeNoise"]
+    assert v.verdict is Verdict.PASSED and v.forward_for("std_min") == "compared", _describe(v)
+    assert any("params=a dict (" in b and "'std_range': [" in b for b in v.builds), v.builds
 
 
 def test_changes_the_checkpoint_format(verdicts):

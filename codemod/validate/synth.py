@@ -896,9 +896,10 @@ def _used_as_sequence(tree: ast.AST | None, parameter: str) -> bool:
     return any(id(node) in sequences and is_parameter(node) for node in ast.walk(tree))
 
 
-def _subscript_reads(tree: ast.AST | None, parameter: str) -> dict[str, Any]:
+def _subscript_reads(tree: ast.AST | None, parameter: str, indexed: bool = False) -> dict[str, Any]:
     """``{key: nested}`` for every ``parameter["key"](["sub"]...)`` a function reads; a
-    ``parameter.get("key", default)`` keeps its default and needs nothing."""
+    ``parameter.get("key", default)`` keeps its default and needs nothing.  With `indexed`,
+    a value read by a number (``parameter["std_range"][0]``) is marked a sequence."""
     if tree is None:
         return {}
     found: dict[str, Any] = {}
@@ -907,6 +908,9 @@ def _subscript_reads(tree: ast.AST | None, parameter: str) -> dict[str, Any]:
             continue
         chain = []
         current: ast.AST = node
+        by_number = indexed and isinstance(current.slice, ast.Constant) and type(current.slice.value) is int
+        if by_number:
+            current = current.value
         while isinstance(current, ast.Subscript) and isinstance(current.slice, ast.Constant) \
                 and isinstance(current.slice.value, str):
             chain.append(current.slice.value)
@@ -915,18 +919,20 @@ def _subscript_reads(tree: ast.AST | None, parameter: str) -> dict[str, Any]:
             level = found
             for part in reversed(chain):
                 level = level.setdefault(part, {})
+            if by_number and not level:
+                level[_SEQUENCE] = True  # `params["std_range"][0]`: a pair, made up as a list
     return found
 
 
 def _mappings(cls: type, parameter: str) -> list[tuple[Any, str]]:
     """A dict with the keys the constructor reads; one per declared choice, as _namespaces."""
-    reads = _subscript_reads(_init_tree(cls), parameter)
+    reads = _subscript_reads(_init_tree(cls), parameter, indexed=True)
     if not reads:
         return []
     out = []
     for variant in range(_choice_variants(reads)):
         value = _mapping(reads, variant)
-        shown = ", ".join(f"{k!r}: {value[k]!r}" for k in sorted(reads) if not reads[k])
+        shown = ", ".join(f"{k!r}: {value[k]!r}" for k in sorted(reads) if _is_leaf(reads[k]))
         out.append((value, f"a dict ({{{shown}}})"))
     return out
 
@@ -944,8 +950,8 @@ class MadeUpMapping(dict):
 
 
 def _mapping(reads: dict[str, Any], variant: int = 0) -> MadeUpMapping:
-    return MadeUpMapping({key: _mapping(nested, variant) if nested else _value_by_name(key, variant)
-                          for key, nested in reads.items()})
+    return MadeUpMapping({key: _made_up_sequence(key) if nested == {_SEQUENCE: True} else _mapping(nested, variant)
+                          if nested else _value_by_name(key, variant) for key, nested in reads.items()})
 
 
 class MadeUpConfig(types.SimpleNamespace):
