@@ -186,7 +186,6 @@ def _built_parts(cls: ClassFacts) -> list[tuple[str, str | None, int]]:
     found: list[tuple[str, str | None, int]] = []
     moved: dict[int, str] = {}  # id of a built call -> the device a chained move puts it on
     init = cls.init
-    nodes = list(ast.walk(init)) if init is not None else []
     # What the repository's base classes build in their constructors runs too (super().__init__()).
     for symbols, base in cls.bases:
         base_init = next((s for s in base.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
@@ -196,7 +195,7 @@ def _built_parts(cls: ClassFacts) -> list[tuple[str, str | None, int]]:
                 if qualname is not None and tn.classify_call(qualname) in (tn.CallKind.MODULE, tn.CallKind.PARAMETER):
                     device = next((ast.unparse(k.value) for k in node.keywords if k.arg == "device"), None)
                     found.append((f"{qualname.rpartition('.')[2]} (in {base.name})", device, -1))
-    for node in nodes:
+    for node in ast.walk(init) if init is not None else ():
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "cuda"):
             inner = node.func.value
             if isinstance(inner, ast.Call):
@@ -206,20 +205,10 @@ def _built_parts(cls: ClassFacts) -> list[tuple[str, str | None, int]]:
                     target = next((k.value for k in node.keywords if k.arg == "device"), node.args[0] if node.args else None)
                     if target is not None:
                         moved[id(inner)] = ast.unparse(target)
-    for node in nodes:
-        if not isinstance(node, ast.Call):
-            continue
-        qualname = cls.symbols.qualify(node.func)
-        if qualname is None:
-            continue
-        kind = tn.classify_call(qualname)
-        is_part = kind in (tn.CallKind.MODULE, tn.CallKind.PARAMETER)
-        if not is_part and not qualname.startswith("torch."):
-            resolved = cls.index.resolve(qualname, cls.symbols.path)
+    for node, qualname, kind, resolved in _parts_in(cls.index, cls.symbols, init):
+        if resolved is not None and not _holds_weights(cls.index, resolved):
             # a repository module counts only if it holds weights: one that holds raw tensors
             # and numbers (a noise layer) runs on any device unmoved, as a torch loss does
-            is_part = resolved.kind == "class" and cls.index.is_resolved_module_class(resolved) and _holds_weights(cls.index, resolved)
-        if not is_part or _holds_nothing(qualname, node):
             continue
         device = next((ast.unparse(k.value) for k in node.keywords if k.arg == "device"), None)
         if device is None and kind is tn.CallKind.PARAMETER and node.args:
@@ -259,18 +248,27 @@ def _holds_weights(index, resolved, depth: int = 0) -> bool:
         if base_resolved.kind == "class" and _holds_weights(index, base_resolved, depth + 1):
             return True
     init = next((s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
-    for call in (n for n in ast.walk(init) if isinstance(n, ast.Call)) if init is not None else ():
-        qualname = symbols.qualify(call.func)
+    return any(inner is None or _holds_weights(index, inner, depth + 1)
+               for _, _, _, inner in _parts_in(index, symbols, init))
+
+
+def _parts_in(index, symbols, init):
+    """(call, qualname, kind, resolved) for each call in a constructor that builds a parameter
+    or a torch.nn layer holding state (resolved None), or a module class of the repository
+    (resolved: the class, whose own weights the caller asks about)."""
+    from codemod import torch_names as tn
+
+    for node in ast.walk(init) if init is not None else ():
+        if not isinstance(node, ast.Call):
+            continue
+        qualname = symbols.qualify(node.func)
         if qualname is None:
             continue
         kind = tn.classify_call(qualname)
         if kind in (tn.CallKind.MODULE, tn.CallKind.PARAMETER):
-            if not _holds_nothing(qualname, call):
-                return True
-            continue
-        if qualname.startswith("torch."):
-            continue
-        inner = index.resolve(qualname, symbols.path)
-        if inner.kind == "class" and index.is_resolved_module_class(inner) and _holds_weights(index, inner, depth + 1):
-            return True
-    return False
+            if not _holds_nothing(qualname, node):
+                yield node, qualname, kind, None
+        elif not qualname.startswith("torch."):
+            resolved = index.resolve(qualname, symbols.path)
+            if resolved.kind == "class" and index.is_resolved_module_class(resolved):
+                yield node, qualname, kind, resolved
