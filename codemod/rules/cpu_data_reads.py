@@ -329,24 +329,24 @@ def _meets_host_tensor(method: ast.AST, from_attribute, qualify=None) -> tuple[s
     attribute the value meets it on the CPU; as a buffer on the GPU it meets a CPU tensor of one
     dimension or more, which torch refuses (only 0-dim CPU tensors mix with CUDA ones)."""
     host = _propagate([method], lambda value, names: _host_valued(value, names))
-    made = _propagate([method], lambda value, names: _host_valued(value, names, qualify)) if qualify is not None else host
+    made = _propagate([method], lambda value, names: _host_valued(value, names, qualify)) if qualify is not None else None
     for node in ast.walk(method):
         if isinstance(node, ast.Compare):
-            operands, what, seen = [node.left, *node.comparators], "a comparison or arithmetic", made
+            operands, what, arithmetic = [node.left, *node.comparators], "a comparison or arithmetic", True
         elif isinstance(node, ast.BinOp):
-            operands, what, seen = [node.left, node.right], "a comparison or arithmetic", made
+            operands, what, arithmetic = [node.left, node.right], "a comparison or arithmetic", True
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
             # `self.gallery[top.indices]` with top drawn from `probs.cpu()`: a CPU result today,
             # beside the method's other CPU values; a GPU one once the table follows the model
             # (a CUDA tensor indexed by a CPU one it has not been moved with is fine: moved only)
-            operands, what, seen = [node.value, node.slice], "an indexing", host
+            operands, what, arithmetic = [node.value, node.slice], "an indexing", False
         else:
             continue
         for i, operand in enumerate(operands):
             others = operands[:i] + operands[i + 1:]
             if from_attribute(operand) and not _host_valued(operand, host) and any(_host_valued(o, host) for o in others):
                 return what, node.lineno, "moves to the CPU"
-            if seen is not host and from_attribute(operand) and not _host_valued(operand, made, qualify) \
+            if arithmetic and made is not None and from_attribute(operand) and not _host_valued(operand, made, qualify) \
                     and any(_host_valued(o, made, qualify) for o in others):
                 return what, node.lineno, "makes on the CPU (a torch factory without device=)"
     return None
