@@ -373,11 +373,8 @@ def _kept_as_loss_weight(cls: type, parameter: str) -> bool:
     functional loss's weights (`F.cross_entropy(x, y, weight=self.weight)`): a tensor, when given."""
     tree = _init_tree(cls)
     kept = _kept_as(tree, parameter) if tree is not None else set()
-    if not kept:
-        return False
-    try:
-        source = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-    except (OSError, TypeError, SyntaxError):
+    source = _class_tree(cls) if kept else None
+    if source is None:
         return False
     return any(
         isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name))
@@ -637,6 +634,15 @@ def _init_tree(cls: type) -> ast.AST | None:
     init = inspect.unwrap(init)
     try:
         return ast.parse(textwrap.dedent(inspect.getsource(init)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def _class_tree(cls: type) -> ast.AST | None:
+    """The whole class's tree (read-only: parsed once per class, asked per parameter)."""
+    try:
+        return ast.parse(textwrap.dedent(inspect.getsource(cls)))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return None
 
