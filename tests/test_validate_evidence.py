@@ -292,6 +292,51 @@ class RangeNoise(nn.Module):
         return x + (self.std_min + self.std_max) * 0.5 * torch.ones_like(x)
 
 
+class GramStyleLoss(nn.Module):
+    """A style loss whose target only a helper treats as a tensor (`input.size()` in
+    gram_matrix): the number first made up for it raises, and a feature map builds it."""
+
+    def __init__(self, target_feature):
+        super().__init__()
+        self.target = self.gram_matrix(target_feature).detach()
+
+    def forward(self, input):
+        return F.mse_loss(self.gram_matrix(input), self.target)
+
+    def gram_matrix(self, input):
+        a, b, c, d = input.size()
+        features = input.view(a * b, c * d)
+        return torch.mm(features, features.t()).div(a * b * c * d)
+
+
+class OffsetNoise(nn.Module):
+    def __init__(self, setup):
+        super().__init__()
+        self.low = setup["offset_range"][0]
+        self.high = setup["offset_range"][1]
+
+    def forward(self, x):
+        return x + (self.low + self.high) * 0.5
+
+
+class Simulator(nn.Module):
+    """A simulator configured by a dict it hands to a child that reads an entry by index,
+    which the made-up dict first holds as a number; it draws one row per sample of the batch
+    it was built for (`batch_size_gen`), and inputs of that batch run it."""
+
+    def __init__(self, setup):
+        super().__init__()
+        self.batch_size_gen = setup["batch_size_gen"]
+        self.level = torch.full((1,), 0.5)
+        self.noise = OffsetNoise(setup)
+
+    def forward(self, x):
+        rows = torch.zeros(x.size(0), 1)
+        for i in range(self.batch_size_gen):
+            rows[i] = self.level
+        return self.noise(x) * rows
+
+
 class GatedLayer(nn.Module):
     """The gate mask exists only with gate_size > 0, a size that is also a switch, which the
     first build (the default 0) does not take: a build with a positive size runs that arm."""
@@ -381,6 +426,12 @@ EDITS = [
     ("RangeNoise", "std_min", 'self.std_min = torch.tensor([params["std_range"][0]])',
      'self.register_buffer("std_min", torch.tensor([params["std_range"][0]]), persistent=False)', "buffer", False,
      "persistent=False: derived from constructor arguments"),
+    ("GramStyleLoss", "target", "self.target = self.gram_matrix(target_feature).detach()",
+     'self.register_buffer("target", self.gram_matrix(target_feature).detach(), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
+    ("Simulator", "level", "self.level = torch.full((1,), 0.5)",
+     'self.register_buffer("level", torch.full((1,), 0.5), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
     ("OnGpuOnly", "boost", "self.boost = torch.ones(4)",
      'self.register_buffer("boost", torch.ones(4), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
@@ -605,6 +656,18 @@ def test_a_dict_entry_read_by_index_is_made_up_as_a_list(verdicts):
     v = verdicts["RangeNoise"]
     assert v.verdict is Verdict.PASSED and v.forward_for("std_min") == "compared", _describe(v)
     assert any("params=a dict (" in b and "'std_range': [" in b for b in v.builds), v.builds
+
+
+def test_a_number_a_helper_uses_as_a_tensor_is_made_up_again_as_one(verdicts):
+    v = verdicts["GramStyleLoss"]
+    assert v.verdict is Verdict.PASSED and v.forward_for("target") == "compared", _describe(v)
+    assert any("target_feature=linspace(2x3x" in b for b in v.builds), v.builds
+
+
+def test_a_number_a_child_indexes_is_made_up_again_as_a_pair_and_inputs_take_the_held_batch(verdicts):
+    v = verdicts["Simulator"]
+    assert v.verdict is Verdict.PASSED and v.forward_for("level") == "compared", _describe(v)
+    assert any("setup.offset_range=[" in b for b in v.builds), v.builds
 
 
 def test_changes_the_checkpoint_format(verdicts):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import inspect
+import linecache
 import subprocess
 import sys
 import textwrap
@@ -17,7 +19,7 @@ import torch.nn as nn
 from codemod import examples
 from codemod.ftypes import Action, ClassRewrite, Finding, Verdict
 from codemod.validate import ValidationOptions, validate_rewrites
-from codemod.validate import compare, devices, overlay
+from codemod.validate import compare, devices, overlay, sources
 from codemod.validate.build import snippet
 
 REPO = Path(__file__).resolve().parent.parent
@@ -123,6 +125,48 @@ def test_overlay_serves_rewritten_text_to_relative_and_absolute_imports(tmp_path
         sys.path.remove(str(tmp_path))
         for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
             del sys.modules[module]
+
+
+def test_overlay_source_of_a_rewritten_class_is_the_rewritten_text_even_when_linecache_holds_the_disk_file(tmp_path):
+    # the rewrite moved the class down two lines; linecache read the file on disk before the
+    # import (as a worker forked from a parent that had read it does)
+    name = f"ovsrc_{uuid.uuid4().hex[:8]}"
+    path = tmp_path / f"{name}.py"
+    path.write_text("class First:\n    x = 1\n\n\nclass Second:\n    y = 'original'\n")
+    assert linecache.getlines(str(path))[4] == "class Second:\n"
+    finder = overlay.install({path: "import os\n\nclass First:\n    x = 1\n\n\nclass Second:\n    y = 'rewritten'\n"})
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = __import__(name)
+        assert inspect.getsource(module.Second) == "class Second:\n    y = 'rewritten'\n"
+    finally:
+        sys.meta_path.remove(finder)
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop(name, None)
+        linecache.cache.pop(str(path), None)
+
+
+def test_made_up_values_are_decided_from_the_source_on_disk_on_both_sides(tmp_path):
+    # the rewritten side imports the rewritten text, but reads the original statements that
+    # decided the made-up arguments (`self.weight = weight`, not register_buffer)
+    name = f"ovorig_{uuid.uuid4().hex[:8]}"
+    path = tmp_path / f"{name}.py"
+    original = "class Loss:\n    def __init__(self, weight=None):\n        self.weight = weight\n"
+    path.write_text(original)
+    rewritten = "import os\n\n\nclass Loss:\n    def __init__(self, weight=None):\n" \
+                "        self.register_buffer('weight', weight)\n"
+    finder = overlay.install({path: rewritten})
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = __import__(name)
+        assert inspect.getsource(module.Loss) == rewritten.split("\n\n\n")[1]
+        assert sources.original_source(module.Loss) == original
+        assert sources.original_source(module.Loss.__init__) == "    " + original.split("    ", 1)[1]
+    finally:
+        sys.meta_path.remove(finder)
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop(name, None)
+        linecache.cache.pop(str(path), None)
 
 
 # -- device checker --------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterator
 import torch
 
 from codemod import examples as examples_api
-from codemod.validate import cuda_standin
+from codemod.validate import cuda_standin, sources
 
 Inputs = tuple[tuple[Any, ...], dict[str, Any]]
 
@@ -275,17 +275,19 @@ def resolve_source(
         candidates = synth.argument_candidates(cls, none_defaults=none_defaults)
         if kind == "synth":
             index = int((spec or {}).get("candidate", 0))
-            if index >= len(candidates):
-                raise NotBuildable("the made-up arguments of the original side cannot be made here", None)
-            return _from_candidate(candidates[index], index, notes, none_defaults)
+            repairs = list((spec or {}).get("repairs") or [])
+            try:
+                chosen = synth.repaired(candidates[index], repairs)
+            except (IndexError, KeyError, synth.Unsynthesizable):
+                raise NotBuildable("the made-up arguments of the original side cannot be made here", None) from None
+            return _from_candidate(chosen, index, notes, none_defaults, repairs)
         for index, candidate in enumerate(candidates):
             try:
-                model = _synth_build(cls, candidate)
+                repairs = _repairs_that_build(cls, candidate)
             except Exception as exc:
                 synth_notes.append(f"({candidate.description}) raised {format_exception(exc)}")
                 continue
-            del model
-            return _from_candidate(candidate, index, notes, none_defaults)
+            return _from_candidate(synth.repaired(candidate, repairs), index, notes, none_defaults, repairs)
     if kind in (None, "default"):
         if defaults_raised is not None and not missing:
             message = f"{target}() with its default arguments raised {defaults_raised}"
@@ -301,6 +303,33 @@ def resolve_source(
             message += "; " + "; ".join(notes)
         raise NotBuildable(message + ": add an example", snippet(cls, target))
     raise NotBuildable(f"unknown source {kind!r}", None)
+
+
+def _repairs_that_build(cls: type, candidate: Any) -> list[dict[str, Any]]:
+    """The repairs of ``candidate`` that build ``cls`` ([] when it builds as made up), found
+    breadth first from what each failed build raised (synth.argument_repairs), at most
+    MAX_REPAIRS builds past the first; raises the first build's error when none builds."""
+    from codemod.validate import synth
+
+    frontier: list[list[dict[str, Any]]] = [[]]
+    first: Exception | None = None
+    builds = 0
+    while frontier and builds <= synth.MAX_REPAIRS:
+        repairs = frontier.pop(0)
+        current = synth.repaired(candidate, repairs)
+        synth.forget_mapping_reads()
+        builds += 1
+        try:
+            model = _synth_build(cls, current)
+        except Exception as exc:
+            first = first or exc
+            if len(repairs) < synth.MAX_REPAIRS:
+                frontier += [repairs + [repair] for repair in synth.argument_repairs(current, exc)]
+            continue
+        del model
+        return repairs
+    assert first is not None
+    raise first
 
 
 def _synth_build(cls: type, candidate: Any) -> Any:
@@ -332,7 +361,8 @@ def _without_gpu(construct: Callable[[], Any]) -> Any:
     return model
 
 
-def _from_candidate(candidate: Any, index: int, notes: list[str], none_defaults: bool = False) -> Source:
+def _from_candidate(candidate: Any, index: int, notes: list[str], none_defaults: bool = False,
+                    repairs: list[dict[str, Any]] | None = None) -> Source:
     def arguments() -> tuple[tuple[Any, ...], dict[str, Any]]:
         return _deepcopy(candidate.args), _deepcopy(candidate.kwargs)
 
@@ -340,6 +370,8 @@ def _from_candidate(candidate: Any, index: int, notes: list[str], none_defaults:
     spec: dict[str, Any] = {"candidate": index}
     if none_defaults:
         spec["none_defaults"] = True  # the candidates also give the parameters that default to None
+    if repairs:
+        spec["repairs"] = repairs  # what the first builds raised asked for: the other side applies them too
     return Source("synth", detail, _constructor(arguments), None, notes, spec=spec, arguments=arguments)
 
 
@@ -507,7 +539,7 @@ def _parsed(function: Any) -> ast.Module | None:
     import textwrap
 
     try:
-        return ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(function))))
+        return ast.parse(textwrap.dedent(sources.original_source(inspect.unwrap(function))))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return None
 
@@ -521,7 +553,7 @@ def _compared_strings(cls: type, name: str) -> list[str]:
 
     init = cls.__dict__.get("__init__")
     try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(init))))
+        tree = ast.parse(textwrap.dedent(sources.original_source(inspect.unwrap(init))))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return []
     # `self.kind = kind` then `if self.kind == "universal":`, in __init__ or in forward
@@ -533,7 +565,7 @@ def _compared_strings(cls: type, name: str) -> list[str]:
     trees = [tree]
     if kept:
         try:
-            trees.append(ast.parse(textwrap.dedent(inspect.getsource(cls))))
+            trees.append(ast.parse(textwrap.dedent(sources.original_source(cls))))
         except (OSError, TypeError, SyntaxError, IndentationError):
             pass
 

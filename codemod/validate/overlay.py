@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import linecache
 import os
 import sys
 from typing import Mapping
@@ -41,6 +42,11 @@ class OverlayLoader(importlib.abc.SourceLoader):
 
     def source_to_code(self, data, path, *, _optimize=-1):  # type: ignore[override]
         if normalize(path) == normalize(self.path):
+            # inspect.getsource reads linecache, which may already hold the file on disk (read
+            # before the worker forked) and keeps it while that file is unchanged: the rewritten
+            # class's line numbers would pick lines of the original text.  An entry with no
+            # mtime is never checked against the disk.
+            linecache.cache[path] = (len(self.text), None, self.text.splitlines(True), path)
             # Compile the text itself: its coding declaration (latin-1, ...) then has no say,
             # where encoding it to bytes first would make Python decode it wrongly.
             return compile(self.text, path, "exec", dont_inherit=True, optimize=_optimize)

@@ -49,6 +49,8 @@ from typing import Any
 import torch
 from torch import nn
 
+from codemod.validate import sources
+
 MAX_CANDIDATES = 4
 BATCH, SEQ, SPATIAL = 2, 7, 8
 
@@ -164,6 +166,8 @@ def argument_candidates(cls: type, none_defaults: bool = False) -> list[Candidat
             else:
                 kwargs[parameter.name] = value
             parts.append(f"{parameter.name}={shown}")
+        for name, value in kwargs.items():
+            _label_mappings(value, (name,))
         candidates.append(Candidate(tuple(args), kwargs, ", ".join(parts)))
     return candidates
 
@@ -633,7 +637,7 @@ def _init_tree(cls: type) -> ast.AST | None:
         return None
     init = inspect.unwrap(init)
     try:
-        return ast.parse(textwrap.dedent(inspect.getsource(init)))
+        return ast.parse(textwrap.dedent(sources.original_source(init)))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return None
 
@@ -642,7 +646,7 @@ def _init_tree(cls: type) -> ast.AST | None:
 def _class_tree(cls: type) -> ast.AST | None:
     """The whole class's tree (read-only: parsed once per class, asked per parameter)."""
     try:
-        return ast.parse(textwrap.dedent(inspect.getsource(cls)))
+        return ast.parse(textwrap.dedent(sources.original_source(cls)))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return None
 
@@ -708,7 +712,7 @@ def _kept_as_tensor(cls: type, parameter: str) -> bool:
     `self.comp_mask = competition_mask`) and a method of the class calls a tensor's method on
     that attribute (`self.weight.view(1, -1)`, `self.comp_mask.tile(...)`)."""
     try:
-        source = textwrap.dedent(inspect.getsource(cls))
+        source = textwrap.dedent(sources.original_source(cls))
     except (OSError, TypeError):
         return False
     # `self.weight = weight`, `self.comp_mask = competition_mask`
@@ -945,7 +949,17 @@ def _mappings(cls: type, parameter: str) -> list[tuple[Any, str]]:
 
 class MadeUpMapping(dict):
     """A dict config made up from the keys a constructor reads (``config["num_train"]``); a
-    key it hands on to a submodule that reads more gets a value by its name too."""
+    key it hands on to a submodule that reads more gets a value by its name too.  Each read
+    is noted (``mapping_reads``), so that a build that fails on a value read last can be
+    repaired (``argument_repairs``)."""
+
+    path: tuple[str, ...] = ()
+
+    def __getitem__(self, key: Any) -> Any:
+        value = super().__getitem__(key)
+        if isinstance(key, str):
+            _MAPPING_READS.append(((*self.path, key), value))
+        return value
 
     def __missing__(self, key: Any) -> Any:
         if not isinstance(key, str) or key.startswith("_"):
@@ -1108,6 +1122,95 @@ def _made_up_method(name: str) -> Callable[..., Any]:
     return lambda *args, **kwargs: value
 
 
+# -- repairs of made-up arguments, read from what a failed build raised ------------------------
+#
+# A repair is JSON, so that the rewritten side applies the ones the original side needed:
+#   {"tensor": [parameter, option]}   the number made up for a keyword argument becomes the
+#                                     option-th of ARGUMENT_TENSORS
+#   {"list": [parameter, key, ...]}   the number a made-up dict holds at that key becomes a pair
+
+# Keys read from made-up dicts during the current build, in order, with the value each gave.
+_MAPPING_READS: list[tuple[tuple[str, ...], Any]] = []
+
+# A number used as a tensor: `'int' object has no attribute 'size'` (`target.size()` in a
+# helper the constructor calls), `mean(): argument 'input' (position 1) must be Tensor, not int`.
+_NOT_A_TENSOR = re.compile(r"'(int|float)' object has no attribute '(\w+)'|must be Tensor, not (int|float)\b")
+# A number used as a sequence: `params["offset"][0]`, `for w in cfg["widths"]`, `len(...)`.
+_NOT_A_SEQUENCE = re.compile(r"'(int|float)' object is not (?:subscriptable|iterable)|object of type '(int|float)' has no len\(\)")
+MAX_REPAIRS = 8
+
+
+def _label_mappings(value: Any, path: tuple[str, ...]) -> None:
+    """Name each made-up dict by where it sits in the arguments, so that its reads say so."""
+    if isinstance(value, MadeUpMapping):
+        value.path = path
+        for key, item in value.items():
+            _label_mappings(item, (*path, str(key)))
+
+
+def forget_mapping_reads() -> None:
+    _MAPPING_READS.clear()
+
+
+def argument_tensors() -> list[tuple[Any, str]]:
+    """Tensors tried, lowest rank first, for a made-up number the constructor used as a tensor:
+    a vector, a matrix, a feature map (batch x 3 channels x H x W), an image (3 x H x W).  The
+    same values on both sides (made from a range, never drawn at random)."""
+    n = SPATIAL
+    return [(torch.ones(n), f"ones({n})"), (torch.full((n, n), 1.0 / n), f"full({n}x{n}, 1/{n})"),
+            (torch.linspace(0.0, 1.0, BATCH * 3 * n * n).reshape(BATCH, 3, n, n), f"linspace({BATCH}x3x{n}x{n})"),
+            (torch.linspace(0.0, 1.0, 3 * n * n).reshape(3, n, n), f"linspace(3x{n}x{n})")]
+
+
+def argument_repairs(candidate: Candidate, error: BaseException) -> list[dict[str, Any]]:
+    """The repairs a build's error asks for, each to try on its own: the numbers of the same type
+    among the keyword arguments made tensors (a number used as one), or the number read last
+    from a made-up dict made a pair (a number indexed or iterated); [] when the error says neither."""
+    message = str(error)
+    found = _NOT_A_TENSOR.search(message)
+    if found is not None:
+        kind = found.group(1) or found.group(3)
+        attribute = found.group(2)
+        if attribute is not None and not hasattr(torch.Tensor, attribute):
+            return []
+        names = [name for name, value in candidate.kwargs.items() if type(value).__name__ == kind]
+        return [{"tensor": [name, option]} for name in names for option in range(len(argument_tensors()))]
+    found = _NOT_A_SEQUENCE.search(message)
+    if found is not None:
+        kind = found.group(1) or found.group(2)
+        for path, value in reversed(_MAPPING_READS):
+            if type(value).__name__ == kind:
+                return [{"list": list(path)}]
+    return []
+
+
+def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
+    """``candidate`` with ``repairs`` applied (on copies: the candidate itself is left alone)."""
+    if not repairs:
+        return candidate
+    import copy
+
+    kwargs = copy.deepcopy(candidate.kwargs)
+    description = candidate.description
+    for repair in repairs:
+        if "tensor" in repair:
+            name, option = repair["tensor"]
+            value, shown = argument_tensors()[int(option)]
+            if name not in kwargs:
+                raise Unsynthesizable(f"no made-up argument {name!r} to repair")
+            kwargs[name] = value
+            description = re.sub(rf"\b{re.escape(name)}=[^,]*", lambda _: f"{name}={shown}", description, count=1)
+        else:
+            *parents, key = repair["list"]
+            level: Any = kwargs
+            for part in parents:
+                level = level[part] if not isinstance(level, MadeUpMapping) else dict.__getitem__(level, part)
+            value = level[key]
+            level[key] = [value, value]
+            description += f"; {'.'.join(repair['list'])}=[{value!r}, {value!r}]"
+    return Candidate(candidate.args, kwargs, description)
+
+
 # -- values described as JSON ------------------------------------------------------------------
 
 # A value spec is JSON, so that both sides (and the tool, which reads the repository's own
@@ -1229,7 +1332,7 @@ class _Model:
         self.embedding = next((m for m in model.modules() if isinstance(m, (nn.Embedding, nn.EmbeddingBag))), None)
         self.nodes = node_counts(model)
         try:
-            self.forward_tree: ast.AST | None = ast.parse(textwrap.dedent(inspect.getsource(entry_point(type(model)))))
+            self.forward_tree: ast.AST | None = ast.parse(textwrap.dedent(sources.original_source(entry_point(type(model)))))
         except (OSError, TypeError, SyntaxError, IndentationError):
             self.forward_tree = None
 
@@ -1374,9 +1477,13 @@ def _class_count(value: Any) -> int | None:
 
 
 def _held_batch_size(model: nn.Module) -> int | None:
-    value = vars(model).get("batch_size")
-    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_HELD_BATCH and value != BATCH:
-        return value
+    """The batch size the module keeps (`self.batch_size`, `self.batch_size_gen`: a simulator
+    that draws one sample per row it was built for), where it is not ours."""
+    for name, value in sorted(vars(model).items(), key=lambda item: item[0] != "batch_size"):
+        if "batch_size" not in name.lower() and "batchsize" not in name.lower():
+            continue
+        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_HELD_BATCH and value != BATCH:
+            return value
     return None
 
 
@@ -1830,7 +1937,7 @@ def _first_layer_uses(model: nn.Module, cls: type, depth: int = 0) -> dict[str, 
     """``{forward parameter: the first submodule forward hands it to}``, looking two levels down
     (``x = self.encoder(x)`` where the encoder's own forward starts with a layer)."""
     try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(entry_point(cls)))))
+        tree = ast.parse(textwrap.dedent(sources.original_source(inspect.unwrap(entry_point(cls)))))
     except (OSError, TypeError, SyntaxError, IndentationError, AttributeError):
         return {}
     function = next((n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
