@@ -1151,3 +1151,31 @@ def test_inputs_are_made_again_at_the_rank_and_side_a_repository_check_names():
     assert _runs(model, larger[0]) and larger[0]["args"][0] == larger[0]["args"][1], "a pair stays alike"
     # a side past what a made-up image may take is not tried
     assert synth.repaired_candidates(small, "Image size should be larger than 4000") == []
+
+
+def test_inputs_indexed_past_their_rank_or_length_are_made_again_long_enough():
+    class DelayAndSum(nn.Module):  # `x[:, :, 0]`, then gathers samples past any made-up length
+        def __init__(self, sensors=4):
+            super().__init__()
+            self.delays = torch.arange(sensors).view(1, sensors, 1) * 300 + 100
+
+        def forward(self, x):
+            x = x.clone()
+            x[:, :, 0] = 0
+            return torch.gather(x, 2, self.delays.expand(x.size(0), -1, 1)).sum(1)
+
+    model = DelayAndSum()
+    matrix = {"args": [{"op": "randn", "shape": [2, 4]}], "kwargs": {}}
+    message = _error(model, matrix)
+    assert "too many indices for tensor of dimension 2" in message
+    signals = synth.repaired_candidates(matrix, message)
+    assert signals and all(len(c["args"][0]["shape"]) == 3 for c in signals), signals
+    short = next(c for c in signals if c["args"][0]["shape"][:2] == [2, 4])
+    message = _error(model, short)
+    assert "is out of bounds for dimension 2" in message
+    (longer,) = synth.repaired_candidates(short, message)
+    assert longer["args"][0]["shape"][:2] == [2, 4] and longer["args"][0]["shape"][2] > 1000
+    assert _runs(model, longer)
+    # the error names a dimension the first input does not have at that size: nothing to repair
+    assert synth.repaired_candidates(short, "index 9 is out of bounds for dimension 0 with size 7") == []
+    assert synth.repaired_candidates(short, "too many indices for tensor of dimension 1") == []

@@ -1521,11 +1521,19 @@ MAX_IMAGE_SIDE = 512
 _DIM_RANGE = re.compile(r"Dimension out of range \(expected to be in range of \[-(\d+), -?\d+\], but got (-?\d+)\)")
 
 
+# `x[:, :, 0]` on a matrix: the input needs one more dimension than it has.
+_TOO_MANY_INDICES = re.compile(r"too many indices for tensor of dimension (\d)")
+# `torch.gather(x, 2, idx)` with indices past the input's length there (a delay-and-sum
+# beamformer reading sample 2166 of each signal): that dimension long enough to hold them.
+_OUT_OF_BOUNDS = re.compile(r"index (\d+) is out of bounds for dimension (\d) with size (\d+)")
+
+
 # A sequence or image too short for a kernel or a pooling: `Kernel size can't be greater than
 # actual input size`, `Calculated padded input size per channel: (8). Kernel size: (10)`.
 _TOO_SHORT = re.compile(r"Kernel size can't be greater than actual input size|Output size is too small")
 _LONGER = (64, 256)
 MAX_LONGER_ELEMENTS = 1 << 22
+MAX_LENGTHENED = 1 << 14
 
 # A matrix product whose weight takes another width: "(2x16 and 8x4)" wants 8 features; a
 # recurrent layer's own check (torch.nn.RNN, LSTM, GRU and their copies) names it outright.
@@ -1582,6 +1590,8 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         return _distinct(_rebatched(candidate, int(found.group(1)), int(found.group(2))))
     if _TOO_SHORT.search(message):
         return _distinct(_longer(candidate))
+    if (found := _OUT_OF_BOUNDS.search(message)) is not None:
+        return _distinct(_lengthened(candidate, *(int(g) for g in found.groups())))
     if (found := _LARGER_THAN.search(message)) is not None:
         side = -(-(int(found.group(1)) + 1) // 16) * 16  # the next multiple of 16 past it
         if side <= MAX_IMAGE_SIDE and _image_specs(candidate):
@@ -1594,6 +1604,11 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         rank = int(found.group(1)) // 2 + 2
     elif (found := _EXPECTED_RANK.search(message)) is not None:
         rank = int(next(g for g in found.groups() if g))
+    elif (found := _TOO_MANY_INDICES.search(message)) is not None:
+        rank = int(found.group(1)) + 1
+        first = _first_input(candidate, ("randn", "rand"))
+        if first is None or len(first.get("shape") or []) != rank - 1:
+            return []  # the error is about another tensor than the first input
     elif (found := _DIM_RANGE.search(message)) is not None:
         held, asked = int(found.group(1)), int(found.group(2))
         rank = asked + 1 if asked >= 0 else -asked
@@ -1657,6 +1672,24 @@ def _longer(candidate: dict[str, Any]) -> list[dict[str, Any]]:
     """The inputs of rank 3 and more with every size past the channels at 64, then 256."""
     options = [_mapped(candidate, lambda spec, size=size: _with_length(spec, size)) for size in _LONGER]
     return [option for option in options if option != candidate]
+
+
+def _lengthened(candidate: dict[str, Any], index: int, dim: int, size: int) -> list[dict[str, Any]]:
+    """The first input (and those made like it) with dimension ``dim``, of ``size``, made long
+    enough for ``index``, where the first input has that size there.  The error names the first
+    index past the end it met, not the largest, so the dimension is made as long as
+    MAX_LONGER_ELEMENTS allows (a power of two, at most MAX_LENGTHENED)."""
+    first = _first_input(candidate, ("randn", "rand"))
+    shape = list(first.get("shape") or []) if first is not None else []
+    if dim >= len(shape) or shape[dim] != size or index < size:
+        return []  # the error is about another tensor than the first input
+    others = math.prod(shape) // size
+    longest = min(MAX_LENGTHENED, 1 << max(0, (MAX_LONGER_ELEMENTS // others).bit_length() - 1))
+    if longest <= index:
+        return []
+    shape[dim] = longest
+    assert first is not None
+    return [_replaced(candidate, first, {**first, "shape": shape})]
 
 
 def _with_length(spec: Any, size: int) -> Any:
