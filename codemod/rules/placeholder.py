@@ -1,4 +1,4 @@
-"""A number set in the constructor and a tensor set by another method is reported.
+"""A number (or an empty list) set in the constructor and a tensor set by another method is reported.
 
 Torch facts (torch 2.13): a tensor assigned to a plain attribute is neither moved by
 `.to()` nor saved.  The placeholder cannot become an empty buffer slot as a `None` one can
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 RULE = Rule(
     "BUF307",
     "number-then-tensor",
-    "set to a number (or None, for a hook's value or a value forward replaces on every call) in __init__ and to a tensor "
-    "by another method; the tensor is neither moved by .to() nor saved",
+    "set to a number or an empty list (or None, for a hook's value or a value forward replaces on every call) in __init__ "
+    "and to a tensor by another method; the tensor is neither moved by .to() nor saved",
     fact="A registered buffer accepts only a tensor or None (`self.loss = 0` on a buffer raises TypeError), and a "
     "tensor in a plain attribute is not moved by .to() nor saved.",
     before="def __init__(self):\n    super().__init__()\n    self.loss = 0\n\ndef step(self, x, y):\n"
@@ -62,6 +62,17 @@ def _is_none(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
+def _is_empty(node: ast.expr | None) -> bool:
+    """An empty list, tuple or dict (`[]`, `()`, `{}`, `list()`): a placeholder as a number is,
+    where a method then binds one tensor in its place."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return not node.elts
+    if isinstance(node, ast.Dict):
+        return not node.keys
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "tuple", "dict") \
+        and not node.args and not node.keywords
+
+
 def wants(facts: AttributeFacts) -> bool:
     """Bound only to numbers in the constructor (or to None, where the tensor comes from a hook
     or callback that rules/lazy.py leaves alone), and to a tensor by a method of the class."""
@@ -69,6 +80,12 @@ def wants(facts: AttributeFacts) -> bool:
 
     if facts.registered_by_base or not facts.events or not all(e.kind == "assign" or lazy.chained(e) for e in facts.events):
         return False
+    if all(_is_empty(e.value_node) for e in facts.events):
+        # `self.targets = []`, then `self.targets = torch.zeros_like(x)` in forward: one tensor in
+        # its place (a list the class fills with tensors is a container, which rules/reported.py says)
+        found = facts.own_tensor_binding(kinds=("assign", "unpack"))
+        later = [(label, e) for label, e in facts.outside if e.value is not None and e.value.kind is Kind.TENSOR]
+        return found is not None and not facts.forward_input_refuted(later)
     if all(_is_number(e.value_node) or _is_none(e.value_node) for e in facts.events) and (
         all(_is_number(e.value_node) for e in facts.events) or not lazy.is_lazy(facts)
     ):
@@ -104,9 +121,10 @@ def decide(facts: AttributeFacts) -> Decision | None:
             "keeps between calls: one buffer per tensor, each declared in __init__ with register_buffer(name, None, "
             "persistent=False)",
         )
-    if number == "None" and lazy.replaced_on_every_call(facts):
+    empty = _is_empty(facts.events[0].value_node)
+    if (number == "None" or empty) and lazy.replaced_on_every_call(facts):
         return RULE.skip(
-            f"set to None in __init__ and to a new tensor on every call of forward (line {line}); that tensor is not moved "
+            f"set to {number} in __init__ and to a new tensor on every call of forward (line {line}); that tensor is not moved "
             "by .to() nor saved",
             "a per-call value (attention weights, an output kept for inspection) needs no change; if other code reads it "
             f'after .to(), an empty buffer slot holds it: self.register_buffer("{facts.attr}", None, persistent=False)',
@@ -116,6 +134,13 @@ def decide(facts: AttributeFacts) -> Decision | None:
             f"set to None in __init__ and to a tensor in {label} (line {line}); that tensor is not moved by .to() nor saved",
             "a per-call value (a module output kept by a hook) needs no change; an empty buffer slot, "
             f'self.register_buffer("{facts.attr}", None, persistent=False), holds it only if it is always a tensor',
+        )
+    if empty:
+        return RULE.skip(
+            f"set to {number} in __init__ and to a tensor in {label} (line {line}); that tensor is not moved by .to() nor "
+            "saved, and a buffer cannot hold the empty container",
+            "a per-call value (targets, an output kept for inspection) needs no change; a tensor the model keeps between "
+            f'calls: an empty buffer slot in place of {number}, self.register_buffer("{facts.attr}", None, persistent=False)',
         )
     return RULE.skip(
         f"set to {number} in __init__ and to a tensor in {label} (line {line}); that tensor is not moved by .to() nor saved, "
