@@ -1179,3 +1179,41 @@ def test_inputs_indexed_past_their_rank_or_length_are_made_again_long_enough():
     # the error names a dimension the first input does not have at that size: nothing to repair
     assert synth.repaired_candidates(short, "index 9 is out of bounds for dimension 0 with size 7") == []
     assert synth.repaired_candidates(short, "too many indices for tensor of dimension 1") == []
+
+
+def test_inputs_are_first_made_at_the_shapes_forward_s_docstring_gives():
+    class Frames(nn.Module):  # nine stacked frames, pooled to one cell: no made-up image fits
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(27, 4, 3)
+            self.mean = torch.zeros(1, 27, 1, 1)
+
+        def forward(self, frames, positions):
+            """Forward propagation.
+
+            :param frames: (batch_size, 27, 40, 64)
+            :param positions: (batch_size, 2) --> the ball's (x, y) in the original image
+            """
+            pooled = nn.functional.max_pool2d(self.conv(frames - self.mean), (38, 62))
+            return pooled.flatten(1) @ torch.ones(4, 2) + positions
+
+    model = Frames()
+    first = synth.input_candidates(model)[0]
+    assert [spec["shape"] for spec in synth._input_specs(first)] == [[2, 27, 40, 64], [2, 2]], first
+    assert _runs(model, first)
+
+    def masked(self, x, mask):
+        """
+        Args:
+            x (Tensor): features of shape [B, T, D]
+            mask: (B, T), true where padded
+        """
+
+    assert synth.documented_shapes(masked, ["x", "mask"]) == {
+        "x": {"op": "randn", "shape": [2, synth.SEQ, 4 * synth.SPATIAL]},
+        "mask": {"op": "ones", "shape": [2, synth.SEQ], "dtype": "bool"}}
+
+    def prose(self, x):
+        """Moves the point (x, y) by the offset [dx, dy]."""
+
+    assert synth.documented_shapes(prose, ["x"]) == {}

@@ -1373,6 +1373,11 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
         if not specs:
             return candidates
         per_param.append(specs)
+    documented = documented_shapes(forward, [p.name for p in required])
+    if documented:
+        # the shapes forward's docstring gives (`:param x: (batch_size, 27, 128, 320)`): the
+        # author's own word, tried before any shape made up from the layers
+        add(_arrange(required, [documented.get(p.name) or specs[0] for p, specs in zip(required, per_param)]))
     pair = _prediction_and_target(required, first_layers, hints)
     if pair is not None:
         prediction, target = pair
@@ -1437,6 +1442,64 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
             if sized not in candidates:
                 candidates.append(sized)
     return candidates
+
+
+# A shape in a docstring: `(batch_size, 27, 128, 320)`, `[B, T, D]`, `(N, 3, H, W)`.
+_DOCUMENTED_SHAPE = re.compile(r"[(\[]\s*((?:[A-Za-z_][\w.]*|\d+)(?:\s*[,x×]\s*(?:[A-Za-z_][\w.]*|\d+)){0,4})\s*,?\s*[)\]]")
+# The line that documents a parameter: `:param x: ...`, `x: ...`, `x (Tensor): ...`, `- x: ...`.
+_PARAMETER_LINE = r"^\s*(?::param\s+(?:\w+\s+)?|[-*]\s*)?{name}\s*(?:\([^)]*\))?\s*:(.*)$"
+_BATCH_NAMES = frozenset({"b", "n", "bs", "batch", "batch_size", "batchsize", "nbatch", "num_batch"})
+_SEQUENCE_NAMES = frozenset({"t", "l", "s", "seq", "seq_len", "seqlen", "len", "length", "time", "timesteps"})
+_CHANNEL_NAMES = frozenset({"c", "ch", "channels", "in_channels", "num_channels"})
+_SIDE_NAMES = frozenset({"h", "w", "d", "height", "width", "depth", "img_size", "image_size"})
+
+
+def documented_shapes(function: Any, names: list[str]) -> dict[str, dict[str, Any]]:
+    """``{parameter: spec}`` for the parameters whose docstring line gives a shape with a
+    batch first (`:param x: (batch_size, 27, 128, 320)`, `x (Tensor): [B, T, D]`): numbers
+    kept, a batch's name made BATCH, a sequence's SEQ, a channel's 3, a side's 4 x SPATIAL,
+    any other name SPATIAL.  {} when the docstring gives none."""
+    doc = inspect.getdoc(function) or ""
+    lines = doc.splitlines()
+    found: dict[str, dict[str, Any]] = {}
+    for name in names:
+        pattern = re.compile(_PARAMETER_LINE.format(name=re.escape(name)))
+        for index, line in enumerate(lines):
+            matched = pattern.match(line)
+            if matched is None:
+                continue
+            # its own line, then the lines indented under it
+            text = matched.group(1)
+            for more in lines[index + 1:index + 4]:
+                if not more.strip() or pattern.match(more) or re.match(r"^\s*(?::param|:return|\w+\s*(?:\([^)]*\))?\s*:)", more):
+                    break
+                text += " " + more
+            shape = _shape_of(text)
+            words = set(_words(name)) | set(re.findall(r"[a-z]+", text.lower()))
+            if shape is None:
+                pass
+            elif words & {"mask", "bool", "boolean"}:
+                found[name] = {"op": "ones", "shape": shape, "dtype": "bool"}
+            elif words & {"ids", "indices", "index", "labels", "tokens", "long", "longtensor"}:
+                found[name] = {"op": "randint", "high": 2, "shape": shape}  # ids every vocabulary holds
+            else:
+                found[name] = {"op": "randn", "shape": shape}
+            break
+    return found
+
+
+def _shape_of(text: str) -> list[int] | None:
+    for matched in _DOCUMENTED_SHAPE.finditer(text):
+        parts = [part for part in re.split(r"\s*[,x×]\s*", matched.group(1)) if part]
+        if not parts or not (parts[0].isdigit() or parts[0].lower() in _BATCH_NAMES):
+            continue  # a shape starts with its batch (`(x, y)` in prose is not one)
+        shape = [BATCH if index == 0 and not part.isdigit() else int(part) if part.isdigit()
+                 else SEQ if part.lower() in _SEQUENCE_NAMES else 3 if part.lower() in _CHANNEL_NAMES
+                 else 4 * SPATIAL if part.lower() in _SIDE_NAMES else SPATIAL
+                 for index, part in enumerate(parts)]
+        if all(0 < size <= 4096 for size in shape) and math.prod(shape) <= MAX_LONGER_ELEMENTS:
+            return shape
+    return None
 
 
 def _masked_sequence_loss(required: list[inspect.Parameter], per_param: list[list[dict[str, Any]]], prediction: int,
