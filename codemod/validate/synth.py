@@ -32,6 +32,7 @@ tool that reads the repository's calls, describe the same value.
 from __future__ import annotations
 
 import ast
+import collections
 import dataclasses
 import functools
 import inspect
@@ -1129,8 +1130,9 @@ def _made_up_method(name: str) -> Callable[..., Any]:
 #                                     option-th of ARGUMENT_TENSORS
 #   {"list": [parameter, key, ...]}   the number a made-up dict holds at that key becomes a pair
 
-# Keys read from made-up dicts during the current build, in order, with the value each gave.
-_MAPPING_READS: list[tuple[tuple[str, ...], Any]] = []
+# The last keys read from made-up dicts during the current build, in order, with the value
+# each gave (a bounded window: a forward may read a config in a loop).
+_MAPPING_READS: collections.deque[tuple[tuple[str, ...], Any]] = collections.deque(maxlen=64)
 
 # A number used as a tensor: `'int' object has no attribute 'size'` (`target.size()` in a
 # helper the constructor calls), `mean(): argument 'input' (position 1) must be Tensor, not int`.
