@@ -535,6 +535,11 @@ class ClassFacts:
                 f"register_forward_hook(self.{stmt.name})" in (whole := whole or class_text(symbols, cls))
             ):
                 _type_hook_arguments(evaluator, positional[2], positional[3])  # `layer.register_forward_hook(self._hook)`
+            elif len(positional) == 2 and positional[1].annotation is None and (
+                f".register_hook(self.{stmt.name})" in (whole := whole or class_text(symbols, cls))
+            ):
+                # `x.register_hook(self.save_gradient)`: a tensor's hook receives its gradient
+                evaluator.env[positional[1].arg] = Value(Kind.TENSOR, "data passed in (the gradient a tensor hook receives)")
             if relation == "own":
                 walker = self._walker(evaluator)
                 walker.containers.update(self.inherited_containers)  # `self.step_outputs = []` in a base's __init__

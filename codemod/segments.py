@@ -183,8 +183,10 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     text = segment.text
     if "self" in text and HANDS_SELF.search(text):
         return True  # `create_grids(self, n)`: a function of the module may bind attributes of self
-    if "register_forward_hook(" in text:
-        return True  # a hook defined in a method may keep the module's output on self (facts._collect_closure_events)
+    if "register_forward_hook(" in text or ".register_hook(self." in text:
+        # a hook defined in a method may keep the module's output on self (facts._collect_closure_events),
+        # a tensor's hook method the gradient it receives
+        return True
     quotes = _triple_quotes(text)
     constructors: list[tuple[int, int]] = []  # (start, end) of each __init__ block
     position = text.find("def __init__")

@@ -103,6 +103,8 @@ HOLDS_NONE: dict[tuple[str, str], set[str]] = {
     ("lazy_fresh_tensor_from_parameter", "VarRNNCell"): {"noise_in"},
     ("lazy_fresh_tensor_from_parameter", "Scratch"): {"workspace"},
     ("lazy_tensor_from_a_helper_handed_a_layer_output", "Decoder"): {"k", "v"},
+    # filled by a gradient hook, which only a backward pass runs
+    ("lazy_gradient_kept_by_a_tensor_hook", "GradCamNet"): {"gradients"},
 }
 
 # Lazy slots (None after construction) that forward fills: compared as the first forward
