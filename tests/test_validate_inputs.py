@@ -1217,3 +1217,24 @@ def test_inputs_are_first_made_at_the_shapes_forward_s_docstring_gives():
         """Moves the point (x, y) by the offset [dx, dy]."""
 
     assert synth.documented_shapes(prose, ["x"]) == {}
+
+
+def test_signals_shorter_than_an_stft_s_padding_are_made_again_long_enough():
+    class SpectralLoss(nn.Module):
+        def __init__(self, n_fft=1024):
+            super().__init__()
+            self.n_fft = n_fft
+            self.window = torch.hann_window(n_fft)
+
+        def forward(self, x, y):
+            spec = lambda s: torch.stft(s, self.n_fft, window=self.window, return_complex=True).abs()
+            return (spec(x) - spec(y)).abs().mean()
+
+    model = SpectralLoss()
+    pair = {"args": [{"op": "randn", "shape": [2, 7]}, {"op": "randn", "shape": [2, 7]}], "kwargs": {}}
+    message = _error(model, pair)
+    assert "Padding size should be less than the corresponding input dimension" in message
+    longer = synth.repaired_candidates(pair, message)
+    assert [c["args"][0]["shape"] for c in longer] == [[2, 2048], [2, 8192]], longer
+    assert longer[0]["args"][0] == longer[0]["args"][1], "a pair stays alike"
+    assert _runs(model, longer[0])

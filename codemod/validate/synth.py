@@ -1596,6 +1596,9 @@ _OUT_OF_BOUNDS = re.compile(r"index (\d+) is out of bounds for dimension (\d) wi
 # A sequence or image too short for a kernel or a pooling: `Kernel size can't be greater than
 # actual input size`, `Calculated padded input size per channel: (8). Kernel size: (10)`.
 _TOO_SHORT = re.compile(r"Kernel size can't be greater than actual input size|Output size is too small")
+# A signal shorter than the reflect padding an STFT adds (`n_fft // 2` each side): "Padding size
+# should be less than the corresponding input dimension, but got: padding (512, 512)".
+_PADDING_TOO_LONG = re.compile(r"Padding size should be less than the corresponding input dimension, but got: padding \((\d+), (\d+)\)")
 _LONGER = (64, 256)
 MAX_LONGER_ELEMENTS = 1 << 22
 MAX_LENGTHENED = 1 << 14
@@ -1655,6 +1658,8 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         return _distinct(_rebatched(candidate, int(found.group(1)), int(found.group(2))))
     if _TOO_SHORT.search(message):
         return _distinct(_longer(candidate))
+    if (found := _PADDING_TOO_LONG.search(message)) is not None:
+        return _distinct(_longer_signals(candidate, max(int(found.group(1)), int(found.group(2)))))
     if (found := _OUT_OF_BOUNDS.search(message)) is not None:
         return _distinct(_lengthened(candidate, *(int(g) for g in found.groups())))
     if (found := _LARGER_THAN.search(message)) is not None:
@@ -1737,6 +1742,23 @@ def _longer(candidate: dict[str, Any]) -> list[dict[str, Any]]:
     """The inputs of rank 3 and more with every size past the channels at 64, then 256."""
     options = [_mapped(candidate, lambda spec, size=size: _with_length(spec, size)) for size in _LONGER]
     return [option for option in options if option != candidate]
+
+
+def _longer_signals(candidate: dict[str, Any], padding: int) -> list[dict[str, Any]]:
+    """The inputs made like the first (signals, `batch x samples`) with their last dimension
+    past twice the padding a failed STFT asked for (the next power of two, then four times that)."""
+    first = _first_input(candidate, ("randn", "rand"))
+    shape = list(first.get("shape") or []) if first is not None else []
+    if len(shape) < 2 or shape[-1] > padding:
+        return []
+    assert first is not None
+    length = 1 << (2 * padding + 1).bit_length()
+    options = []
+    for size in (length, 4 * length):
+        longer = [*shape[:-1], size]
+        if math.prod(longer) <= MAX_LONGER_ELEMENTS:
+            options.append(_replaced(candidate, first, {**first, "shape": longer}))
+    return options
 
 
 def _lengthened(candidate: dict[str, Any], index: int, dim: int, size: int) -> list[dict[str, Any]]:
