@@ -46,7 +46,8 @@ def _find(tree: ast.AST, names: list[str]) -> ast.AST | None:
     node: ast.AST = tree
     for name in names:
         found = None
-        for child in ast.walk(node) if isinstance(node, ast.FunctionDef) else getattr(node, "body", []):
+        nested = ast.walk(node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else getattr(node, "body", [])
+        for child in nested:
             if isinstance(child, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and child.name == name \
                     and child is not node:
                 found = child

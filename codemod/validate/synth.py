@@ -951,7 +951,7 @@ def _mappings(cls: type, parameter: str) -> list[tuple[Any, str]]:
 class MadeUpMapping(dict):
     """A dict config made up from the keys a constructor reads (``config["num_train"]``); a
     key it hands on to a submodule that reads more gets a value by its name too.  Each read
-    is noted (``mapping_reads``), so that a build that fails on a value read last can be
+    is noted (``_MAPPING_READS``), so that a build that fails on the value read last can be
     repaired (``argument_repairs``)."""
 
     path: tuple[str, ...] = ()
@@ -1127,7 +1127,7 @@ def _made_up_method(name: str) -> Callable[..., Any]:
 #
 # A repair is JSON, so that the rewritten side applies the ones the original side needed:
 #   {"tensor": [parameter, option]}   the number made up for a keyword argument becomes the
-#                                     option-th of ARGUMENT_TENSORS
+#                                     option-th of argument_tensors()
 #   {"list": [parameter, key, ...]}   the number a made-up dict holds at that key becomes a pair
 
 # The last keys read from made-up dicts during the current build, in order, with the value
@@ -1482,7 +1482,7 @@ def documented_shapes(function: Any, names: list[str]) -> dict[str, dict[str, An
                 pass
             elif words & {"mask", "bool", "boolean"}:
                 found[name] = {"op": "ones", "shape": shape, "dtype": "bool"}
-            elif words & {"ids", "indices", "index", "labels", "tokens", "long", "longtensor"}:
+            elif words & {"ids", "indices", "labels", "tokens", "long", "longtensor"}:
                 found[name] = {"op": "randint", "high": 2, "shape": shape}  # ids every vocabulary holds
             else:
                 found[name] = {"op": "randn", "shape": shape}
