@@ -68,7 +68,18 @@ def decide(facts: AttributeFacts) -> Decision | None:
         return None
     # each nn.Parameter(...) would be a new leaf
     return RULE.skip(
-        f"meant to be trained, but read at line {handed_out[0]} (e.g. handed to an optimizer) before it is bound "
-        f"again at line {handed_out[1]}; as nn.Parameter the holder would keep a leaf that forward never uses",
+        f"meant to be trained, but read at line {handed_out[0]} ({_statement_at(facts.cls.init, handed_out[0])}) before "
+        f"it is bound again at line {handed_out[1]}; as nn.Parameter whatever took it there would keep a leaf that "
+        "forward never uses",
         SUGGESTION,
     )
+
+
+def _statement_at(init: ast.AST | None, line: int) -> str:
+    """The statement of __init__ on ``line``, as the reason shows it (`torch.optim.Adam([self.log_alpha])`)."""
+    found = next((n for n in ast.walk(init) if isinstance(n, ast.stmt) and not isinstance(n, (ast.If, ast.For, ast.While,
+                 ast.With, ast.Try, ast.FunctionDef)) and n.lineno == line), None) if init is not None else None
+    if found is None:
+        return "another statement"
+    text = ast.unparse(found)
+    return f"`{text}`" if len(text) <= 70 else f"`{text[:67]}...`"

@@ -75,10 +75,10 @@ ORDER = (
     transformers_models,  # BUF202
     script_modules,  # BUF221: a torch.jit.ScriptModule refuses non-persistent buffers
     parameter_limits,  # BUF210
-    captured_reference,  # BUF214
+    moved_parameter,  # BUF216: nn.Parameter(t).to(device), reported unless persistence is asked for
+    captured_reference,  # BUF214 (after BUF216: a moved Parameter is the first thing to say of it)
     super_order,  # BUF209
     registered_later,  # BUF108: assigned, then registered under the same name
-    moved_parameter,  # BUF216: nn.Parameter(t).to(device), reported unless persistence is asked for
     trained_tensors,  # BUF217: requires grad and handed out in a list (an optimizer of its own): reported
     cpu_data_reads,  # BUF218: values that reach Tensor.numpy() or torch.LongTensor(t)
     unread_trained,  # BUF219: requires grad, but nothing reads it: reported
