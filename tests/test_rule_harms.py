@@ -397,3 +397,22 @@ def test_a_float_read_into_a_tensor_is_made_up_as_a_float_so_casts_have_somethin
     made = {name: synth.parameter_values(cls, p, p.annotation)[0][0] for name, p in parameters.items()}
     assert isinstance(made["kappa"], float) and isinstance(made["n"], int) and isinstance(made["length"], int)
     assert cls(**made).kappa.half().dtype == torch.float16  # the cast now has a value to change
+
+
+def test_coordinates_differentiated_with_respect_to_are_not_handed_to_every_optimizer():
+    original, rewritten = _case("safety_requires_grad_coordinates_derived_at_construction")
+    assert original.split("class XavierLayer")[0] == rewritten.split("class XavierLayer")[0]  # BUF223: left alone
+    made_parameter = rewritten.replace(
+        "self.xi_ref = torch.linspace(0.0, 1.0, n).unsqueeze(1)\n        self.xi_ref.requires_grad_(True)",
+        "self.xi_ref = nn.Parameter(torch.linspace(0.0, 1.0, n).unsqueeze(1))")  # what BUF103 would write
+    assert made_parameter != rewritten
+    for text, moved in ((rewritten, False), (made_parameter, True)):
+        model = _module(text, f"coordinates_{moved}").QuadraturePoints()
+        before = model.xi_ref.detach().clone()
+        (du,) = torch.autograd.grad(model(torch.ones(8, 1)), model.xi_ref)  # differentiable either way
+        assert du.shape == before.shape
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+        model(torch.ones(8, 1)).backward()
+        optimizer.step()
+        # as a Parameter the optimizer moves the quadrature points; kept raw, they stay put
+        assert (not torch.equal(model.xi_ref.detach(), before)) is moved

@@ -19,6 +19,7 @@ from codemod.rules import (
     conditional_tensors,
     constructor_helpers,
     cpu_data_reads,
+    derived_at_construction,
     device_moves,
     external_bases,
     inplace_init,
@@ -82,6 +83,7 @@ ORDER = (
     trained_tensors,  # BUF217: requires grad and handed out in a list (an optimizer of its own): reported
     cpu_data_reads,  # BUF218: values that reach Tensor.numpy() or torch.LongTensor(t)
     unread_trained,  # BUF219: requires grad, but nothing reads it: reported
+    derived_at_construction,  # BUF223: requires grad, and construction computes other values from it: reported
     parameters,  # BUF103-105: nn.Parameter for trained tensors
     lazy,  # BUF107: None in __init__, a tensor later
     persistence,  # BUF101/102: register_buffer
