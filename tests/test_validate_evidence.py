@@ -337,6 +337,19 @@ class Simulator(nn.Module):
         return self.noise(x) * rows
 
 
+class MomentLoss(nn.Module):
+    """Overrides __call__, which reads only what the constructor derived from the target: the
+    checks' own reads of the target around the call are no forward reading it."""
+
+    def __init__(self):
+        super().__init__()
+        self.target = torch.linspace(0.0, 1.0, 12).reshape(1, 3, 2, 2)
+        self.moments = [self.target.mean(dim=(0, 2, 3))]
+
+    def __call__(self, x):
+        return ((x.mean(dim=(0, 2, 3)) - self.moments[0]) ** 2).sum()
+
+
 class GatedLayer(nn.Module):
     """The gate mask exists only with gate_size > 0, a size that is also a switch, which the
     first build (the default 0) does not take: a build with a positive size runs that arm."""
@@ -432,6 +445,9 @@ EDITS = [
     ("Simulator", "level", "self.level = torch.full((1,), 0.5)",
      'self.register_buffer("level", torch.full((1,), 0.5), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
+    ("MomentLoss", "target", "self.target = torch.linspace(0.0, 1.0, 12).reshape(1, 3, 2, 2)",
+     'self.register_buffer("target", torch.linspace(0.0, 1.0, 12).reshape(1, 3, 2, 2), persistent=False)', "buffer",
+     False, "persistent=False: deterministic constant"),
     ("OnGpuOnly", "boost", "self.boost = torch.ones(4)",
      'self.register_buffer("boost", torch.ones(4), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
@@ -656,6 +672,11 @@ def test_a_dict_entry_read_by_index_is_made_up_as_a_list(verdicts):
     v = verdicts["RangeNoise"]
     assert v.verdict is Verdict.PASSED and v.forward_for("std_min") == "compared", _describe(v)
     assert any("params=a dict (" in b and "'std_range': [" in b for b in v.builds), v.builds
+
+
+def test_a_class_overriding_call_that_never_reads_the_rewrite_has_no_forward_for_it(verdicts):
+    v = verdicts["MomentLoss"]
+    assert v.verdict is Verdict.PASSED and v.forward_for("target") == "not used", _describe(v)
 
 
 def test_a_number_a_helper_uses_as_a_tensor_is_made_up_again_as_one(verdicts):
