@@ -91,6 +91,20 @@ def derived_from(facts: AttributeFacts) -> tuple[str, int, str] | None:
     return visit(init, self_name, "__init__")
 
 
+# What a tensor tells without its values: a shape, a dtype, a device; an optimizer step
+# changes none of them, so a value computed from them does not go stale.
+_METADATA = frozenset({"shape", "dtype", "device", "ndim", "requires_grad", "is_cuda", "size", "dim", "numel",
+                       "nelement", "type", "get_device"})
+
+
 def _reads(value: ast.expr, self_name: str, attr: str) -> bool:
+    """Whether ``value`` reads the values of self.<attr> (not only its shape, dtype or device)."""
+    metadata: set[int] = set()
+    for node in ast.walk(value):
+        if isinstance(node, ast.Attribute) and node.attr in _METADATA:
+            metadata.add(id(node.value))  # `self.w.shape`, `self.w.size()`
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("len", "isinstance"):
+            metadata.update(id(a) for a in node.args)
     return any(isinstance(n, ast.Attribute) and n.attr == attr and isinstance(n.ctx, ast.Load)
-               and isinstance(n.value, ast.Name) and n.value.id == self_name for n in ast.walk(value))
+               and isinstance(n.value, ast.Name) and n.value.id == self_name and id(n) not in metadata
+               for n in ast.walk(value))

@@ -1,7 +1,8 @@
 """Reference coordinates that require grad only so that outputs can be differentiated with
 respect to them, from which a helper __init__ calls computes the physical positions: the
 class treats them as fixed, so they are reported (BUF223), not made an nn.Parameter that
-every optimizer would move. A weight initialised in place is still trained (BUF103)."""
+every optimizer would move. A weight initialised in place, or whose shape the constructor
+reads, is still trained (BUF103)."""
 
 import torch
 import torch.nn as nn
@@ -28,6 +29,7 @@ class XavierLayer(nn.Module):
         super().__init__()
         self.w = torch.empty(n, 1, requires_grad=True)
         nn.init.xavier_uniform_(self.w)
+        self.width = self.w.shape[1]
 
     def forward(self, x):
         return x @ self.w
