@@ -668,3 +668,38 @@ def test_a_model_handing_its_keywords_to_a_repository_base_is_built_with_made_up
     former = out["Former"]
     assert former.verdict is Verdict.PASSED, _detail(former)
     assert former.forward_compared
+
+
+def test_a_circular_import_is_entered_from_the_module_that_breaks_it(tmp_path, monkeypatch):
+    # cyc/sampling.py imports cyc/helpers.py first, which takes a name from the half-imported
+    # sampling: the repository's entry point imports helpers first, and so does the import here
+    import sys
+
+    from codemod.validate import stubs
+
+    package = tmp_path / "cyc"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "sampling.py").write_text(
+        "import torch\nimport cyc.helpers\n\n\ndef resample(x):\n    return x[::2]\n\n\n"
+        "class Sampler(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.kernel = torch.ones(3)\n")
+    (package / "helpers.py").write_text("from cyc.sampling import resample\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        with pytest.raises(ImportError, match="partially initialized module"):
+            __import__("cyc.sampling")
+        for name in [m for m in sys.modules if m == "cyc" or m.startswith("cyc.")]:
+            del sys.modules[name]
+        module = stubs.import_with_stubs("cyc.sampling", str(tmp_path))
+        assert module.Sampler().kernel.shape == (3,)
+        assert sys.modules["cyc.helpers"].resample is module.resample
+        # a cycle nothing breaks still raises what the import raised
+        (package / "helpers.py").write_text("from cyc.sampling import resample\nfrom cyc.sampling import missing\n")
+        for name in [m for m in sys.modules if m == "cyc" or m.startswith("cyc.")]:
+            del sys.modules[name]
+        with pytest.raises(ImportError, match="missing|partially initialized"):
+            stubs.import_with_stubs("cyc.sampling", str(tmp_path))
+    finally:
+        for name in [m for m in sys.modules if m == "cyc" or m.startswith("cyc.")]:
+            del sys.modules[name]

@@ -274,6 +274,7 @@ def import_with_stubs(module_name: str, root: str) -> Any:
     if _finder not in sys.meta_path:
         sys.meta_path.append(_finder)  # last: only what no real finder can import
     added = 0
+    cycles = 0
     siblings: dict[str, str] = {}  # a bare name -> the repository directory put on sys.path for it
     while True:
         before = set(sys.modules)
@@ -306,6 +307,58 @@ def import_with_stubs(module_name: str, root: str) -> Any:
                 if _forgettable(name, sys.modules.get(name), root):
                     sys.modules.pop(name, None)
             importlib.invalidate_caches()
+        except ImportError as exc:
+            # `from utils.sampling import resample_torch` in utils/utils.py, which utils/sampling.py
+            # imports first: a cycle the repository's own entry point enters from the other side
+            entry = _cycle_entry(exc, root, module_name) if cycles < MAX_CYCLES else None
+            if entry is None:
+                raise
+            cycles += 1
+            for name in set(sys.modules) - before:
+                if _forgettable(name, sys.modules.get(name), root):
+                    sys.modules.pop(name, None)
+            try:
+                import_with_stubs(entry, root)
+            except Exception:
+                raise exc from None
+
+
+# Circular imports entered from another module first, at most, per import.
+MAX_CYCLES = 2
+
+
+def _cycle_entry(exc: ImportError, root: str, module_name: str) -> str | None:
+    """The repository module whose `from X import name` met X half-initialised (`cannot import
+    name 'f' from partially initialized module 'X' (most likely due to a circular import)`),
+    when importing it first breaks the cycle as the repository's entry point does; None
+    for any other ImportError."""
+    if "partially initialized module" not in str(exc):
+        return None
+    base = os.path.realpath(root).rstrip(os.sep) + os.sep
+    importer = None
+    tb = exc.__traceback__
+    while tb is not None:  # the last frame of the repository's own code: the `from X import name`
+        filename = os.path.realpath(tb.tb_frame.f_code.co_filename)
+        if filename.startswith(base) and filename.endswith(".py"):
+            importer = filename
+        tb = tb.tb_next
+    name = _module_name_of(importer) if importer is not None else None
+    return name if name not in (None, module_name, exc.name) else None
+
+
+def _module_name_of(path: str) -> str | None:
+    """The dotted name ``path`` imports as from the longest ``sys.path`` entry holding it."""
+    best = None
+    for entry in sys.path:
+        folder = os.path.realpath(entry or ".").rstrip(os.sep) + os.sep
+        if path.startswith(folder) and (best is None or len(folder) > len(best)):
+            best = folder
+    if best is None:
+        return None
+    parts = path[len(best):-len(".py")].split(os.sep)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts) if parts and all(part.isidentifier() for part in parts) else None
 
 
 def stub_base(cls: Any) -> StubUsed | None:
