@@ -71,3 +71,15 @@ def test_device_queries_at_import_name_device_zero_where_there_is_no_gpu():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stdout + done.stderr
+
+
+def test_a_cuda_build_without_a_gpu_is_recognised_as_wanting_cuda_too():
+    from codemod.validate import cuda_standin
+
+    # what torch's CPU build and its CUDA build (on a machine without a driver) raise for
+    # `torch.zeros(3, device="cuda:0")`
+    assert cuda_standin.needs_cuda(AssertionError("Torch not compiled with CUDA enabled"))
+    assert cuda_standin.needs_cuda(RuntimeError(
+        "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver "
+        "from http://www.nvidia.com/Download/index.aspx"))
+    assert not cuda_standin.needs_cuda(RuntimeError("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"))

@@ -156,9 +156,11 @@ _factories_installed = False
 
 
 def needs_cuda(exc: BaseException) -> bool:
-    """Whether a constructor failed for want of CUDA (a factory given device="cuda")."""
+    """Whether a constructor failed for want of CUDA (a factory given device="cuda"): a CPU
+    build says "Torch not compiled with CUDA enabled", a CUDA build on a machine without a
+    GPU "Found no NVIDIA driver on your system"."""
     text = str(exc)
-    return "CUDA" in text or "cuda" in text
+    return "CUDA" in text or "cuda" in text or "NVIDIA driver" in text
 
 
 def install_factories() -> bool:
