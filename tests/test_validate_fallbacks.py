@@ -422,9 +422,45 @@ def test_a_class_using_numpy_aliases_removed_since_1_24_is_validated_and_says_so
                     [("Smoother", [_finding("Smoother", "kernel")])])
     v = out["Smoother"]
     assert v.verdict is Verdict.PASSED, _detail(v)
-    assert "names numpy has removed, given back as older numpy bound them: np.float" in _detail(v), _detail(v)
+    assert "names numpy or Python have removed, given back as older releases bound them: np.float" in _detail(v), _detail(v)
     assert "forward" in _detail(v)
     assert not hasattr(numpy, "float"), "only the workers get the names back"
+
+
+OLD_PYTHON = """
+from collections import Iterable
+import fractions
+import torch
+from torch import nn
+
+
+class Resampler(nn.Module):
+    def __init__(self, orig=48, new=32):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.kernel = torch.ones(orig // fractions.gcd(orig, new))
+
+    def forward(self, x):
+        assert isinstance(x, Iterable)
+        return self.lin(x) * self.kernel.mean()
+"""
+
+OLD_PYTHON_LINE = ("        self.kernel = torch.ones(orig // fractions.gcd(orig, new))",
+                   '        self.register_buffer("kernel", torch.ones(orig // fractions.gcd(orig, new)), persistent=False)')
+
+
+def test_a_class_using_standard_library_names_python_removed_is_validated_and_says_so(tmp_path):
+    import collections
+    import fractions
+
+    assert not hasattr(collections, "Iterable") and not hasattr(fractions, "gcd"), "this Python still has them"
+    _repo(tmp_path, {"legacy.py": OLD_PYTHON})
+    out = _validate(tmp_path, "legacy.py", "legacy", {"k": OLD_PYTHON_LINE},
+                    [("Resampler", [_finding("Resampler", "kernel")])])
+    v = out["Resampler"]
+    assert v.verdict is Verdict.PASSED, _detail(v)
+    assert "given back as older releases bound them: collections.Iterable, fractions.gcd" in _detail(v), _detail(v)
+    assert not hasattr(collections, "Iterable"), "only the workers get the names back"
 
 
 BATCH_ONE_STATE = """

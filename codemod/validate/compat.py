@@ -1,4 +1,4 @@
-"""Names numpy removed, given back in the validation workers.
+"""Names numpy and the standard library removed, given back in the validation workers.
 
 Research code written for numpy before 1.24 uses `np.float`, `np.int`, `np.object` (the
 builtins they were aliases of), and code written before 2.0 `np.float_`, `np.NaN`,
@@ -43,8 +43,8 @@ def restore_removed_numpy_names() -> bool:
 
     def __getattr__(name: str) -> Any:
         if name in removed:
-            if name not in _used:
-                _used.append(name)
+            if f"np.{name}" not in _used:
+                _used.append(f"np.{name}")
             return removed[name]
         if original is None:
             raise AttributeError(f"module 'numpy' has no attribute {name!r}")
@@ -55,8 +55,49 @@ def restore_removed_numpy_names() -> bool:
     return True
 
 
+# Names Python's standard library removed that research code still imports: the ABC aliases
+# of `collections` (removed in 3.10: `from collections import Iterable`) and `fractions.gcd`
+# (removed in 3.9), each given back as the Python the code was written for bound it.
+_COLLECTIONS_ABCS = ("Awaitable", "Coroutine", "AsyncIterable", "AsyncIterator", "AsyncGenerator", "Hashable",
+                     "Iterable", "Iterator", "Generator", "Reversible", "Sized", "Container", "Callable", "Collection",
+                     "Set", "MutableSet", "Mapping", "MutableMapping", "MappingView", "KeysView", "ItemsView",
+                     "ValuesView", "Sequence", "MutableSequence", "ByteString")
+
+
+def restore_removed_stdlib_names() -> None:
+    """Let `collections` and `fractions` answer the names they removed (module __getattr__,
+    which runs only for names a module lacks); each name answered is remembered."""
+    import collections
+    import collections.abc
+    import fractions
+    import math
+
+    removed = {
+        collections: {name: getattr(collections.abc, name) for name in _COLLECTIONS_ABCS if hasattr(collections.abc, name)},
+        fractions: {"gcd": math.gcd},
+    }
+    for module, names in removed.items():
+        if getattr(module, "_codemod_restored", False):
+            continue
+        original = vars(module).get("__getattr__")
+
+        def __getattr__(name: str, module: Any = module, names: dict[str, Any] = names, original: Any = original) -> Any:
+            if name in names:
+                shown = f"{module.__name__}.{name}"
+                if shown not in _used:
+                    _used.append(shown)
+                return names[name]
+            if original is None:
+                raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
+            return original(name)
+
+        module.__getattr__ = __getattr__  # type: ignore[attr-defined]
+        module._codemod_restored = True  # type: ignore[attr-defined]
+
+
 def used_names() -> list[str]:
-    """The removed names user code asked numpy for in this process, first use first."""
+    """The removed names user code asked numpy (`np.float`) or the standard library
+    (`collections.Iterable`) for in this process, first use first."""
     return list(_used)
 
 

@@ -732,8 +732,8 @@ class WorkerState:
             builds[0]["notes"].append("imported although its package's __init__ raised after the module had run: "
                                       + "; ".join(f"{m}: {e}" for m, e in sorted(PACKAGE_INIT_FAILURES.items())))
         if compat.used_names():
-            builds[0]["notes"].append("ran with names numpy has removed, given back as older numpy bound them: "
-                                      + ", ".join(f"np.{name}" for name in compat.used_names()))
+            builds[0]["notes"].append("ran with names numpy or Python have removed, given back as older releases bound "
+                                      "them: " + ", ".join(compat.used_names()))
         if stubs.stubbed():
             used = (f"; used only as decorators, which left what they decorate unchanged: {', '.join(stubs.DECORATED)}"
                     if stubs.DECORATED else "")

@@ -224,6 +224,7 @@ def main(config_path: str, watch_fd: int | None = None) -> None:
     from codemod.validate import compat
 
     compat.restore_removed_numpy_names()  # np.float and the like, on both sides alike
+    compat.restore_removed_stdlib_names()  # `from collections import Iterable`, fractions.gcd
     from codemod.validate import side
 
     skip_dynamo_disable()  # done in the zygote already when forked from it
