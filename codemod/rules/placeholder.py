@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from codemod.facts import empty_container
 from codemod.rules.base import Decision, Rule
 from codemod.tensors import Kind
 
@@ -62,17 +63,6 @@ def _is_none(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
-def _is_empty(node: ast.expr | None) -> bool:
-    """An empty list, tuple or dict (`[]`, `()`, `{}`, `list()`): a placeholder as a number is,
-    where a method then binds one tensor in its place."""
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return not node.elts
-    if isinstance(node, ast.Dict):
-        return not node.keys
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "tuple", "dict") \
-        and not node.args and not node.keywords
-
-
 def wants(facts: AttributeFacts) -> bool:
     """Bound only to numbers in the constructor (or to None, where the tensor comes from a hook
     or callback that rules/lazy.py leaves alone), and to a tensor by a method of the class."""
@@ -80,7 +70,7 @@ def wants(facts: AttributeFacts) -> bool:
 
     if facts.registered_by_base or not facts.events or not all(e.kind == "assign" or lazy.chained(e) for e in facts.events):
         return False
-    if all(_is_empty(e.value_node) for e in facts.events):
+    if all(empty_container(e.value_node) for e in facts.events):
         # `self.targets = []`, then `self.targets = torch.zeros_like(x)` in forward: one tensor in
         # its place (a list the class fills with tensors is a container, which rules/reported.py says)
         found = facts.own_tensor_binding(kinds=("assign", "unpack"))
@@ -121,7 +111,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
             "keeps between calls: one buffer per tensor, each declared in __init__ with register_buffer(name, None, "
             "persistent=False)",
         )
-    empty = _is_empty(facts.events[0].value_node)
+    empty = empty_container(facts.events[0].value_node)
     if (number == "None" or empty) and lazy.replaced_on_every_call(facts):
         return RULE.skip(
             f"set to {number} in __init__ and to a new tensor on every call of forward (line {line}); that tensor is not moved "
