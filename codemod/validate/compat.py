@@ -36,23 +36,28 @@ def restore_removed_numpy_names() -> bool:
         import numpy
     except Exception:  # numpy is optional for the workers
         return False
-    if getattr(numpy, "_codemod_restored", False):
-        return True
-    removed = _removed_names(numpy)
-    original = vars(numpy).get("__getattr__")
+    _answer_removed(numpy, _removed_names(numpy), "np")
+    return True
+
+
+def _answer_removed(module: Any, removed: dict[str, Any], shown_as: str) -> None:
+    """Give ``module`` a module ``__getattr__`` (which runs only for names it lacks) answering
+    ``removed``, each answer remembered as ``shown_as.name``; once per module."""
+    if getattr(module, "_codemod_restored", False):
+        return
+    original = vars(module).get("__getattr__")
 
     def __getattr__(name: str) -> Any:
         if name in removed:
-            if f"np.{name}" not in _used:
-                _used.append(f"np.{name}")
+            if f"{shown_as}.{name}" not in _used:
+                _used.append(f"{shown_as}.{name}")
             return removed[name]
         if original is None:
-            raise AttributeError(f"module 'numpy' has no attribute {name!r}")
+            raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
         return original(name)
 
-    numpy.__getattr__ = __getattr__
-    numpy._codemod_restored = True
-    return True
+    module.__getattr__ = __getattr__
+    module._codemod_restored = True
 
 
 # Names Python's standard library removed that research code still imports: the ABC aliases
@@ -72,27 +77,9 @@ def restore_removed_stdlib_names() -> None:
     import fractions
     import math
 
-    removed = {
-        collections: {name: getattr(collections.abc, name) for name in _COLLECTIONS_ABCS if hasattr(collections.abc, name)},
-        fractions: {"gcd": math.gcd},
-    }
-    for module, names in removed.items():
-        if getattr(module, "_codemod_restored", False):
-            continue
-        original = vars(module).get("__getattr__")
-
-        def __getattr__(name: str, module: Any = module, names: dict[str, Any] = names, original: Any = original) -> Any:
-            if name in names:
-                shown = f"{module.__name__}.{name}"
-                if shown not in _used:
-                    _used.append(shown)
-                return names[name]
-            if original is None:
-                raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
-            return original(name)
-
-        module.__getattr__ = __getattr__  # type: ignore[attr-defined]
-        module._codemod_restored = True  # type: ignore[attr-defined]
+    _answer_removed(collections, {name: getattr(collections.abc, name) for name in _COLLECTIONS_ABCS
+                                  if hasattr(collections.abc, name)}, "collections")
+    _answer_removed(fractions, {"gcd": math.gcd}, "fractions")
 
 
 def used_names() -> list[str]:
