@@ -104,6 +104,12 @@ def _is_test_file(path: Path, root: Path) -> bool:
 
 
 def _module_name(path: Path, roots: list[Path]) -> str:
+    return module_name_under(path, roots) or path.stem
+
+
+def module_name_under(path: Path, roots: list[Path]) -> str | None:
+    """The dotted name ``path`` imports as from the root of ``roots`` nearest to it; None when
+    no root holds it."""
     best = None
     for root in roots:
         try:
@@ -113,7 +119,7 @@ def _module_name(path: Path, roots: list[Path]) -> str:
         if best is None or len(relative.parts) < len(best.parts):
             best = relative
     if best is None:
-        return path.stem
+        return None
     parts = list(best.with_suffix("").parts)
     if parts and parts[-1] == "__init__":
         parts.pop()

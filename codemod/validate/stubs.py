@@ -301,11 +301,8 @@ def import_with_stubs(module_name: str, root: str) -> Any:
                 if top is None or len(_finder.names) >= MAX_STUBS:
                     raise
                 _finder.names.append(top)
-            # forget the half-imported modules of the repository so that they run again with the
-            # stub (or the directory) in place; installed packages stay, loaded once
-            for name in set(sys.modules) - before:
-                if _forgettable(name, sys.modules.get(name), root):
-                    sys.modules.pop(name, None)
+            # the repository's half-imported modules run again with the stub (or the directory) in place
+            _forget_half_imported(before, root)
             importlib.invalidate_caches()
         except ImportError as exc:
             # `from utils.sampling import resample_torch` in utils/utils.py, which utils/sampling.py
@@ -314,13 +311,19 @@ def import_with_stubs(module_name: str, root: str) -> Any:
             if entry is None:
                 raise
             cycles += 1
-            for name in set(sys.modules) - before:
-                if _forgettable(name, sys.modules.get(name), root):
-                    sys.modules.pop(name, None)
+            _forget_half_imported(before, root)
             try:
                 import_with_stubs(entry, root)
             except Exception:
                 raise exc from None
+
+
+def _forget_half_imported(before: set[str], root: str) -> None:
+    """Forget the repository's modules a failed import left behind (not ``before`` it), so that
+    the retry runs them again; installed packages stay, loaded once."""
+    for name in set(sys.modules) - before:
+        if _forgettable(name, sys.modules.get(name), root):
+            sys.modules.pop(name, None)
 
 
 # Circular imports entered from another module first, at most, per import.
@@ -347,18 +350,13 @@ def _cycle_entry(exc: ImportError, root: str, module_name: str) -> str | None:
 
 
 def _module_name_of(path: str) -> str | None:
-    """The dotted name ``path`` imports as from the longest ``sys.path`` entry holding it."""
-    best = None
-    for entry in sys.path:
-        folder = os.path.realpath(entry or ".").rstrip(os.sep) + os.sep
-        if path.startswith(folder) and (best is None or len(folder) > len(best)):
-            best = folder
-    if best is None:
-        return None
-    parts = path[len(best):-len(".py")].split(os.sep)
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts) if parts and all(part.isidentifier() for part in parts) else None
+    """The dotted name ``path`` imports as from the nearest ``sys.path`` entry holding it."""
+    from pathlib import Path
+
+    from codemod.validate.calls import module_name_under
+
+    name = module_name_under(Path(path), [Path(entry or ".") for entry in sys.path])
+    return name if name and all(part.isidentifier() for part in name.split(".")) else None
 
 
 def stub_base(cls: Any) -> StubUsed | None:
