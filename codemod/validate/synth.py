@@ -1159,7 +1159,8 @@ def argument_tensors() -> list[tuple[Any, str]]:
     a vector, a matrix, a feature map (batch x 3 channels x H x W), an image (3 x H x W).  The
     same values on both sides (made from a range, never drawn at random)."""
     n = SPATIAL
-    return [(torch.ones(n), f"ones({n})"), (torch.full((n, n), 1.0 / n), f"full({n}x{n}, 1/{n})"),
+    vector, matrix = _tensor_values("")[:2]  # ones(n), then the uniform n x n matrix
+    return [vector, matrix,
             (torch.linspace(0.0, 1.0, BATCH * 3 * n * n).reshape(BATCH, 3, n, n), f"linspace({BATCH}x3x{n}x{n})"),
             (torch.linspace(0.0, 1.0, 3 * n * n).reshape(3, n, n), f"linspace(3x{n}x{n})")]
 
