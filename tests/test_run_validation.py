@@ -1149,3 +1149,63 @@ def test_a_forward_that_exits_on_made_up_inputs_is_checked_without_forward_not_a
     validation = finding.validation
     assert validation.verdict is Verdict.CHECKED_WITHOUT_FORWARD, validation
     assert "raised SystemExit (sys.exit(None))" in validation.message, validation.message
+
+
+def test_a_script_whose_top_level_code_raises_after_the_class_is_validated_as_far_as_it_ran(tmp_path):
+    # a model file that also trains at top level: the class is defined before the line that
+    # raises, and both sides stop at that line alike
+    root = tmp_path / "repo"
+    root.mkdir()
+    script = LOSS.replace("SCALE", "1.0") + "\nloss = EdgeLoss()\nimages = load_images('data/')\n"
+    (root / "train.py").write_text(script)
+    finding = only_finding(root)
+    assert finding.validation.verdict is Verdict.PASSED, describe(finding.validation)
+    assert finding.validation.forward_for("kernel") == "compared"
+    assert any("imported as far as its top-level code ran" in d and "NameError" in d and "load_images" in d
+               for d in finding.validation.details), describe(finding.validation)
+
+
+def test_a_script_whose_top_level_code_stops_otherwise_after_the_rewrite_fails(tmp_path):
+    # the script's own top-level code reads the plain attribute from the instance's __dict__:
+    # the rewritten file raises KeyError there, before the NameError the original reaches
+    root = tmp_path / "repo"
+    root.mkdir()
+    script = (LOSS.replace("SCALE", "1.0")
+              + "\nkernel = EdgeLoss().__dict__['kernel']\nimages = load_images('data/')\n")
+    (root / "train.py").write_text(script)
+    finding = only_finding(root)
+    assert finding.validation.verdict is Verdict.FAILED, describe(finding.validation)
+    assert "KeyError" in finding.validation.message and "NameError" in finding.validation.message
+
+
+def test_a_module_that_raises_before_defining_the_class_is_still_an_import_error(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "train.py").write_text("settings = read_settings()\n" + LOSS.replace("SCALE", "1.0"))
+    finding = only_finding(root)
+    assert finding.validation.verdict is Verdict.ERROR, describe(finding.validation)
+    assert "NameError" in finding.validation.message
+
+
+def test_inputs_made_again_that_still_do_not_run_say_the_last_error_too(tmp_path):
+    # the first made-up signals are shorter than the STFT's padding; made long enough, the
+    # forward raises for the reason no forward can run here (no `return_complex` on torch 2)
+    finding = _the_one_finding(tmp_path, "losses.py", """
+        import torch
+        import torch.nn as nn
+
+
+        class STFTLoss(nn.Module):
+            def __init__(self, fft_size=2048, win_length=1024):
+                super().__init__()
+                self.fft_size = fft_size
+                self.window = torch.hann_window(win_length)
+
+            def forward(self, x, y):
+                spec = lambda s: torch.stft(s, self.fft_size, win_length=1024, window=self.window)[..., 0]
+                return (spec(x) - spec(y)).abs().mean()
+    """)
+    assert finding.validation.verdict is Verdict.CHECKED_WITHOUT_FORWARD, describe(finding.validation)
+    text = describe(finding.validation)
+    assert "Padding size should be less" in text and "made again as the errors asked" in text
+    assert "return_complex" in text.split("made again as the errors asked", 1)[1]

@@ -1238,3 +1238,35 @@ def test_signals_shorter_than_an_stft_s_padding_are_made_again_long_enough():
     assert [c["args"][0]["shape"] for c in longer] == [[2, 2048], [2, 8192]], longer
     assert longer[0]["args"][0] == longer[0]["args"][1], "a pair stays alike"
     assert _runs(model, longer[0])
+
+
+def test_images_are_made_again_at_the_side_whose_feature_maps_a_linear_layer_takes():
+    class StateAndAction(nn.Module):  # `fc1` takes 128 channels of 3 x 3; `u` is an action vector
+        def __init__(self):
+            super().__init__()
+            self.convs = nn.Sequential(nn.Conv2d(1, 128, 3, stride=2, padding=1), nn.MaxPool2d(8))
+            self.fc1 = nn.Linear(128 * 3 * 3, 8)
+            self.fc5 = nn.Linear(4, 8)
+            self.scale = torch.tensor([50.0, 50.0, 6.28, 0.14])
+
+        def forward(self, x_cur, u, x_post):
+            encode = lambda x: self.fc1(self.convs(x).view(x.shape[0], -1))
+            return encode(x_cur) + self.fc5(u) * self.scale.sum() + encode(x_post)
+
+    model = StateAndAction()
+    image = {"op": "randn", "shape": [2, 1, 16, 16]}
+    three = {"args": [image, image, image], "kwargs": {}}
+    message = _error(model, three)
+    assert "mat1 and mat2 shapes cannot be multiplied (2x128 and 1152x8)" in message
+    larger = synth.repaired_candidates(three, message)
+    assert [c["args"][0]["shape"] for c in larger] == [[2, 1, 48, 48]], larger
+    assert larger[0]["args"][0] == larger[0]["args"][1] == larger[0]["args"][2], "inputs made alike stay alike"
+    message = _error(model, larger[0])
+    assert "(96x48 and 4x8)" in message  # now `u`, an image too, meets fc5
+    singles = synth.repaired_candidates(larger[0], message)
+    assert [[a["shape"] for a in c["args"]] for c in singles[:3]] == [
+        [[2, 4], [2, 1, 48, 48], [2, 1, 48, 48]],
+        [[2, 1, 48, 48], [2, 4], [2, 1, 48, 48]],
+        [[2, 1, 48, 48], [2, 1, 48, 48], [2, 4]],
+    ]
+    assert [_runs(model, c) for c in singles[:3]] == [False, True, False]

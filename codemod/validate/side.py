@@ -18,6 +18,7 @@ import re
 import sys
 import sysconfig
 import time
+import types
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
@@ -150,7 +151,7 @@ def import_class(module_name: str, qualname: str, root: str | None = None, file:
     ``feature_release/models/``, or a ``models`` package in two folders), the module and its
     packages are imported again from the file's own folder."""
     try:
-        obj: Any = _import_module(module_name, root)
+        obj: Any = _import_module(module_name, root, qualname.split(".")[0])
     except ImportError as exc:
         # `from .layers import X` in a folder without __init__.py: importable only as part of the
         # namespace package its path from the root spells (`models.Seq2seq`, not `Seq2seq`)
@@ -207,19 +208,56 @@ def import_class(module_name: str, qualname: str, root: str | None = None, file:
 PACKAGE_INIT_FAILURES: dict[str, str] = {}
 
 
-def _import_module(module_name: str, root: str | None) -> Any:
+# Modules whose own top-level code raised after the class was defined (a script's training
+# code below its model, run on import): module name -> what it raised, without its line (the
+# rewritten file's lines differ), and the exception itself.
+MODULE_TAIL_FAILURES: dict[str, tuple[str, BaseException]] = {}
+
+
+def _import_module(module_name: str, root: str | None, needed: str | None = None) -> Any:
     """The module; where its own code ran to the end but its package's __init__ raised later
     (`from .ms_ssim import ssim`, then `from .alignnet import *` needing an unbuilt extension),
     the module as it ran, on every attempt alike (Python would hand it out on the next one:
-    it stays in sys.modules), with what the package raised remembered."""
+    it stays in sys.modules), with what the package raised remembered.
+
+    Where the module's own top-level code raised after it had defined ``needed`` (the class),
+    the module as far as it ran, with what it raised remembered: both sides stop at the same
+    statement, and the rewritten side checks that it raises the same (see _rewritten)."""
     try:
         return stubs.import_with_stubs(module_name, root) if root else importlib.import_module(module_name)
-    except Exception as exc:
-        ran = sys.modules.get(module_name)
-        if "." not in module_name or ran is None or getattr(ran, "__spec__", None) is None or isinstance(exc, SyntaxError):
+    except (Exception, SystemExit) as exc:
+        if isinstance(exc, SyntaxError):
             raise
-        PACKAGE_INIT_FAILURES[module_name] = format_exception(exc)
-        return ran
+        ran = sys.modules.get(module_name)
+        if "." in module_name and ran is not None and getattr(ran, "__spec__", None) is not None:
+            PACKAGE_INIT_FAILURES[module_name] = format_exception(exc)
+            return ran
+        partial = _ran_until_it_raised(exc, module_name, needed)
+        if partial is None:
+            raise
+        MODULE_TAIL_FAILURES[module_name] = (f"{type(exc).__name__}: {exc}", exc)
+        sys.modules[module_name] = partial  # later imports of the module (pickling the class) find it
+        return partial
+
+
+def _ran_until_it_raised(exc: BaseException, module_name: str, needed: str | None) -> Any:
+    """The module ``module_name`` as far as its top-level code ran before raising ``exc``, where
+    that code is the module's own (not a module it imports) and had already defined ``needed``."""
+    namespace = None
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == module_name:
+            namespace = frame.f_globals
+        tb = tb.tb_next
+    if namespace is None or needed is None:
+        return None
+    defined = namespace.get(needed)
+    if not (isinstance(defined, type) and defined.__module__ == module_name):
+        return None
+    module = types.ModuleType(module_name)
+    module.__dict__.update(namespace)
+    return module
 
 
 _CANNOT_IMPORT_NAME = re.compile(r"cannot import name '([\w.]+)' from '([\w.]+)'")
@@ -728,6 +766,11 @@ class WorkerState:
         phase("save")
         if cuda_standin.used() > cuda_calls:
             builds[0]["notes"].append(cuda_standin.note())
+        tail = MODULE_TAIL_FAILURES.get(request["module"])
+        if tail is not None:
+            builds[0]["notes"].append(f"{request['module']} was imported as far as its top-level code ran: after "
+                                      f"defining {request['class_name']}, it raised {format_exception(tail[1])} "
+                                      "(on both sides alike)")
         if PACKAGE_INIT_FAILURES:
             builds[0]["notes"].append("imported although its package's __init__ raised after the module had run: "
                                       + "; ".join(f"{m}: {e}" for m, e in sorted(PACKAGE_INIT_FAILURES.items())))
@@ -740,7 +783,7 @@ class WorkerState:
             builds[0]["notes"].append("imported with stand-ins for modules that are not installed: "
                                       + ", ".join(stubs.stubbed()) + f" (not otherwise used while building and running{used})")
         torch.save({"builds": builds, "forward_reads": forward_reads, "handed_on": handed_on,
-                    "tried": tried[0] - (len(builds) - 1)},
+                    "tried": tried[0] - (len(builds) - 1), "module_tail": tail[0] if tail else None},
                    request["data"])
         return {"status": "ok", "source": source.kind}
 
@@ -882,6 +925,14 @@ class WorkerState:
                         f"{format_exception(exc)}, in code the rewrite does not change"}
             return {"status": "failed", "message": f"the rewritten {request['module']} fails to import: "
                     f"{format_exception(exc)}"}
+        tail = MODULE_TAIL_FAILURES.get(request["module"])
+        if (tail[0] if tail else None) != original.get("module_tail"):
+            # the module's own top-level code stops elsewhere, or otherwise, than the original's
+            said = format_exception(tail[1]) if tail else "nothing"
+            blamed = tail is None or _raised_in_rewritten_code(tail[1])
+            return {"status": "failed" if blamed else "error",
+                    "message": f"the rewritten {request['module']}'s top-level code raised {said}, where the "
+                    f"original's raised {original.get('module_tail') or 'nothing'}"}
         results = []
         for number, build_data in enumerate(original["builds"]):
             phase(f"examples:{number + 1}")
@@ -1101,6 +1152,7 @@ class WorkerState:
                 return
         errors = []
         repairs = 0
+        made_again: list[dict[str, Any]] = []  # candidates a failure's error asked for
         for candidate in candidates:  # grows: a failure's error may name the rank it needed
             try:
                 seed_all(1)
@@ -1114,6 +1166,7 @@ class WorkerState:
                     for repaired in synth.repaired_candidates(candidate, str(exc)):
                         if repaired not in candidates and repairs < MAX_REPAIRED_INPUTS:
                             candidates.append(repaired)
+                            made_again.append(repaired)
                             repairs += 1
                 continue
             self.use_inputs(source, candidate)
@@ -1121,7 +1174,14 @@ class WorkerState:
             data["notes"].append(f"forward inputs {where}: {synth.describe(candidate)}")
             break
         else:
-            data["notes"].append("forward not compared: made-up inputs did not run: " + errors[0])
+            # the first error, and where inputs were made again as errors asked, the last one's:
+            # the reason no forward ran (`torch.stft` needing `return_complex` once the signal is
+            # long enough), not only the first input's shortcoming
+            last = errors[candidates.index(made_again[-1])] if made_again else None
+            if last is not None and last.split(" raised ", 1)[-1] == errors[0].split(" raised ", 1)[-1]:
+                last = None
+            data["notes"].append("forward not compared: made-up inputs did not run: " + errors[0]
+                                 + (f"; made again as the errors asked, the last {last}" if last else ""))
         del trial_model
 
     def use_inputs(self, source: Source, spec: dict[str, Any]) -> None:

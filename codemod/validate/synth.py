@@ -1638,10 +1638,31 @@ def _sized_again(candidate: dict[str, Any], message: str) -> list[dict[str, Any]
     else:
         return []
     shape = list(first["shape"])
+    if shape[-1] != ours and replaced_first and found.re is _MATMUL:
+        return _images_for_features(candidate, ours, wanted)
     if shape[-1] != ours or wanted > 4096:
         return []
     options = ([*shape[:-1], wanted], [*shape, wanted]) if replaced_first else ([*shape, wanted], [*shape[:-1], wanted])
-    return [_replaced(candidate, first, {"op": "randn", "shape": option}) for option in options]
+    alike = [_replaced_one(candidate, first, k, {"op": "randn", "shape": [shape[0], wanted]})
+             for k in range(len(_input_specs(candidate)))] if replaced_first and len(shape) >= 3 else []
+    alike = [c for c in alike if c is not None]
+    # `forward(x_cur, u, x_post)` made as three images, where `u` feeds a linear layer: one input,
+    # not all those made alike, is a vector of the width the layer takes
+    singles = alike if len(alike) > 1 else []
+    return singles + [_replaced(candidate, first, {"op": "randn", "shape": option}) for option in options]
+
+
+def _images_for_features(candidate: dict[str, Any], ours: int, wanted: int) -> list[dict[str, Any]]:
+    """Square images whose flattened feature maps give a linear layer the width it takes:
+    `x.view(n, -1)` after the convolutions gives 128 features of a 16 x 16 image where `fc1`
+    takes 1152 (128 channels of 3 x 3), so the side grows by the square root of 1152 / 128."""
+    images = _image_specs(candidate)
+    if not images or not all(s["shape"][2] == s["shape"][3] for s in images) or ours <= 0:
+        return []
+    side = images[0]["shape"][2]
+    scaled = side * math.sqrt(wanted / ours)
+    sides = [math.ceil(scaled), math.ceil(scaled / 16) * 16]
+    return [_with_image_size(candidate, s) for s in dict.fromkeys(sides) if 1 <= s <= MAX_IMAGE_SIDE and s != side]
 
 
 def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
@@ -1827,6 +1848,22 @@ def _first_input(candidate: dict[str, Any], ops: tuple[str, ...]) -> dict[str, A
 def _replaced(candidate: dict[str, Any], old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The candidate with every input made like ``old`` (a pair to compare alike) made ``new``."""
     return _mapped(candidate, lambda spec: new if spec == old else spec)
+
+
+def _replaced_one(candidate: dict[str, Any], old: dict[str, Any], k: int, new: dict[str, Any]) -> dict[str, Any] | None:
+    """The candidate with its ``k``-th input (positional first, then keyword) made ``new``, where
+    it is made like ``old``; None where it is not."""
+    args, kwargs = list(candidate.get("args", [])), dict(candidate.get("kwargs", {}))
+    if k < len(args):
+        if args[k] != old:
+            return None
+        args[k] = new
+    else:
+        key = list(kwargs)[k - len(args)]
+        if kwargs[key] != old:
+            return None
+        kwargs[key] = new
+    return {"args": args, "kwargs": kwargs}
 
 
 def _arrange(required: list[inspect.Parameter], chosen: list[dict[str, Any]]) -> dict[str, Any]:
