@@ -58,6 +58,8 @@ if TYPE_CHECKING:
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 # In the label of an event bound by a function defined inside a method (a hook, a callback).
 INNER_FUNCTION = "'s inner function "
+# In the label of an event bound by a function of the module that a method hands self to.
+THROUGH_FUNCTION = " through "
 
 
 def _binds_attribute_of(name: str) -> re.Pattern[str]:
@@ -558,10 +560,12 @@ class ClassFacts:
                     result.setdefault(event.attr, []).append((label, event))
 
     def _collect_function_events(self, result) -> None:
-        """`create_grids(self, n)` in a method other than __init__: a function of the module that
-        binds attributes of the module handed to it, as a method would (reported, never
-        rewritten: none of it is constructor code).  A function __init__ also hands self to is
-        constructor code this analysis does not follow; it is left out."""
+        """`create_grids(self, n)`: a function of the module that binds attributes of the module
+        handed to it, as a method would.  Reported, never rewritten: the analysis rewrites
+        statements of the class only.  Where __init__ hands self to it (`if ONNX_EXPORT:
+        create_grids(self, ...)`, and forward otherwise), its bindings are labelled as made
+        through __init__, so that a binding in __init__ itself is not rewritten either
+        (rules/constructor_helpers.py)."""
         if not HANDS_SELF.search(self.class_text):
             return  # most classes: nothing hands self to a function
         lines = self.symbols.source_lines
@@ -572,7 +576,7 @@ class ClassFacts:
                 for name in HANDS_SELF.findall(text):
                     callers.setdefault(name, set()).add(stmt.name)
         for name, methods in sorted(callers.items()):
-            if "__init__" in methods or name not in self.symbols.functions:
+            if name not in self.symbols.functions:
                 continue
             function = self.symbols.functions[name]
             if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -588,7 +592,8 @@ class ClassFacts:
                 continue
             walker = BodyWalker(evaluator)
             walker.walk(function.body)
-            label = f"{self.cls.name}.{sorted(methods)[0]} through {name}()"
+            caller = "__init__" if "__init__" in methods else sorted(methods)[0]
+            label = f"{self.cls.name}.{caller}{THROUGH_FUNCTION}{name}()"
             for event in walker.events:
                 result.setdefault(event.attr, []).append((label, event))
 

@@ -63,7 +63,19 @@ def helper_calls(init: ast.AST, self_name: str | None, own_methods: dict[str, as
 
 
 def decide(facts: AttributeFacts) -> Decision | None:
+    from codemod.facts import THROUGH_FUNCTION
+
+    through_init = f"{facts.cls.cls.name}.__init__{THROUGH_FUNCTION}"
     for label, event in facts.outside:
+        if label.startswith(through_init) and event.kind in ("assign", "setattr") and facts.events:
+            function = label[len(through_init):]
+            return RULE.skip(
+                f"also bound in {function} (line {event.stmt.lineno}), a function of the module that __init__ "
+                "hands self to; the tool rewrites statements of the class only, and register_buffer here with "
+                "that plain assignment would raise KeyError",
+                f'register it in __init__ before {function} runs (self.register_buffer("{facts.attr}", None, '
+                "persistent=False)); the function's assignments then land in the buffer",
+            )
         if label.startswith("base ") and not label.endswith(".__init__") and event.kind in ("assign", "setattr"):
             return RULE.skip(
                 f"also bound in {label} (line {event.stmt.lineno}), a base-class method that may run before or after "

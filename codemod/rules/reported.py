@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from codemod import unpacking
 from codemod.edits import quote
-from codemod.facts import class_text, empty_container
+from codemod.facts import THROUGH_FUNCTION, class_text, empty_container
 from codemod.rules.base import Decision, Rule
 from codemod.tensors import Kind
 
@@ -209,6 +209,14 @@ def _outside_only(facts: AttributeFacts) -> Decision | None:
     # the finding points at the first binding outside __init__; where that is not this one
     # (`self._e = e` in a setup method, the tensor made in forward), the line says which
     where = label if event is facts.outside[0][1] else f"{label}, line {event.stmt.lineno}"
+    through_init = f"{cls.cls.name}.__init__{THROUGH_FUNCTION}"
+    if label.startswith(through_init):
+        # `if ONNX_EXPORT: create_grids(self, ...)` in __init__, and forward otherwise
+        return OUTSIDE_CONSTRUCTOR.skip(
+            f"tensor bound by {label[len(through_init):]} (line {event.stmt.lineno}), a function of the module "
+            "that __init__ hands self to, not a statement of the class the tool can rewrite; it is not moved "
+            f"by .to() nor saved{extra}", suggestion
+        )
     return OUTSIDE_CONSTRUCTOR.skip(
         f"tensor assigned only outside __init__ (in {where}); it is not moved by .to() nor saved{extra}", suggestion
     )
