@@ -1209,3 +1209,28 @@ def test_inputs_made_again_that_still_do_not_run_say_the_last_error_too(tmp_path
     text = describe(finding.validation)
     assert "Padding size should be less" in text and "made again as the errors asked" in text
     assert "return_complex" in text.split("made again as the errors asked", 1)[1]
+
+
+def test_a_made_up_number_a_rewritten_attribute_keeps_is_made_a_tensor(tmp_path):
+    # `self.weights = weights`, which the repository's call hands a tensor: the number made up
+    # for `weights` would be refused by the buffer, so the build is made again with a tensor
+    finding = _the_one_finding(tmp_path, "train.py", """
+        import torch
+        import torch.nn as nn
+
+
+        class WeightedMSELoss(nn.Module):
+            def __init__(self, weights):
+                super().__init__()
+                self.weights = weights
+
+            def forward(self, pred, target):
+                return (((pred - target) ** 2).mean(dim=0) * self.weights).sum()
+
+
+        def main():
+            weights = torch.tensor([1.0, 20.0])
+            return WeightedMSELoss(weights)
+    """)
+    assert finding.validation.verdict is Verdict.PASSED, describe(finding.validation)
+    assert finding.validation.forward_for("weights") == "compared"

@@ -106,6 +106,8 @@ class Context:
         self.synthesize = True  # try made-up arguments (synth.py)
         # the class's calls in the repository's own code, read statically by the tool (calls.py)
         self.usages: list[dict[str, Any]] = []
+        # the attributes the rewrite registers: a made-up number one of them keeps is made a tensor
+        self.rewritten: list[str] = []
 
 
 class ExamplesFile:
@@ -283,7 +285,7 @@ def resolve_source(
             return _from_candidate(chosen, index, notes, none_defaults, repairs)
         for index, candidate in enumerate(candidates):
             try:
-                repairs = _repairs_that_build(cls, candidate)
+                repairs = _repairs_that_build(cls, candidate, context.rewritten if context is not None else [])
             except Exception as exc:
                 synth_notes.append(f"({candidate.description}) raised {format_exception(exc)}")
                 continue
@@ -305,10 +307,57 @@ def resolve_source(
     raise NotBuildable(f"unknown source {kind!r}", None)
 
 
-def _repairs_that_build(cls: type, candidate: Any) -> list[dict[str, Any]]:
+def _repairs_that_build(cls: type, candidate: Any, rewritten: list[str] = ()) -> list[dict[str, Any]]:
     """The repairs of ``candidate`` that build ``cls`` ([] when it builds as made up), found
     breadth first from what each failed build raised (synth.argument_repairs), at most
-    MAX_REPAIRS builds past the first; raises the first build's error when none builds."""
+    MAX_REPAIRS builds past the first; raises the first build's error when none builds.
+
+    A build whose ``rewritten`` attribute keeps a made-up number as it was handed
+    (`self.weights = weights`, which the repository's calls hand a tensor) is made again with
+    that argument a tensor, where one builds: the rewritten buffer refuses a number, and the
+    number proves nothing about a tensor."""
+    from codemod.validate import synth
+
+    repairs = _repairs_that_build_at_all(cls, candidate)
+    current = synth.repaired(candidate, repairs)
+    held = _numbers_kept(cls, current, rewritten)
+    for name in held:
+        for option in range(len(synth.argument_tensors())):
+            tried = repairs + [{"tensor": [name, option]}]
+            try:
+                model = _synth_build(cls, synth.repaired(candidate, tried))
+            except Exception:
+                continue
+            if all(isinstance(model.__dict__.get(attr, getattr(model, attr, None)), torch.Tensor)
+                   for attr in held[name]):
+                return tried
+    return repairs
+
+
+def _numbers_kept(cls: type, candidate: Any, rewritten: list[str]) -> dict[str, list[str]]:
+    """Made-up keyword arguments that are numbers, with the rewritten attributes that keep them
+    as handed (the same object) once built."""
+    if not rewritten:
+        return {}
+    numbers = {name: value for name, value in candidate.kwargs.items()
+               if type(value) in (int, float)}
+    if not numbers:
+        return {}
+    try:
+        model = _synth_build(cls, candidate)
+    except Exception:
+        return {}
+    kept: dict[str, list[str]] = {}
+    for attr in rewritten:
+        held = model.__dict__.get(attr)
+        for name, value in numbers.items():
+            # the same object: a float made up here, or an int past those Python keeps one of
+            if held is value and (type(value) is float or value not in range(-5, 257)):
+                kept.setdefault(name, []).append(attr)
+    return kept
+
+
+def _repairs_that_build_at_all(cls: type, candidate: Any) -> list[dict[str, Any]]:
     from codemod.validate import synth
 
     frontier: list[list[dict[str, Any]]] = [[]]

@@ -688,6 +688,7 @@ class WorkerState:
         target = f"{request['module']}.{request['class_name']}"
         cuda_calls = cuda_standin.used()
         self.context.usages = list(request.get("usages") or [])
+        self.context.rewritten = [attr for attr, *_ in request["findings"]]
         phase("import")
         try:
             cls = import_class(request["module"], request["class_name"], self.root, request.get("file"))
