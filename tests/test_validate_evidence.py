@@ -176,6 +176,18 @@ class Sampler(nn.Module):
         return self.lin(self.table)
 
 
+class Bounds(nn.Module):
+    """Only the constructor reads its bounds: nothing that runs later can see a cast of them."""
+
+    def __init__(self):
+        super().__init__()
+        self.low = torch.tensor([2.0, 85.0])
+        self.span = (self.low[1] - self.low[0]).item()
+
+    def forward(self, x):
+        return x * self.span
+
+
 class NewKey(nn.Module):
     def __init__(self):
         super().__init__()
@@ -409,6 +421,9 @@ EDITS = [
     ("Sampler", "table", "self.table = torch.linspace(0, 1, 4)",
      'self.register_buffer("table", torch.linspace(0, 1, 4), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
+    ("Bounds", "low", "self.low = torch.tensor([2.0, 85.0])",
+     'self.register_buffer("low", torch.tensor([2.0, 85.0]), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
     ("CapsulePool", "ln_2pi", "self.ln_2pi = torch.log(torch.tensor(2 * 3.141592653589793))",
      'self.register_buffer("ln_2pi", torch.log(torch.tensor(2 * 3.141592653589793)), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
@@ -618,10 +633,19 @@ def test_passed_means_a_forward_was_compared_in_float32_and_after_each_cast(verd
 
 
 def test_passed_without_a_forward_says_no_forward_reads_the_attribute(verdicts):
-    v = verdicts["Sampler"]
+    v = verdicts["Bounds"]
     assert v.verdict is Verdict.PASSED, _describe(v)
-    assert v.forward_for("table") == "not used"
-    assert "no forward of the class reads table" in v.message_for("table")
+    assert v.forward_for("low") == "not used"
+    assert "no forward of the class reads low" in v.message_for("low")
+
+
+def test_a_rewrite_only_a_method_validation_does_not_run_reads_is_checked_without_forward(verdicts):
+    # sample() reads the table: under model.half() it would see a half table where the
+    # original keeps float32, and no forward shows what that does
+    v = verdicts["Sampler"]
+    assert v.verdict is Verdict.CHECKED_WITHOUT_FORWARD, _describe(v)
+    assert v.forward_for("table") is None
+    assert "sample() reads it, which validation does not run" in v.message_for("table")
 
 
 def test_checked_without_forward(verdicts):

@@ -580,6 +580,36 @@ class _NoForward(nn.Module):
         return self.table
 
 
+class _YOLOLayer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.anchors = torch.ones(3, 2)
+        self.bias = torch.ones(2)
+        self.nx = 0
+
+    def forward(self, p):
+        if self.nx != p.shape[-1]:
+            _create_grids(self, p.shape[-1])
+        return p * self.anchor_vec.sum()
+
+    def get_action(self, dist):
+        return dist.sample() * self.bias
+
+
+def _create_grids(layer, n):
+    layer.nx = n
+    layer.anchor_vec = layer.anchors / n
+
+
+def test_forward_reads_follow_the_functions_forward_hands_self_to():
+    assert reads.forward_reads(_YOLOLayer, ["anchors", "bias"]) == {"anchors": True, "bias": False}
+
+
+def test_methods_that_neither_forward_nor_the_constructor_reach_are_named_as_unrun_readers():
+    assert reads.unrun_readers(_YOLOLayer, ["anchors", "bias"]) == {"bias": ["get_action"]}
+    assert reads.unrun_readers(_Reader, ["scale", "table", "handed", "unused"]) == {"unused": ["sample"]}
+
+
 def test_forward_reads_follow_helpers_strings_and_what_the_constructor_hands_on():
     found = reads.forward_reads(_Reader, ["scale", "table", "handed", "unused"])
     assert found == {"scale": True, "table": True, "handed": True, "unused": False}

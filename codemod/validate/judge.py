@@ -173,7 +173,8 @@ CAST_LABELS = tuple(label for label, _, _ in CASTS)
 
 
 def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads: dict[str, bool],
-          tried: int = 0, handed_on: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+          tried: int = 0, handed_on: list[str] | tuple[str, ...] = (),
+          unrun_readers: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """Each rewrite's verdict from the builds of its class (judge results, the first build first).
 
     * **failed**: any build shows a difference that concerns the rewrite (a failure naming
@@ -184,7 +185,8 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
     * **checked without forward**: no build compared a forward, in float32 and after each
       cast, with the attribute holding a tensor, while some forward of the class reads it
       (for an attribute in ``handed_on``, which forward reaches only through what ``__init__``
-      handed it to, any such forward counts);
+      handed it to, any such forward counts), or where no forward reads it but a method that
+      validation does not run does (``unrun_readers``: `get_action`);
     * **changes the checkpoint format**: the only difference is new ``state_dict`` keys;
     * **passed**: none of the above.
     """
@@ -220,9 +222,10 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
         forward_builds = [i for i in tensor_builds if builds[i]["forward_with_casts"]
                           and (attr in builds[i]["read"] or attr in handed_on)]
         keys = sorted({k for b in builds for k in b["new_keys"].get(attr, [])})
+        readers = (unrun_readers or {}).get(attr) or []
         entry: dict[str, Any] = {"checks": checks, "builds": [i + 1 for i in tensor_builds],
                                  "forward": "compared" if forward_builds else (
-                                     "not used" if not forward_reads.get(attr, True) else None)}
+                                     "not used" if not forward_reads.get(attr, True) and not readers else None)}
         if own:
             i, check, message = own[0]
             text = "; ".join(f"{c}: {m}" for _, c, m in own[:3])
@@ -239,6 +242,12 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
         elif not tensor_builds:
             entry.update(verdict="not validated", message=first["uncompared"].get(attr) or next(
                 (b["uncompared"][attr] for b in builds if attr in b["uncompared"]), "no tensor was compared"))
+        elif entry["forward"] is None and readers and not forward_reads.get(attr, True):
+            named = ", ".join(f"{name}()" for name in readers)
+            entry.update(verdict="checked without forward",
+                         message=f"structure, checkpoint and meta checks agree, but no forward reads {attr}: {named} "
+                         f"{'reads' if len(readers) == 1 else 'read'} it, which validation does not run, so what a "
+                         "cast or a device move of the buffer does there is not compared")
         elif entry["forward"] is None:
             entry.update(verdict="checked without forward",
                          message=_without_forward(attr, builds, tensor_builds, keys))

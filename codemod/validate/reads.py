@@ -35,10 +35,76 @@ def forward_reads(cls: type, attrs: list[str]) -> dict[str, bool]:
         reached: set[str] = set()
     else:
         reached = _reached(methods, entry)
+    handed = _functions_handed_self(cls, methods, reached)
     out = {}
     for attr in attrs:
         read = any(_reads(methods[name], attr) for name in reached)
-        out[attr] = read or _escapes(methods, attr)
+        out[attr] = read or _escapes(methods, attr) or any(
+            function is None or _reads(function, attr, me) for function, me in handed)
+    return out
+
+
+def _functions_handed_self(cls: type, methods: dict[str, ast.FunctionDef],
+                           reached: set[str]) -> list[tuple[ast.FunctionDef | None, str]]:
+    """The functions of the class's module that the methods in ``reached`` hand self to
+    (`create_grids(self, img_size, ng)` in forward), each with the name its parameter gives
+    self; (None, "") for one whose source cannot be read, which may read anything."""
+    module = inspect.getmodule(cls)
+    found: list[tuple[ast.FunctionDef | None, str]] = []
+    for name in reached:
+        function = methods[name]
+        me = _self_name(function)
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Call):
+                continue
+            position = next((i for i, a in enumerate(node.args) if isinstance(a, ast.Name) and a.id == me), None)
+            if position is None and any(isinstance(k.value, ast.Name) and k.value.id == me for k in node.keywords):
+                found.append((None, ""))  # handed as a keyword: whatever receives it may read anything
+                continue
+            if position is None:
+                continue
+            if not isinstance(node.func, ast.Name):
+                found.append((None, ""))  # `utils.create_grids(self, ...)`: not followed, may read anything
+                continue
+            if node.func.id in ("isinstance", "getattr", "hasattr", "setattr", "super", "id", "type", "print", "len"):
+                continue
+            target = getattr(module, node.func.id, None)
+            try:
+                tree = ast.parse(textwrap.dedent(inspect.getsource(target)))
+                parsed = tree.body[0]
+            except (OSError, TypeError, SyntaxError, IndentationError, IndexError):
+                found.append((None, ""))
+                continue
+            if not isinstance(parsed, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.append((None, ""))
+                continue
+            parameters = parsed.args.posonlyargs + parsed.args.args
+            if position >= len(parameters):
+                found.append((None, ""))
+                continue
+            found.append((parsed, parameters[position].arg))
+    return found
+
+
+def unrun_readers(cls: type, attrs: list[str]) -> dict[str, list[str]]:
+    """``{attr: the methods of cls that read self.attr and that validation does not run}``: not
+    reached from forward nor from ``__init__`` (`get_action`, which a training loop calls with
+    a distribution).  A rewrite such a method reads is not proven by a forward that does not
+    read it; its verdict names them.  Dunder methods and ``extra_repr`` only describe the
+    module."""
+    methods = _methods(cls)
+    if methods is None:
+        return {}
+    entry = _entry(methods)
+    ran = (_reached(methods, entry) if entry is not None else set()) | (
+        _reached(methods, "__init__") if "__init__" in methods else set())
+    out: dict[str, list[str]] = {}
+    for attr in attrs:
+        names = [name for name, function in methods.items()
+                 if name not in ran and not (name.startswith("__") and name.endswith("__"))
+                 and name != "extra_repr" and _reads(function, attr)]
+        if names:
+            out[attr] = names
     return out
 
 
@@ -105,12 +171,14 @@ def _reached(methods: dict[str, ast.FunctionDef], start: str) -> set[str]:
     return reached
 
 
-def _reads(function: ast.FunctionDef, attr: str) -> bool:
-    me = _self_name(function)
+def _reads(function: ast.FunctionDef, attr: str, me: str | None = None) -> bool:
+    me = me or _self_name(function)
     for node in ast.walk(function):
         if isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) \
                 and node.value.id == me and isinstance(node.ctx, ast.Load):
             return True
+        if isinstance(node, ast.AugAssign) and _is_self_attr(node.target, me, attr):
+            return True  # `self.steps += 1` reads it first
         if isinstance(node, ast.Constant) and node.value == attr:
             return True  # getattr(self, "attr"), self.__dict__["attr"], ...
     return False

@@ -755,6 +755,7 @@ class WorkerState:
         builds = [self._portable(data, source)]
         forward_reads = reads.forward_reads(cls, [attr for attr, *_ in findings])
         handed_on = reads.handed_on(cls, [attr for attr, *_ in findings])
+        unrun_readers = reads.unrun_readers(cls, [attr for attr, *_ in findings])
         tried = [0]
         first_cpu = time.process_time() - cpu_started
         if self.zero_setup and not data["forward_error"]:
@@ -784,6 +785,7 @@ class WorkerState:
             builds[0]["notes"].append("imported with stand-ins for modules that are not installed: "
                                       + ", ".join(stubs.stubbed()) + f" (not otherwise used while building and running{used})")
         torch.save({"builds": builds, "forward_reads": forward_reads, "handed_on": handed_on,
+                    "unrun_readers": unrun_readers,
                     "tried": tried[0] - (len(builds) - 1), "module_tail": tail[0] if tail else None},
                    request["data"])
         return {"status": "ok", "source": source.kind}
@@ -986,7 +988,8 @@ class WorkerState:
             results.append(judge(build_data, data, request["findings"], self.index, self.device, self.device_label))
             del data
         validation = merge(results, request["findings"], original.get("forward_reads") or {},
-                           int(original.get("tried") or 0), original.get("handed_on") or [])
+                           int(original.get("tried") or 0), original.get("handed_on") or [],
+                           original.get("unrun_readers") or {})
         return {"status": "judged", "validation": validation}
 
     # -- evidence shared by both sides -----------------------------------------------------
