@@ -739,3 +739,20 @@ def test_a_circular_import_is_entered_from_the_module_that_breaks_it(tmp_path, m
     finally:
         for name in [m for m in sys.modules if m == "cyc" or m.startswith("cyc.")]:
             del sys.modules[name]
+
+
+def test_a_package_beside_the_importer_wins_over_a_module_of_another_folder_named_like_it(tmp_path):
+    # `from utils.dct import f` in somoformer/src/model.py, whose folder holds utils/dct.py; a
+    # `utils.py` of another folder of the repository, earlier on the path, answered first
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "utils.py").write_text("WHO = 'other'\n")
+    src = tmp_path / "somoformer" / "src"
+    (src / "utils").mkdir(parents=True)
+    (src / "__init__.py").write_text("")
+    (src / "utils" / "__init__.py").write_text("")
+    (src / "utils" / "dct.py").write_text("def get_dct_matrix(n):\n    return n * 2\n")
+    (src / "model.py").write_text("from utils.dct import get_dct_matrix\nN = get_dct_matrix(3)\n")
+    done = _fresh_stubbed_import(tmp_path, "src.model", "print(module.N)",
+                                 before=f"sys.path[:0] = [{str(tmp_path / 'other')!r}, {str(tmp_path / 'somoformer')!r}]")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "6"

@@ -22,6 +22,7 @@ import importlib.abc
 import importlib.machinery
 import inspect
 import os
+import re
 import sys
 import types
 from typing import Any
@@ -235,6 +236,40 @@ def own_directory(exc: BaseException, top: str, root: str) -> str | None:
     return None
 
 
+_NOT_A_PACKAGE = re.compile(r"No module named '([\w.]+)'; '([\w.]+)' is not a package")
+
+
+def shadowed_package(exc: ModuleNotFoundError, root: str) -> str | None:
+    """The repository directory to put first on ``sys.path`` where a module of the repository
+    answered for a package that a file beside (or below) it imports from: `No module named
+    'utils.dct'; 'utils' is not a package`, raised in `src/model.py` whose folder holds
+    `utils/dct.py`, found next to every repository file the import went through, then in the
+    directories above it up to ``root``; None where no such folder holds it."""
+    found = _NOT_A_PACKAGE.search(str(exc))
+    if found is None:
+        return None
+    parts = found.group(1).split(".")
+    base = os.path.realpath(root)
+    prefix = base.rstrip(os.sep) + os.sep
+    seen: list[str] = []
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        tb = tb.tb_next
+        if not os.path.isabs(filename):
+            continue
+        directory = os.path.dirname(os.path.realpath(filename))
+        while (directory.startswith(prefix) or directory == base) and directory not in seen:
+            seen.append(directory)
+            directory = os.path.dirname(directory)
+    for directory in reversed(seen):  # the innermost file's directory first
+        package = os.path.join(directory, *parts[:-1])
+        if os.path.isdir(package) and (os.path.isfile(os.path.join(package, parts[-1] + ".py"))
+                                       or os.path.isdir(os.path.join(package, parts[-1]))):
+            return directory
+    return None
+
+
 def _forgettable(name: str, module: Any, root: str) -> bool:
     """Whether a module imported during a failed attempt may be dropped and run again.
 
@@ -282,6 +317,19 @@ def import_with_stubs(module_name: str, root: str) -> Any:
             return importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
             top = exc.name.split(".")[0] if exc.name else None
+            shadowing = shadowed_package(exc, root) if added < MAX_STUBS else None
+            if shadowing is not None:
+                # `from utils.dct import f` in src/model.py, where a `utils.py` of another folder
+                # of the repository answered first for the `src/utils/` package beside it
+                for name in [n for n in sys.modules if n == top or n.startswith(f"{top}.")]:
+                    sys.modules.pop(name, None)
+                if shadowing in sys.path:
+                    sys.path.remove(shadowing)
+                sys.path.insert(0, shadowing)
+                added += 1
+                _forget_half_imported(before, root)
+                importlib.invalidate_caches()
+                continue
             directory = own_directory(exc, top, root) if top and added < MAX_STUBS else None
             if top in siblings and exc.name != top and len(_finder.names) < MAX_STUBS:
                 # `import hydra` found the repository's `hydra.py` beside the importer, and the
