@@ -745,6 +745,10 @@ class Evaluator:
     def _qualified_call(self, qualname: str, node: ast.Call) -> Value:
         if not_a_tensor.loads_anything(qualname):
             return UNKNOWN
+        if qualname in tn.SAME_KIND_AS_FIRST_ARGUMENT and node.args:
+            # `rearrange(qkv, "b n (qkv h d) -> qkv b h n d", ...)`: a tensor of a tensor, a guess of a guess
+            first = self.eval(node.args[0])
+            return replace(first, integer=False, integer_guessed=False) if first.kind is Kind.TENSOR else UNKNOWN
         kind = tn.classify_call(qualname)
         name = qualname.rpartition(".")[2]
         if kind is tn.CallKind.TENSOR:

@@ -316,6 +316,11 @@ BATCH_MOVES_AND_CASTS = frozenset({"to", "cuda", "float", "double", "half", "bfl
 SOME_REPOSITORY_MODULE = "<a repository module>"
 
 
+# Functions of well-kept libraries that return an array of the kind they are given (a torch
+# tensor for a tensor): einops rearranges, repeats and reduces any backend's arrays.
+SAME_KIND_AS_FIRST_ARGUMENT = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce"})
+
+
 def module_returns_tensor(qualname: str) -> bool:
     """Whether calling an instance of this torch.nn class returns a tensor (layers, losses, activations)."""
     return qualname.startswith("torch.nn.") and qualname.rpartition(".")[2] not in _MODULES_NOT_RETURNING_A_TENSOR

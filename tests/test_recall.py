@@ -1416,3 +1416,28 @@ def test_a_number_taken_from_a_loss_the_pre_0_4_way_is_not_a_kept_tensor():
                 return loss
     """))
     assert {attr: f.code for attr, f in result.items()} == {"loss_G": "BUF303"}
+
+
+def test_einops_rearrange_of_a_tensor_is_a_tensor():
+    # einops hands back an array of the kind it is given: a torch tensor for a tensor
+    result = rewrite(
+        """
+        import torch
+        import torch.nn as nn
+        from einops import rearrange, repeat
+
+
+        class Patches(nn.Module):
+            def __init__(self, n=4):
+                super().__init__()
+                self.grid = rearrange(torch.arange(n * n).float(), "(h w) -> h w", h=n)
+                self.tokens = repeat(torch.zeros(n), "d -> b d", b=2)
+                self.shape = rearrange([1, 2], "n -> n")
+
+            def forward(self, x):
+                return x + self.grid.sum() + self.tokens.sum()
+        """
+    )
+    found = by_attr(result)
+    assert found["grid"].action is Action.BUFFER and found["tokens"].action is Action.BUFFER, result.findings
+    assert "shape" not in found  # a list handed in: not known to be a tensor
