@@ -542,6 +542,11 @@ class ClassFacts:
             ):
                 # `x.register_hook(self.save_gradient)`: a tensor's hook receives its gradient
                 evaluator.env[positional[1].arg] = Value(Kind.TENSOR, "data passed in (the gradient a tensor hook receives)")
+            elif relation == "own" and len(positional) > 1 and binds_self_attribute(text):
+                # `def save_attn(self, attn): self.attn = attn`, called as `self.save_attn(attn)` by forward
+                for name, value in self._typed_by_own_calls(symbols, cls, stmt).items():
+                    if name not in evaluator.env or evaluator.env[name].kind is Kind.UNKNOWN:
+                        evaluator.env[name] = value
             if relation == "own":
                 walker = self._walker(evaluator)
                 walker.containers.update(self.inherited_containers)  # `self.step_outputs = []` in a base's __init__
@@ -558,6 +563,35 @@ class ClassFacts:
             for event in walker.events:
                 if relation == "own" or event.attr in candidates:
                     result.setdefault(event.attr, []).append((label, event))
+
+    def _typed_by_own_calls(self, symbols, cls, method: FunctionNode) -> dict[str, Value]:
+        """Unannotated parameters of ``method`` that every call the class makes of it
+        (`self.save_attn(attn)` in forward) hands a tensor, typed as a guess: a value read at the
+        end of the caller's body, fit for a report, never for a rewrite (rules/lazy.py)."""
+        parameters = [a for a in [*method.args.posonlyargs, *method.args.args][1:] if a.annotation is None]
+        if not parameters:
+            return {}
+        handed: dict[str, list[Value]] = {}
+        for caller in cls.body:
+            if not isinstance(caller, (ast.FunctionDef, ast.AsyncFunctionDef)) or caller is method or not caller.args.args:
+                continue
+            me = caller.args.args[0].arg
+            calls = [node for node in ast.walk(caller) if isinstance(node, ast.Call)
+                     and isinstance(node.func, ast.Attribute) and node.func.attr == method.name
+                     and isinstance(node.func.value, ast.Name) and node.func.value.id == me]
+            if not calls:
+                continue
+            evaluator = Evaluator(self.index, symbols, caller, self.method, self_attrs=self._attrs_after_construction())
+            if evaluator.self_name is None:
+                return {}
+            BodyWalker(evaluator).walk(caller.body)
+            for call in calls:
+                if any(isinstance(a, ast.Starred) for a in call.args) or call.keywords:
+                    return {}
+                for parameter, argument in zip(parameters, call.args):
+                    handed.setdefault(parameter.arg, []).append(evaluator.eval(argument))
+        return {name: Value(Kind.TENSOR, "data passed in (by the class's own call)", guessed=True)
+                for name, values in handed.items() if values and all(v.kind is Kind.TENSOR for v in values)}
 
     def _collect_function_events(self, result) -> None:
         """`create_grids(self, n)`: a function of the module that binds attributes of the module
