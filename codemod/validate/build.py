@@ -318,9 +318,9 @@ def _repairs_that_build(cls: type, candidate: Any, rewritten: list[str] = ()) ->
     number proves nothing about a tensor."""
     from codemod.validate import synth
 
-    repairs = _repairs_that_build_at_all(cls, candidate)
-    current = synth.repaired(candidate, repairs)
-    held = _numbers_kept(cls, current, rewritten)
+    repairs, model = _repairs_that_build_at_all(cls, candidate)
+    held = _numbers_kept(model, synth.repaired(candidate, repairs), rewritten)
+    del model
     for name in held:
         for option in range(len(synth.argument_tensors())):
             tried = repairs + [{"tensor": [name, option]}]
@@ -334,18 +334,11 @@ def _repairs_that_build(cls: type, candidate: Any, rewritten: list[str] = ()) ->
     return repairs
 
 
-def _numbers_kept(cls: type, candidate: Any, rewritten: list[str]) -> dict[str, list[str]]:
-    """Made-up keyword arguments that are numbers, with the rewritten attributes that keep them
-    as handed (the same object) once built."""
-    if not rewritten:
-        return {}
-    numbers = {name: value for name, value in candidate.kwargs.items()
-               if type(value) in (int, float)}
-    if not numbers:
-        return {}
-    try:
-        model = _synth_build(cls, candidate)
-    except Exception:
+def _numbers_kept(model: Any, candidate: Any, rewritten: list[str]) -> dict[str, list[str]]:
+    """Made-up keyword arguments that are numbers, with the rewritten attributes of ``model``
+    (built from ``candidate``) that keep them as handed (the same object)."""
+    numbers = {name: value for name, value in candidate.kwargs.items() if type(value) in (int, float)}
+    if not rewritten or not numbers:
         return {}
     kept: dict[str, list[str]] = {}
     for attr in rewritten:
@@ -357,7 +350,8 @@ def _numbers_kept(cls: type, candidate: Any, rewritten: list[str]) -> dict[str, 
     return kept
 
 
-def _repairs_that_build_at_all(cls: type, candidate: Any) -> list[dict[str, Any]]:
+def _repairs_that_build_at_all(cls: type, candidate: Any) -> tuple[list[dict[str, Any]], Any]:
+    """(the repairs that build ``cls``, the model they built)."""
     from codemod.validate import synth
 
     frontier: list[list[dict[str, Any]]] = [[]]
@@ -375,8 +369,7 @@ def _repairs_that_build_at_all(cls: type, candidate: Any) -> list[dict[str, Any]
             if len(repairs) < synth.MAX_REPAIRS:
                 frontier += [repairs + [repair] for repair in synth.argument_repairs(current, exc)]
             continue
-        del model
-        return repairs
+        return repairs, model
     assert first is not None
     raise first
 
