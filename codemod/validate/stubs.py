@@ -216,6 +216,16 @@ def own_directory(exc: BaseException, top: str, root: str) -> str | None:
     repository file the import went through, then in the directories above it up to
     ``root`` (which is on ``sys.path`` already).
     """
+    for directory in _import_directories(exc, root, with_root=False):
+        if os.path.isfile(os.path.join(directory, top + ".py")) or os.path.isfile(
+                os.path.join(directory, top, "__init__.py")):
+            return directory
+    return None
+
+
+def _import_directories(exc: BaseException, root: str, with_root: bool) -> list[str]:
+    """The repository directories of every file the failed import went through and those above
+    each up to ``root`` (``root`` itself only ``with_root``), the innermost file's first."""
     base = os.path.realpath(root)
     prefix = base.rstrip(os.sep) + os.sep
     seen: list[str] = []
@@ -226,14 +236,10 @@ def own_directory(exc: BaseException, top: str, root: str) -> str | None:
         if not os.path.isabs(filename):
             continue
         directory = os.path.dirname(os.path.realpath(filename))
-        while directory.startswith(prefix) and directory not in seen:
+        while (directory.startswith(prefix) or (with_root and directory == base)) and directory not in seen:
             seen.append(directory)
             directory = os.path.dirname(directory)
-    for directory in reversed(seen):  # the innermost file's directory first
-        if os.path.isfile(os.path.join(directory, top + ".py")) or os.path.isfile(
-                os.path.join(directory, top, "__init__.py")):
-            return directory
-    return None
+    return seen[::-1]
 
 
 _NOT_A_PACKAGE = re.compile(r"No module named '([\w.]+)'; '([\w.]+)' is not a package")
@@ -249,20 +255,7 @@ def shadowed_package(exc: ModuleNotFoundError, root: str) -> str | None:
     if found is None:
         return None
     parts = found.group(1).split(".")
-    base = os.path.realpath(root)
-    prefix = base.rstrip(os.sep) + os.sep
-    seen: list[str] = []
-    tb = exc.__traceback__
-    while tb is not None:
-        filename = tb.tb_frame.f_code.co_filename
-        tb = tb.tb_next
-        if not os.path.isabs(filename):
-            continue
-        directory = os.path.dirname(os.path.realpath(filename))
-        while (directory.startswith(prefix) or directory == base) and directory not in seen:
-            seen.append(directory)
-            directory = os.path.dirname(directory)
-    for directory in reversed(seen):  # the innermost file's directory first
+    for directory in _import_directories(exc, root, with_root=True):
         package = os.path.join(directory, *parts[:-1])
         if os.path.isdir(package) and (os.path.isfile(os.path.join(package, parts[-1] + ".py"))
                                        or os.path.isdir(os.path.join(package, parts[-1]))):
