@@ -517,10 +517,11 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
             and isinstance(n.iter.value, ast.Name) and n.iter.value.id == self_name and n.iter.attr in children
         }
         conditions = _conditions(method)
+        guarded = _parameter_guarded(method, self_name)
 
         def use(attrs_used, node: ast.AST) -> None:
             for attr in attrs_used:
-                if attr:
+                if attr and id(node) not in guarded.get(attr, ()):
                     found.add(attr)
                     if evidence is not None and attr not in evidence:
                         evidence[attr] = f"`{_short(node)}` in {method.name}, line {node.lineno}"
@@ -556,6 +557,29 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
                         [node.elt], generator.target.id, methods_of_tensors
                     ):
                         use((attr,), node)
+    return found
+
+
+def _parameter_guarded(method: ast.AST, self_name: str) -> dict[str, set[int]]:
+    """attr -> ids of the nodes in the arm of `if isinstance(self.attr, nn.Parameter):` (or a
+    module type) that runs when the test holds: a use there shows a parameter or a module, which
+    the attribute is registered as when it is one, not a raw tensor (`self.token.expand(B, -1,
+    -1)` where the token is learnable, and a list of embedding layers otherwise)."""
+    found: dict[str, set[int]] = {}
+    for node in ast.walk(method):
+        if not (isinstance(node, ast.If) and isinstance(node.test, ast.Call) and isinstance(node.test.func, ast.Name)
+                and node.test.func.id == "isinstance" and len(node.test.args) == 2):
+            continue
+        target, types = node.test.args
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name):
+            continue
+        names = types.elts if isinstance(types, ast.Tuple) else [types]
+        if not names or not all(ast.unparse(n).rpartition(".")[2] in ("Parameter", "Module", "ModuleList", "ModuleDict",
+                                                                    "Sequential") for n in names):
+            continue
+        ids = found.setdefault(target.attr, set())
+        for statement in node.body:
+            ids.update(id(inner) for inner in ast.walk(statement))
     return found
 
 
