@@ -416,3 +416,17 @@ def test_coordinates_differentiated_with_respect_to_are_not_handed_to_every_opti
         optimizer.step()
         # as a Parameter the optimizer moves the quadrature points; kept raw, they stay put
         assert (not torch.equal(model.xi_ref.detach(), before)) is moved
+
+
+def test_a_tensor_a_parent_rebinds_to_a_list_stays_plain_where_a_buffer_would_raise():
+    original, rewritten = _case("safety_rebound_to_a_list_by_the_parent_that_builds_it")
+    assert rewritten == original  # BUF224: reported, not registered
+    registered = original.replace(
+        "self.anchors = torch.tensor(anchors)",
+        'self.register_buffer("anchors", torch.tensor(anchors), persistent=False)')  # what BUF101 would write
+    assert registered != original
+    blocks = [{"anchors": "1,2,3,4"}]
+    layers = _module(original, "rebound_plain").create_network(blocks)
+    assert layers[0].anchors == [1.0, 2.0, 3.0, 4.0]
+    with pytest.raises(TypeError, match="cannot assign 'list' as buffer 'anchors'"):
+        _module(registered, "rebound_buffer").create_network(blocks)

@@ -67,7 +67,7 @@ def _assigned_elsewhere(facts: AttributeFacts) -> str | None:
     for path, tree in cls.index.parsed_files_mentioning(facts.attr, any_of=(f".{facts.attr}", "setattr(")):
         if tree is None:
             continue
-        for node, value in _stores(tree, facts.attr):
+        for node, value in attribute_stores(tree, facts.attr):
             if isinstance(value, ast.Constant) or (isinstance(value, ast.Call) and _called_name(value).endswith("Parameter")):
                 continue  # `layer.bias = None`, `m.weight = nn.Parameter(w)`: not a tensor in the slot
             target = node.value if isinstance(node, ast.Attribute) else node.args[0]
@@ -77,7 +77,7 @@ def _assigned_elsewhere(facts: AttributeFacts) -> str | None:
     return None
 
 
-def _stores(tree: ast.AST, attr: str):
+def attribute_stores(tree: ast.AST, attr: str):
     """(node, assigned value or None where unknown) for each `x.attr = value` and
     `setattr(x, "attr", value)` of the tree."""
     for stmt in ast.walk(tree):

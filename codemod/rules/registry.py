@@ -36,6 +36,7 @@ from codemod.rules import (
     placed_where_read,
     placeholder,
     rebinding,
+    rebound_from_outside,
     registered_later,
     reported,
     rerun_helpers,
@@ -66,6 +67,7 @@ ORDER = (
     assigned_from_outside,  # BUF313: None here, never set by the class, used as a tensor
     captured_tensors,  # BUF317: a lambda on self that closes over a local tensor
     rebinding,  # BUF211-213: deleted, registered elsewhere, rebound to a non-tensor
+    rebound_from_outside,  # BUF224: rebound to a list or a number through another object
     not_a_tensor,  # BUF204: a binding not proven a tensor (in any branch)
     collisions,  # BUF207: a name register_buffer cannot take
     constructor_helpers,  # BUF208: also bound by a base-class method
