@@ -33,7 +33,7 @@ RULE = Rule(
     "number to it raises TypeError, where a plain attribute takes it.",
     before="class Region(nn.Module):\n    def __init__(self, anchors=(1.0, 2.0)):\n        super().__init__()\n"
     "        self.anchors = torch.tensor(anchors)\n\n# in the network that builds it:\n"
-    "region.anchors = [float(a) for a in cfg['anchors'].split(',')]",
+    "region = Region()\nregion.anchors = [float(a) for a in cfg['anchors'].split(',')]",
 )
 RULES = (RULE,)
 
@@ -49,8 +49,8 @@ def decide(facts: AttributeFacts) -> Decision | None:
         return None
     where, text = found
     return RULE.skip(
-        f"code outside the class assigns a non-tensor to an attribute of this name through another object ({text}, "
-        f"{where}); if that object is an instance of this class, a registered buffer there would raise TypeError",
+        f"the code that builds this class rebinds it to a non-tensor through the instance ({text}, {where}), "
+        "which a registered buffer refuses with TypeError",
         f'leave it a plain attribute, or make that code assign a tensor (torch.tensor(...)) before registering '
         f'"{facts.attr}" as a buffer',
     )
