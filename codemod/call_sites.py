@@ -430,7 +430,7 @@ def binding_evidence(events, attrs: set[str]) -> dict[str, str]:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
             node.func.attr in _ONLY_TENSOR_METHODS - _NOT_A_TENSOR_RESULT or _reshapes(node.func.attr, node)
         ):
-            found[event.attr] = f"`{_short(node)}` in __init__, line {event.stmt.lineno}"
+            found[event.attr] = f"`{short_source(node)}` in __init__, line {event.stmt.lineno}"
     return found
 
 
@@ -463,14 +463,14 @@ def elements_used_as_objects(cls: ast.ClassDef, self_name: str, attr: str) -> st
             if not isinstance(node, ast.Attribute) or node.attr.startswith("_") or node.attr in _TENSOR_ATTRIBUTES:
                 continue
             if element_of_attr(node.value) or (isinstance(node.value, ast.Name) and node.value.id in aliases):
-                return f"`{_short(node)}` in {method.name}, line {node.lineno}"
+                return f"`{short_source(node)}` in {method.name}, line {node.lineno}"
     return None
 
 
-def _short(node: ast.AST) -> str:
-    """A node's source, cut to 60 characters for a finding's text."""
+def short_source(node: ast.AST, width: int = 60) -> str:
+    """A node's source, cut to ``width`` characters for a finding's text."""
     text = ast.unparse(node)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 _NOT_A_TENSOR_RESULT = frozenset({"size", "numel", "dim", "unbind"})
@@ -524,7 +524,7 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
                 if attr and id(node) not in guarded.get(attr, ()):
                     found.add(attr)
                     if evidence is not None and attr not in evidence:
-                        evidence[attr] = f"`{_short(node)}` in {method.name}, line {node.lineno}"
+                        evidence[attr] = f"`{short_source(node)}` in {method.name}, line {node.lineno}"
 
         for node in ast.walk(method):
             if isinstance(node, ast.Call) and is_child(node.func, loop_children):

@@ -68,7 +68,7 @@ def _assigned_elsewhere(facts: AttributeFacts) -> str | None:
         if tree is None:
             continue
         for node, value in attribute_stores(tree, facts.attr):
-            if isinstance(value, ast.Constant) or (isinstance(value, ast.Call) and _called_name(value).endswith("Parameter")):
+            if isinstance(value, ast.Constant) or (isinstance(value, ast.Call) and called_name(value).endswith("Parameter")):
                 continue  # `layer.bias = None`, `m.weight = nn.Parameter(w)`: not a tensor in the slot
             target = node.value if isinstance(node, ast.Attribute) else node.args[0]
             if isinstance(target, ast.Name) and target.id == "self" and path == own[0] and own[1] <= node.lineno <= own[2]:
@@ -96,7 +96,8 @@ def attribute_stores(tree: ast.AST, attr: str):
             yield stmt, stmt.args[2]
 
 
-def _called_name(call: ast.Call) -> str:
+def called_name(call: ast.Call) -> str:
+    """The last name of what a call calls (`Parameter` of `nn.Parameter(w)`)."""
     func = call.func
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from codemod.call_sites import short_source
 from codemod.rules.base import Decision, Rule
 
 if TYPE_CHECKING:
@@ -79,7 +80,4 @@ def _statement_at(init: ast.AST | None, line: int) -> str:
     """The statement of __init__ on ``line``, as the reason shows it (`torch.optim.Adam([self.log_alpha])`)."""
     found = next((n for n in ast.walk(init) if isinstance(n, ast.stmt) and not isinstance(n, (ast.If, ast.For, ast.While,
                  ast.With, ast.Try, ast.FunctionDef)) and n.lineno == line), None) if init is not None else None
-    if found is None:
-        return "another statement"
-    text = ast.unparse(found)
-    return f"`{text}`" if len(text) <= 70 else f"`{text[:67]}...`"
+    return "another statement" if found is None else f"`{short_source(found, 70)}`"

@@ -18,7 +18,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from codemod.rules.assigned_from_outside import attribute_stores
+from codemod.call_sites import short_source
+from codemod.rules.assigned_from_outside import attribute_stores, called_name
 from codemod.rules.base import Decision, Rule
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def _rebound_elsewhere(facts: AttributeFacts) -> tuple[str, str] | None:
                         and node.value.id in instances and value is not None):
                     continue
                 if isinstance(value, _NOT_A_TENSOR) or (isinstance(value, ast.Constant) and value.value is not None):
-                    return f"{path.name}, line {node.lineno}", f"{ast.unparse(node)} = {_short(value)}"
+                    return f"{path.name}, line {node.lineno}", f"{ast.unparse(node)} = {short_source(value, 40)}"
     return None
 
 
@@ -89,7 +90,7 @@ def _instances_built(scope: ast.AST, class_name: str) -> set[str]:
     for stmt in _own_statements(scope).body:
         for node in ast.walk(stmt):
             if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-                    and _called(node.value.func) == class_name):
+                    and called_name(node.value) == class_name):
                 found.update(t.id for t in node.targets if isinstance(t, ast.Name))
     return found
 
@@ -99,12 +100,3 @@ def _own_statements(scope: ast.AST) -> ast.Module:
     body = [stmt for stmt in getattr(scope, "body", []) if not isinstance(
         stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     return ast.Module(body=body, type_ignores=[])
-
-
-def _called(func: ast.expr) -> str:
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-
-
-def _short(value: ast.expr) -> str:
-    text = ast.unparse(value)
-    return text if len(text) <= 40 else text[:37] + "..."
