@@ -20,6 +20,7 @@ import os
 import pickle
 import random
 import sys
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -147,13 +148,11 @@ def format_exception(exc: BaseException) -> str:
 
 
 def _user_frame(exc: BaseException) -> str:
-    tb = exc.__traceback__
     last = None
-    while tb is not None:
-        filename = tb.tb_frame.f_code.co_filename
+    for frame, line in traceback.walk_tb(exc.__traceback__):
+        filename = frame.f_code.co_filename
         if "/codemod/validate/" not in filename.replace("\\", "/") and "site-packages" not in filename:
-            last = f"{_shown(filename)}:{tb.tb_lineno}"
-        tb = tb.tb_next
+            last = f"{_shown(filename)}:{line}"
     return last or ""
 
 
@@ -328,8 +327,7 @@ def _repairs_that_build(cls: type, candidate: Any, rewritten: list[str] = ()) ->
                 model = _synth_build(cls, synth.repaired(candidate, tried))
             except Exception:
                 continue
-            if all(isinstance(model.__dict__.get(attr, getattr(model, attr, None)), torch.Tensor)
-                   for attr in held[name]):
+            if all(isinstance(getattr(model, attr, None), torch.Tensor) for attr in held[name]):
                 return tried
     return repairs
 

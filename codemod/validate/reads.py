@@ -16,6 +16,7 @@ compared in float32 and after each cast is the evidence for it (``handed_on``).
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import textwrap
 from typing import Any
@@ -129,8 +130,10 @@ def _entry(methods: dict[str, ast.FunctionDef]) -> str | None:
     return "forward" if "forward" in methods else "__call__" if "__call__" in methods else None
 
 
+@functools.lru_cache(maxsize=16)  # forward_reads, handed_on and unrun_readers ask for the same class in turn
 def _methods(cls: type) -> dict[str, ast.FunctionDef] | None:
-    """The methods of ``cls`` and of its repository bases (not torch's), the most derived first."""
+    """The methods of ``cls`` and of its repository bases (not torch's), the most derived first
+    (read-only: shared by every caller)."""
     found: dict[str, ast.FunctionDef] = {}
     for klass in cls.__mro__:
         if klass is object or klass.__module__.split(".")[0] == "torch":

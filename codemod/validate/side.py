@@ -18,6 +18,7 @@ import re
 import sys
 import sysconfig
 import time
+import traceback
 import types
 from collections import OrderedDict
 from pathlib import Path
@@ -246,12 +247,9 @@ def _ran_until_it_raised(exc: BaseException, module_name: str, needed: str | Non
     """The module ``module_name`` as far as its top-level code ran before raising ``exc``, where
     that code is the module's own (not a module it imports) and had already defined ``needed``."""
     namespace = None
-    tb = exc.__traceback__
-    while tb is not None:
-        frame = tb.tb_frame
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
         if frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == module_name:
             namespace = frame.f_globals
-        tb = tb.tb_next
     if namespace is None or needed is None:
         return None
     defined = namespace.get(needed)
@@ -410,12 +408,9 @@ def _raised_in_rewritten_code(exc: BaseException) -> bool:
     if isinstance(exc, SyntaxError) and exc.filename:
         return overlay.normalize(exc.filename) in rewritten
     innermost = None
-    tb = exc.__traceback__
-    while tb is not None:
-        filename = tb.tb_frame.f_code.co_filename
-        if not filename.startswith("<"):  # importlib's frozen frames
-            innermost = filename
-        tb = tb.tb_next
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
+        if not frame.f_code.co_filename.startswith("<"):  # importlib's frozen frames
+            innermost = frame.f_code.co_filename
     return innermost is None or overlay.normalize(innermost) in rewritten
 
 
@@ -755,9 +750,10 @@ class WorkerState:
                         f"{exc.text}: add an example with arguments that build it"}
             return {"status": "error", "message": f"{where} raised {exc.text}"}
         builds = [self._portable(data, source)]
-        forward_reads = reads.forward_reads(cls, [attr for attr, *_ in findings])
-        handed_on = reads.handed_on(cls, [attr for attr, *_ in findings])
-        unrun_readers = reads.unrun_readers(cls, [attr for attr, *_ in findings])
+        names = [attr for attr, *_ in findings]
+        forward_reads = reads.forward_reads(cls, names)
+        handed_on = reads.handed_on(cls, names)
+        unrun_readers = reads.unrun_readers(cls, names)
         tried = [0]
         first_cpu = time.process_time() - cpu_started
         if self.zero_setup and not data["forward_error"]:

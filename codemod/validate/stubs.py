@@ -24,6 +24,7 @@ import inspect
 import os
 import re
 import sys
+import traceback
 import types
 from typing import Any
 
@@ -229,10 +230,8 @@ def _import_directories(exc: BaseException, root: str, with_root: bool) -> list[
     base = os.path.realpath(root)
     prefix = base.rstrip(os.sep) + os.sep
     seen: list[str] = []
-    tb = exc.__traceback__
-    while tb is not None:
-        filename = tb.tb_frame.f_code.co_filename
-        tb = tb.tb_next
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
+        filename = frame.f_code.co_filename
         if not os.path.isabs(filename):
             continue
         directory = os.path.dirname(os.path.realpath(filename))
@@ -380,12 +379,10 @@ def _cycle_entry(exc: ImportError, root: str, module_name: str) -> str | None:
         return None
     base = os.path.realpath(root).rstrip(os.sep) + os.sep
     importer = None
-    tb = exc.__traceback__
-    while tb is not None:  # the last frame of the repository's own code: the `from X import name`
-        filename = os.path.realpath(tb.tb_frame.f_code.co_filename)
+    for frame, _ in traceback.walk_tb(exc.__traceback__):  # the repository's last: the `from X import name`
+        filename = os.path.realpath(frame.f_code.co_filename)
         if filename.startswith(base) and filename.endswith(".py"):
             importer = filename
-        tb = tb.tb_next
     name = _module_name_of(importer) if importer is not None else None
     return name if name not in (None, module_name, exc.name) else None
 

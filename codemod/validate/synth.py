@@ -1643,12 +1643,11 @@ def _sized_again(candidate: dict[str, Any], message: str) -> list[dict[str, Any]
     if shape[-1] != ours or wanted > 4096:
         return []
     options = ([*shape[:-1], wanted], [*shape, wanted]) if replaced_first else ([*shape, wanted], [*shape[:-1], wanted])
-    alike = [_replaced_one(candidate, first, k, {"op": "randn", "shape": [shape[0], wanted]})
-             for k in range(len(_input_specs(candidate)))] if replaced_first and len(shape) >= 3 else []
-    alike = [c for c in alike if c is not None]
     # `forward(x_cur, u, x_post)` made as three images, where `u` feeds a linear layer: one input,
     # not all those made alike, is a vector of the width the layer takes
-    singles = alike if len(alike) > 1 else []
+    alike = [k for k, spec in enumerate(_input_specs(candidate)) if spec == first]
+    singles = [_with_input(candidate, k, {"op": "randn", "shape": [shape[0], wanted]}) for k in alike] \
+        if replaced_first and len(shape) >= 3 and len(alike) > 1 else []
     return singles + [_replaced(candidate, first, {"op": "randn", "shape": option}) for option in options]
 
 
@@ -1850,19 +1849,14 @@ def _replaced(candidate: dict[str, Any], old: dict[str, Any], new: dict[str, Any
     return _mapped(candidate, lambda spec: new if spec == old else spec)
 
 
-def _replaced_one(candidate: dict[str, Any], old: dict[str, Any], k: int, new: dict[str, Any]) -> dict[str, Any] | None:
-    """The candidate with its ``k``-th input (positional first, then keyword) made ``new``, where
-    it is made like ``old``; None where it is not."""
+def _with_input(candidate: dict[str, Any], k: int, new: dict[str, Any]) -> dict[str, Any]:
+    """The candidate with its ``k``-th input (in ``_input_specs`` order: positional, then
+    keyword) made ``new``."""
     args, kwargs = list(candidate.get("args", [])), dict(candidate.get("kwargs", {}))
     if k < len(args):
-        if args[k] != old:
-            return None
         args[k] = new
     else:
-        key = list(kwargs)[k - len(args)]
-        if kwargs[key] != old:
-            return None
-        kwargs[key] = new
+        kwargs[list(kwargs)[k - len(args)]] = new
     return {"args": args, "kwargs": kwargs}
 
 
