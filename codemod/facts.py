@@ -581,10 +581,9 @@ class ClassFacts:
                      and isinstance(node.func.value, ast.Name) and node.func.value.id == me]
             if not calls:
                 continue
-            evaluator = Evaluator(self.index, symbols, caller, self.method, self_attrs=self._attrs_after_construction())
+            evaluator = self._walked(symbols, caller)
             if evaluator.self_name is None:
                 return {}
-            BodyWalker(evaluator).walk(caller.body)
             for call in calls:
                 if any(isinstance(a, ast.Starred) for a in call.args) or call.keywords:
                     return {}
@@ -592,6 +591,17 @@ class ClassFacts:
                     handed.setdefault(parameter.arg, []).append(evaluator.eval(argument))
         return {name: Value(Kind.TENSOR, "data passed in (by the class's own call)", guessed=True)
                 for name, values in handed.items() if values and all(v.kind is Kind.TENSOR for v in values)}
+
+    def _walked(self, symbols, method: FunctionNode) -> Evaluator:
+        """An evaluator of ``method`` that has walked its body (what its names hold at its end),
+        made once per method: every setter the method calls asks for it."""
+        key = ("walked", id(method))
+        if key not in self.cache:
+            evaluator = Evaluator(self.index, symbols, method, self.method, self_attrs=self._attrs_after_construction())
+            if evaluator.self_name is not None:
+                BodyWalker(evaluator).walk(method.body)
+            self.cache[key] = evaluator
+        return self.cache[key]
 
     def _collect_function_events(self, result) -> None:
         """`create_grids(self, n)`: a function of the module that binds attributes of the module
