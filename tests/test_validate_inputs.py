@@ -792,6 +792,70 @@ def test_strings_the_constructor_compares_a_parameter_with_are_its_made_up_value
     assert all(isinstance(GANLoss(v).loss, nn.Module) for v in values)  # each builds; a number would raise
 
 
+def test_strings_a_kept_parameter_is_compared_with_where_it_is_used_are_its_made_up_values():
+    class Head(nn.Module):
+        def __init__(self, arc):
+            super().__init__()
+            self.arc = arc
+            self.anchors = torch.ones(3, 2)
+
+        def forward(self, x):
+            if "default" in self.arc:  # `in` of a number raises TypeError
+                return x.sigmoid() * self.anchors.sum()
+            if self.arc == "BCE":
+                return x * self.anchors.sum()
+            return x
+
+    parameter = inspect.signature(Head).parameters["arc"]
+    values = [v for v, _ in synth.parameter_values(Head, parameter, parameter.annotation)]
+    assert values[:2] == ["default", "BCE"]
+    assert torch.equal(Head(values[0])(torch.zeros(2)), torch.full((2,), 3.0))
+
+
+def test_a_size_handed_to_forward_beside_the_data_is_a_pair_of_sides():
+    class YoloHead(nn.Module):  # `forward(p, img_size)`: the image's size, as the detector's caller hands it
+        def __init__(self):
+            super().__init__()
+            self.anchors = torch.ones(3, 2)
+
+        def forward(self, p, img_size):
+            stride = max(img_size) / p.shape[-1]
+            return p * stride * self.anchors.sum()
+
+    made = synth.input_candidates(YoloHead())
+    assert made and all(c["args"][1] == {"op": "value", "value": [synth.GIVEN_SIDE] * 2} for c in made)
+    assert any(_runs(YoloHead(), c) for c in made)
+
+
+def test_a_view_that_splits_one_dimension_of_the_input_gets_that_dimension_whole():
+    class YoloLayer(nn.Module):  # (bs, 255, ny, nx) viewed as (bs, 3 anchors, 85 outputs, ny, nx)
+        def __init__(self):
+            super().__init__()
+            self.anchors = torch.ones(3, 2)
+
+        def forward(self, p):
+            bs, _, ny, nx = p.shape
+            return p.view(bs, 3, 13, ny, nx) * self.anchors.view(1, 3, 1, 1, 2)[..., :1]
+
+    class Attention(nn.Module):  # (B, N, C) viewed as (B, N, heads, C // heads)
+        def __init__(self):
+            super().__init__()
+            self.scale = torch.tensor(0.125)
+
+        def forward(self, x):
+            b, n, _ = x.shape
+            q = x.view(b, n, 4, 8).transpose(1, 2)
+            return (q @ q.transpose(-1, -2) * self.scale).softmax(-1)
+
+    for model, wrong, wanted in ((YoloLayer(), [2, 64, 16, 16], [2, 39, 16, 16]), (Attention(), [2, 7, 16], [2, 7, 32])):
+        candidate = {"args": [{"op": "randn", "shape": wrong}], "kwargs": {}}
+        message = _error(model, candidate)
+        assert "is invalid for input of size" in message
+        repaired = synth.repaired_candidates(candidate, message)
+        assert repaired[0]["args"][0]["shape"] == wanted, repaired
+        assert _runs(model, repaired[0])
+
+
 def test_sizes_of_a_legacy_constructor_are_integers_not_data():
     class SkeletonConv(nn.Module):
         def __init__(self, in_channels, out_channels, kernel_size):

@@ -54,6 +54,7 @@ from codemod.validate import sources
 
 MAX_CANDIDATES = 4
 BATCH, SEQ, SPATIAL = 2, 7, 8
+GIVEN_SIDE = 32  # a side handed to forward as a size (`img_size`): an image's, as the made-up ones go
 
 _CONFIG_PARAMS = ("config", "cfg", "conf", "args", "opt", "opts", "hparams", "params", "hp", "settings", "options")
 _CONFIG_SUFFIXES = ("config", "cfg", "args", "arguments", "params", "hparams", "options", "settings", "conf")
@@ -324,6 +325,11 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     if value is not None:
         return [(value, repr(value))]
     compared = _compared_strings(_init_tree(cls), parameter.name)
+    init_tree, class_tree = _init_tree(cls), _class_tree(cls)
+    if init_tree is not None and class_tree is not None:
+        # kept (`self.arc = arc`) and compared where it is used (`if 'default' in self.arc:`)
+        for kept in sorted(_kept_as(init_tree, parameter.name)):
+            compared += [v for v in _compared_strings(class_tree, kept, on_self=True) if v not in compared]
     if compared:  # `if gan_mode == "lsgan":`, `mode in ("sum", "mean")`: one of the strings the constructor knows
         return [(v, repr(v)) for v in compared]
     if _tensor_method_called(_init_tree(cls), parameter.name):
@@ -752,25 +758,39 @@ def _names_a_size(name: str) -> bool:
                for w in words) or name.lower().startswith(("n_", "num"))
 
 
+def _names_a_given_size(name: str) -> bool:
+    """`img_size`, `output_shape`, `size`: a size handed to forward beside its data, not data."""
+    last = name.lower().rsplit("_", 1)[-1]
+    return last in ("size", "shape") and not name.lower().startswith(("batch", "hidden"))
+
+
 def _counts(name: str) -> bool:
     """A count or a size even where a tensor holds it as data (`torch.tensor([K, T, -1, momentum])`
     beside `torch.zeros(K)`): `K`, `N`, `num_negatives`, `out_channels`."""
     return (len(name) == 1 and name.isupper()) or _names_a_size(name)
 
 
-def _compared_strings(tree: ast.AST | None, parameter: str) -> list[str]:
-    """The string literals the constructor compares the parameter with (`==`, `!=`, `in`), in
-    the order written: the values it is meant to take."""
+def _compared_strings(tree: ast.AST | None, name: str, on_self: bool = False) -> list[str]:
+    """The string literals the code compares the parameter ``name`` (or, ``on_self``, the
+    attribute ``self.name``) with (`==`, `!=`, `in`), in the order written: the values it is
+    meant to take."""
     found: list[str] = []
     if tree is None:
         return found
+
+    def is_it(node: ast.expr) -> bool:
+        if on_self:
+            return isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.value, ast.Name) \
+                and node.value.id == "self"
+        return isinstance(node, ast.Name) and node.id == name
+
     for node in ast.walk(tree):
         if not isinstance(node, ast.Compare) or len(node.ops) != 1:
             continue
         left, right = node.left, node.comparators[0]
-        if isinstance(right, ast.Name) and right.id == parameter:
+        if is_it(right):
             left, right = right, left
-        if not (isinstance(left, ast.Name) and left.id == parameter):
+        if not is_it(left):
             continue
         literals = right.elts if isinstance(right, (ast.Tuple, ast.List, ast.Set)) else [right]
         for literal in literals:
@@ -1737,8 +1757,21 @@ def _viewed_as(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
     if shape[0] != first["shape"][0] or math.prod(shape) > 65536:
         return []
     squeezed = [shape[0], *[size for size in shape[1:] if size != 1]]
-    options = [option for option in (squeezed, shape) if option != list(first["shape"])]
-    return [_replaced(candidate, first, {**first, "shape": option}) for option in options]
+    options = [option for option in (*_merged(shape, list(first["shape"])), squeezed, shape)
+               if option != list(first["shape"])]
+    return [_replaced(candidate, first, {**first, "shape": option}) for option in _distinct(options)]
+
+
+def _merged(view: list[int], ours: list[int]) -> list[list[int]]:
+    """The view's shape at our input's rank, neighbouring sizes multiplied together, where the
+    view splits one dimension of the input: `p.view(bs, 3, 85, ny, nx)` of a `(2 x 64 x 16 x 16)`
+    map wants `(2 x 255 x 16 x 16)`, `x.view(B, N, heads, d)` of `(2 x 7 x 16)` wants
+    `(2 x 7 x heads*d)`.  Those that keep more of our sizes where they are come first."""
+    extra = len(view) - len(ours)
+    if extra <= 0 or len(ours) < 2:
+        return []
+    options = [[*view[:i], math.prod(view[i:i + extra + 1]), *view[i + extra + 1:]] for i in range(1, len(ours))]
+    return sorted(options, key=lambda option: -sum(a == b for a, b in zip(option, ours)))
 
 
 def _rebatched(candidate: dict[str, Any], ours: int, held: int) -> list[dict[str, Any]]:
@@ -1909,6 +1942,10 @@ def _param_specs(p: inspect.Parameter, annotation: Any, layer: nn.Module | None,
         specs = layer_specs(layer, seen.nodes)
         if specs:
             return specs
+    if _names_a_given_size(name):
+        # `forward(self, p, img_size)`: the size of what the data came from, handed beside it
+        # (`max(img_size)`, `img_size[0]`, `F.interpolate(x, size=size)`): a pair of sides
+        return [{"op": "value", "value": [GIVEN_SIDE, GIVEN_SIDE]}]
     keys = _subscript_reads(seen.forward_tree, p.name)
     if keys:  # `config["alpha"]` in forward: a dict with those keys, values by name
         return _dict_specs(keys, seen, _is_config_name(name))
