@@ -148,9 +148,11 @@ def _bound_names(target: ast.expr) -> list[str]:
 
 
 def _cpu_sink(call: ast.Call, symbols: ModuleSymbols, self_name: str | None, attr: str | None,
-              tainted: set[str], cast: set[str] | None = None) -> str | None:
+              tainted: set[str], cast: set[str] | None = None, held: frozenset[str] = frozenset(),
+              returns_values=None) -> str | None:
     """What in `call` takes only CPU data from a tainted value: `x.numpy()`, `LongTensor(x)`.
-    `cast`: the names tainted through `.cpu()` too, for a float tensor (numpy has no bfloat16)."""
+    `cast`: the names tainted through `.cpu()` too, for a float tensor (numpy has no bfloat16);
+    `held`: the locals that hold the attribute's values themselves (_holds_values)."""
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr == "numpy":
         if _mentions(func.value, self_name, attr, tainted):
@@ -165,7 +167,7 @@ def _cpu_sink(call: ast.Call, symbols: ModuleSymbols, self_name: str | None, att
             _mentions(a, self_name, attr, tainted) for a in call.args):
         return f"{qualname}(data)"
     if qualname is not None and qualname.split(".")[0] == "numpy" and attr is not None and any(
-            _holds_attribute(a, self_name, attr) for a in [*call.args, *(k.value for k in call.keywords)]):
+            _holds_values(a, self_name, attr, held, returns_values) for a in [*call.args, *(k.value for k in call.keywords)]):
         return f"{qualname}() (numpy reads the tensor through Tensor.numpy())"
     return None
 
@@ -184,21 +186,88 @@ _SIZES = frozenset({"size", "dim", "numel", "nelement", "ndimension", "element_s
                     "is_contiguous", "storage_offset"})
 
 
-def _holds_attribute(node: ast.expr, self_name: str | None, attr: str) -> bool:
-    """Whether an argument is self.<attr>'s values, or computed from them by arithmetic and
-    tensor methods (`self.err / self.n.clamp(min=1)`): not a size read from it
-    (`self.x.shape[0]`, `len(self.x)`), which numpy takes as a number."""
+def _holds_values(node: ast.expr, self_name: str | None, attr: str, held: set[str] = frozenset(),
+                  returns_values=None) -> bool:
+    """Whether an argument is self.<attr>'s values, or computed from them by arithmetic, items
+    and tensor methods (`self.err / self.n.clamp(min=1)`), or a local in `held`: not a size
+    read from it (`self.x.shape[0]`, `len(self.x)`), which numpy takes as a number.  What a
+    function makes of the values counts where `returns_values(call)` says it hands them back
+    (`make_batch(n, self.states)`, a repository helper that indexes them)."""
+    def holds(inner: ast.expr) -> bool:
+        return _holds_values(inner, self_name, attr, held, returns_values)
+
+    if isinstance(node, ast.Name):
+        return node.id in held
     if isinstance(node, ast.Attribute):
         return node.attr == attr and isinstance(node.value, ast.Name) and node.value.id == self_name
     if isinstance(node, ast.BinOp):
-        return _holds_attribute(node.left, self_name, attr) or _holds_attribute(node.right, self_name, attr)
+        return holds(node.left) or holds(node.right)
     if isinstance(node, ast.UnaryOp):
-        return _holds_attribute(node.operand, self_name, attr)
+        return holds(node.operand)
     if isinstance(node, ast.Subscript):
-        return _holds_attribute(node.value, self_name, attr)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr not in _SIZES:
-        return not _ends(node, dtype=False) and _holds_attribute(node.func.value, self_name, attr)
+        return holds(node.value)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return any(holds(element) for element in node.elts)
+    if isinstance(node, ast.Call) and not _ends(node, dtype=False):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _SIZES:
+            return False
+        if isinstance(func, ast.Attribute) and holds(func.value):
+            return True  # a tensor method of the values
+        return returns_values is not None and any(holds(a) for a in node.args) and returns_values(node)
     return False
+
+
+def _value_holders_at(method: ast.AST, self_name: str | None, attr: str, returns_values) -> dict[int, frozenset[str]]:
+    """id(call) -> the locals holding self.<attr>'s values where that call of `method` is, in
+    the order the statements are written: `s, a = make_batch(n, self.states, self.actions)`
+    binds both, `s = to_numpy(s)` (a function that does not hand them back) unbinds `s`."""
+    held: set[str] = set()
+    found: dict[int, frozenset[str]] = {}
+    steps = []
+    for node in ast.walk(method):
+        if isinstance(node, ast.Call):
+            steps.append(((node.lineno, node.col_offset), 0, node))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            # after the calls of its value
+            steps.append(((node.end_lineno or node.lineno, node.end_col_offset or 0), 1, node))
+    for _, _, node in sorted(steps, key=lambda step: (step[0], step[1])):
+        if isinstance(node, ast.Call):
+            found[id(node)] = frozenset(held)
+            continue
+        holds = _holds_values(node.value, self_name, attr, held, returns_values)
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for name in (n for target in targets for n in _bound_names(target)):
+            (held.add if holds else held.discard)(name)
+    return found
+
+
+def _hands_values_back(index: RepoIndex, symbols: ModuleSymbols):
+    """returns_values for _holds_values: a torch function (its result is on the values'
+    device), or a function of the repository one of whose returns is made of its parameters'
+    values (`return [v[idx] for v in values]`), not of their host copies (`.cpu().numpy()`)."""
+    def returns_values(call: ast.Call) -> bool:
+        qualname = symbols.qualify(call.func) or ""
+        if qualname.startswith("torch."):
+            return True
+        resolved = index.resolve_expr(symbols, call.func)
+        if resolved is None or resolved.kind != "function" or resolved.module is None:
+            return False
+        function = resolved.node
+        if not isinstance(function, _METHODS):
+            return False
+        arguments = function.args
+        names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+        names |= {a.arg for a in (arguments.vararg,) if a is not None}
+        names |= {target for node in ast.walk(function) if isinstance(node, ast.comprehension)
+                  for target in _bound_names(node.target)
+                  if _holds_values(node.iter, None, "", names)}
+        names = _propagate([function], lambda value, held: _holds_values(value, None, "", held), names)
+        return any(isinstance(node, ast.Return) and node.value is not None
+                   and _holds_values(node.value.elt if isinstance(node.value, (ast.ListComp, ast.GeneratorExp))
+                                     else node.value, None, "", names)
+                   for node in ast.walk(function))
+    return returns_values
 
 
 def _handed(call: ast.Call, self_name: str | None, attr: str, tainted: set[str]) -> tuple[str, list[int], list[str]] | None:
@@ -245,6 +314,12 @@ def cpu_data_sink(facts: AttributeFacts) -> str | None:
     # an integer or bool tensor is never cast by the model, so its host copies stay readable
     integer = all(e.value is not None and e.value.integer and not e.value.integer_guessed
                   for e in facts.events if e.value is not None and e.value.is_tensor)
+    return _sink_in_methods(cls, attr, integer) or _sink_through_other_objects(facts)
+
+
+def _sink_in_methods(cls, attr: str, integer: bool) -> str | None:
+    """Where a value read from self.<attr> in a method of the class (or one it hands it to)
+    reaches a CPU-only call, or None."""
     for method in cls.cls.body:
         if not isinstance(method, _METHODS) or method.name == "__init__":
             continue
@@ -262,8 +337,10 @@ def cpu_data_sink(facts: AttributeFacts) -> str | None:
         if met is not None:
             what, line, how = met
             return f"{what} (line {line}) with a tensor {cls.cls.name}.{method.name} {how}"
+        returns_values = _hands_values_back(cls.index, cls.symbols)
+        held_at = _value_holders_at(method, me, attr, returns_values)
         for call in (n for n in ast.walk(method) if isinstance(n, ast.Call)):
-            sink = _cpu_sink(call, cls.symbols, me, attr, tainted, cast)
+            sink = _cpu_sink(call, cls.symbols, me, attr, tainted, cast, held_at.get(id(call), frozenset()), returns_values)
             if sink is not None:
                 return f"{sink} in {cls.cls.name}.{method.name}"
             handed = _handed(call, me, attr, tainted)
@@ -271,7 +348,7 @@ def cpu_data_sink(facts: AttributeFacts) -> str | None:
                 sink = _method_sinks(cls.index, *handed)
                 if sink is not None:
                     return sink
-    return _sink_through_other_objects(facts)
+    return None
 
 
 def _loop_targets(function: ast.AST, from_source) -> set[str]:
