@@ -13,9 +13,19 @@ import re
 from typing import TYPE_CHECKING
 
 from codemod import torch_names as tn
+from codemod.keywords import kwargs_access
 from codemod import torch_table as table
 from codemod.segments import ARGUMENT_TENSOR_METHODS, TENSOR_METHOD_SLOTS, TENSOR_ONLY_METHODS, torch_slot_takes_tensor
-from codemod.tensors import ARGUMENT_STATE, UNKNOWN, Evaluator, Kind, Value, constructor_attributes, dotted_path, merge_branches
+from codemod.tensors import (
+    ARGUMENT_STATE,
+    UNKNOWN,
+    Evaluator,
+    Kind,
+    Value,
+    constructor_attributes,
+    dotted_path,
+    merge_branches,
+)
 
 if TYPE_CHECKING:
     from codemod.repo_index import RepoIndex
@@ -175,12 +185,15 @@ def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluat
     """attr -> argument, for `self.attr = arg...` whose value the analysis could not type and
     whose argument is never rebound in the constructor; `worth(attrs)` keeps only some."""
     args = init.args
-    names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]} | set(keywords_taken(init))
     kept: dict[str, str] = {}
     for event in events:
         if event.kind != "assign" or event.value is None:
             continue
         found = _root_name(event.value_node) if event.value_node is not None else None
+        keyword = keyword_taken(event.value_node, init) if event.value_node is not None else None
+        if keyword is not None:
+            found = (ast.Name(id=keyword, ctx=ast.Load()), keyword)  # `kwargs.get("mean")`: the keyword `mean`
         if event.value.kind is not Kind.UNKNOWN and not _variable_of_untyped(event.value_node, evaluator) and not (
                 typed_by_signature_only(event.value) and found is not None):
             continue
@@ -193,6 +206,42 @@ def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluat
         rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         kept = {attr: name for attr, name in kept.items() if name.partition(".")[0] not in rebound}
     return kept
+
+
+def keywords_taken(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.expr | None]:
+    """keyword -> its default, for each keyword the constructor takes out of its `**kwargs`
+    (`kwargs.get("mean")`: None; `kwargs.pop("std", 1.0)`: 1.0; `kwargs["adj"]`: no default,
+    None here): arguments its callers pass by name like any other."""
+    var = init.args.kwarg.arg if init.args.kwarg is not None else None
+    found: dict[str, ast.expr | None] = {}
+    if var is None:
+        return found
+    for node in ast.walk(init):
+        keyword = kwargs_access(node, var)
+        if keyword is not None and keyword not in found:
+            assert isinstance(node, (ast.Call, ast.Subscript))
+            if isinstance(node, ast.Call):
+                found[keyword] = node.args[1] if len(node.args) > 1 else ast.Constant(value=None)
+            else:
+                found[keyword] = None
+    return found
+
+
+def keyword_taken(node: ast.expr, init: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The keyword of `**kwargs` a value is made from, through method calls and items on it
+    (`kwargs.get("mean").to(device)`), as _data_roots follows an argument."""
+    var = init.args.kwarg.arg if init.args.kwarg is not None else None
+    while var is not None:
+        keyword = kwargs_access(node, var)
+        if keyword is not None:
+            return keyword
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        else:
+            return None
+    return None
 
 
 def typed_by_signature_only(value: Value) -> bool:
@@ -666,6 +715,12 @@ def refuted_arguments(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDe
     return index.memo.get(("call_sites_refuted", symbols.path, cls.name, cls.lineno), frozenset())
 
 
+def partly_typed_arguments(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef) -> dict[str, tuple[str, str]]:
+    """argument -> (where a repository call hands it a tensor, where another hands it a value
+    the analysis cannot type), as argument_values found them; empty before it ran."""
+    return index.memo.get(("call_sites_partly_typed", symbols.path, cls.name, cls.lineno), {})
+
+
 def _own_init(cls: ast.ClassDef):
     return next((s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
 
@@ -746,7 +801,14 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
     keyword_names = set(positional) | {a.arg for a in args.kwonlyargs}
     defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
     defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    taken = {k: d for k, d in keywords_taken(init).items() if k not in keyword_names}
+    keyword_names |= set(taken)
+    defaults.update((k, d) for k, d in taken.items() if d is not None)
     default_values = {name: Evaluator(index, symbols, None).eval(node) for name, node in defaults.items()}
+    # argument -> where the first call handing it a tensor is, and where the first call
+    # handing it a value that cannot be typed is (partly_typed_arguments)
+    tensor_at: dict[str, str] = {}
+    untyped_at: dict[str, str] = {}
     seen: dict[str, list[Value]] = {name: [] for name in [*keyword_names, *paths]}
     calls = 0
     target = (symbols.path, cls.name)
@@ -782,9 +844,11 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
             arguments = call.args, call.keywords
         passed, keywords = arguments
         calls += 1
+        where = f"{evaluator.symbols.path.name if evaluator.symbols.path else 'its file'}, line {call.lineno}"
         if any(isinstance(a, ast.Starred) for a in passed) or any(k.arg is None for k in keywords):
-            for values in seen.values():
+            for name, values in seen.items():
                 values.append(UNKNOWN)
+                untyped_at.setdefault(name, where)
             return
         given: dict[str, Value] = {}
         nodes: dict[str, ast.expr] = {}
@@ -805,7 +869,12 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
                     node = ast.Attribute(value=node, attr=attribute, ctx=ast.Load())
                 given[path] = evaluator.eval(node)
         for name, values in seen.items():
-            values.append(given[name] if name in given else default_values.get(name, UNKNOWN))
+            value = given[name] if name in given else default_values.get(name, UNKNOWN)
+            values.append(value)
+            if value.is_tensor and not value.is_guess:
+                tensor_at.setdefault(name, where)
+            elif value.kind is Kind.UNKNOWN:
+                untyped_at.setdefault(name, where)
 
     needles = tuple(sorted(name + "(" for name in names))
     for path in index.files_calling(names):
@@ -827,6 +896,9 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
         if any(v.kind in (Kind.NON_TENSOR, Kind.PARAMETER, Kind.BUFFER) or v.maybe_parameter for v in values)
         or (values and all(v.kind is Kind.NONE for v in values))
     )
+    index.memo[("call_sites_partly_typed", symbols.path, cls.name, cls.lineno)] = {
+        name: (tensor_at[name], untyped_at[name]) for name in seen if name in tensor_at and name in untyped_at
+    }
     if not calls:
         return {}
     plural = "call" if calls == 1 else f"{calls} calls"

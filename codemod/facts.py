@@ -19,7 +19,10 @@ from codemod.call_sites import (
     binding_evidence,
     combined_with_inputs,
     elements_used_as_objects,
+    keyword_taken,
+    keywords_taken,
     kept_arguments,
+    partly_typed_arguments,
     refuted_arguments,
     registered_elsewhere,
     tensor_use_evidence,
@@ -41,6 +44,7 @@ from codemod.segments import (
 from codemod.symbols import ModuleSymbols
 from codemod.tensors import (
     FORWARD_INPUT,
+    TAKEN_KEYWORD,
     Evaluator,
     Kind,
     Value,
@@ -99,9 +103,10 @@ class ClassFacts:
         self.constructor_helpers: set[str] = set()  # own methods that __init__ calls (constructor code)
         self.init_events: dict[str, list[AttrEvent]] = {}
         self.final_attrs: dict[str, Value] = {}
-        # attr -> (argument, where the class uses it as only a tensor is used), for constructor
-        # arguments kept as attributes that no repository call types (rules/untyped_arguments.py)
-        self.untyped_tensor_arguments: dict[str, tuple[str, str]] = {}
+        # attr -> (argument, where the class uses it as only a tensor is used, or None; and where
+        # one call hands it a tensor and another an untyped value, or None), for constructor
+        # arguments kept as attributes that not every repository call types (rules/untyped_arguments.py)
+        self.untyped_tensor_arguments: dict[str, tuple[str, str | None, tuple[str, str] | None]] = {}
         self._walk_constructor()
 
     # -- the constructor --------------------------------------------------------------------
@@ -117,6 +122,10 @@ class ClassFacts:
         if typed:
             evaluator = Evaluator(self.index, self.symbols, init, self.method)
             evaluator.env.update(typed)
+            parameters = {a.arg for a in [*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs]}
+            # a keyword taken out of **kwargs (`kwargs.get("mean")`) is read where it is taken
+            evaluator.env.update((TAKEN_KEYWORD + name, value) for name, value in typed.items()
+                                 if name in keywords_taken(init) and name not in parameters)
             walker = self._walker(evaluator)
             walker.walk(init.body)
         events = walker.events
@@ -191,14 +200,21 @@ class ClassFacts:
         values = argument_values(self.index, self.symbols, self.cls, init, {kept[a] for a in used | combined})
         typed = {name: v for name, v in values.items() if v.is_tensor or v.kind is Kind.SEQUENCE}
         untyped = {a for a in used if kept[a] not in typed}
-        if untyped:
+        # a call hands a tensor and another a value nothing types (`dataset = eval(name)`, then
+        # `Model(mean=dataset.mean)`): a raw tensor in the first configuration at least
+        partly = partly_typed_arguments(self.index, self.symbols, self.cls)
+        partial = {a for a in used | combined if kept[a] not in typed and kept[a] in partly}
+        if untyped or partial:
             refuted = refuted_arguments(self.index, self.symbols, self.cls)
             scalars = _scalar_parameters(init)  # `size_average=True`: the signature says what it is
-            candidates = {a for a in untyped if kept[a] not in refuted and kept[a].partition(".")[0] not in scalars
-                          and not registered_elsewhere(self.index, kept[a])}
+            candidates = {a for a in untyped | partial if kept[a] not in refuted
+                          and kept[a].partition(".")[0] not in scalars and not registered_elsewhere(self.index, kept[a])}
             evidence = {a: where for a, where in in_bindings.items() if a in candidates}
             evidence.update(tensor_use_evidence(self.cls, walker.ev.self_name, candidates - set(evidence)))
-            self.untyped_tensor_arguments = {a: (kept[a], where) for a, where in evidence.items()}
+            self.untyped_tensor_arguments = {a: (kept[a], where, None) for a, where in evidence.items()}
+            for a in sorted(candidates & partial):
+                where = self.untyped_tensor_arguments.get(a, (None, None, None))[1]
+                self.untyped_tensor_arguments[a] = (kept[a], where, partly[kept[a]])
         return typed
 
     def _helper_events(self, init: FunctionNode, evaluator: Evaluator, containers: set[str]
@@ -649,6 +665,7 @@ class ClassFacts:
         lines = self.symbols.source_lines
         # `layer.register_forward_hook(self._make_hook(name))`: the functions those methods return are hooks
         factories = set(re.findall(r"register_forward_hook\(\s*self\.(\w+)\(", self.class_text))
+        backward_factories = set(re.findall(_BACKWARD_HOOK + r"\(\s*self\.(\w+)\(", self.class_text))
         for method in self.cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
                 continue
@@ -658,6 +675,8 @@ class ClassFacts:
                 continue
             binds = _binds_attribute_of(outer_self)
             hooks = _forward_hooks(method, set(re.findall(r"register_forward_hook\(\s*(\w+)", text)), method.name in factories)
+            backward = _forward_hooks(method, set(re.findall(_BACKWARD_HOOK + r"\(\s*(\w+)", text)),
+                                      method.name in backward_factories)
             for nested in ast.walk(method):
                 if nested is method or not isinstance(nested, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     continue
@@ -671,6 +690,10 @@ class ClassFacts:
                 positional = [*nested.args.posonlyargs, *nested.args.args]
                 if nested in hooks and len(positional) == 3 and positional[2].annotation is None:
                     _type_hook_arguments(evaluator, positional[1], positional[2])
+                elif nested in backward and len(positional) == 3 and positional[2].annotation is None:
+                    # `hook(module, grad_input, grad_output)`: tuples of the gradients of the layer's inputs and outputs
+                    for gradients in positional[1:]:
+                        evaluator.env[gradients.arg] = Value(Kind.SEQUENCE, HOOK_GRADIENTS)
                 walker = self._walker(evaluator)
                 if self.walker is not None:
                     walker.containers.update(self.walker.containers)  # `self.maps = {}` in __init__, `self.maps[k] = output` here
@@ -796,11 +819,14 @@ def _open_arguments(init: FunctionNode, events) -> set[str]:
     combines them with an input (the text pre-filter, segments._maybe_tensor_arguments, admits
     the same)."""
     args = init.args
-    parameters = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    parameters = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]} | set(keywords_taken(init))
     scalars = _scalar_parameters(init)
     found = set()
     for event in events:
         node = moved_operand(event.value_node) if event.kind == "assign" else None
+        keyword = keyword_taken(event.value_node, init) if event.kind == "assign" and event.value_node is not None else None
+        if keyword is not None:
+            node = ast.Name(id=keyword, ctx=ast.Load())  # `kwargs.get("mean")`: the keyword `mean`
         if not isinstance(node, ast.Name):
             continue
         name = node.id
@@ -811,6 +837,9 @@ def _open_arguments(init: FunctionNode, events) -> set[str]:
 
 # What a forward hook's second argument holds: the tuple of the layer's positional inputs.
 HOOK_INPUTS = "data passed in (the inputs a forward hook receives)"
+HOOK_GRADIENTS = "data passed in (the gradients a backward hook receives)"
+# `layer.register_full_backward_hook(hook)` and the older `register_backward_hook`
+_BACKWARD_HOOK = r"register_(?:full_)?backward_hook"
 
 
 class AttributeFacts:

@@ -183,7 +183,7 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
     text = segment.text
     if "self" in text and HANDS_SELF.search(text):
         return True  # `create_grids(self, n)`: a function of the module may bind attributes of self
-    if "register_forward_hook(" in text or ".register_hook(self." in text:
+    if "register_forward_hook(" in text or "backward_hook(" in text or ".register_hook(self." in text:
         # a hook defined in a method may keep the module's output on self (facts._collect_closure_events),
         # a tensor's hook method the gradient it receives
         return True
@@ -550,7 +550,14 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
         return True  # `inputs * self.mask`, `f(x, w=self.w)`: the calls may type it (call_sites.combined_with_inputs)
     if _maybe_tensor_arguments(init_text, set(_MOVES_ARGUMENT.findall(init_text))):
         return True  # `self.const = const.to(device)`: a tensor or a module, the calls may say which
+    if _combined_in_forward(class_text, set(_KEEPS_KEYWORD.findall(init_text))):
+        return True  # `self.mean = kwargs.get("mean")`, then `(x - self.mean)`: a keyword the calls may type
     return bool(kept) and bool(tensor_used_attributes(class_text, kept))
+
+
+# `self.mean = kwargs.get("mean")`, `self.adj = kwargs["adj"]`: a keyword taken out of **kwargs
+# (call_sites.keywords_taken), kept as it is.
+_KEEPS_KEYWORD = re.compile(r"^[ \t]*self\.(\w+)[ \t]*=[ \t]*\w+(?:\.(?:get|pop)\(|\[)[ \t]*[\"'](?:\w+)[\"']", re.MULTILINE)
 
 
 # Moves that keep what they are called on what it is (a tensor stays one, so does a module).

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from codemod import torch_names as tn
 from codemod.rules import inplace_init, not_a_tensor
+from codemod.keywords import kwargs_access
 from codemod.symbols import ModuleSymbols, collect_imports, qualify
 
 if TYPE_CHECKING:
@@ -36,6 +37,14 @@ class Kind(enum.Enum):
     NON_TENSOR = "non-tensor"
     UNKNOWN = "unknown"
 
+
+# The names torch's layers give their parameters (`nn.Linear(...).weight`), and what `.data`
+# of one of them is.
+_LAYER_PARAMETER_NAMES = frozenset({"weight", "bias"})
+LAYER_PARAMETER_DATA = "data passed in (the tensor under a layer's parameter)"
+
+# The env key under which an evaluator holds the value of a keyword taken out of **kwargs.
+TAKEN_KEYWORD = "**"
 
 # torch.nn containers of layers: calling one of their items runs a layer.
 _LAYER_CONTAINERS = frozenset({"ModuleList", "ModuleDict", "Sequential"})
@@ -505,9 +514,16 @@ class Evaluator:
                 return receiver if node.attr != "data" else replace(receiver, requires_grad=None)
             if kind is tn.CallKind.NON_TENSOR:
                 return NON_TENSOR
+        if node.attr == "data" and receiver.kind is Kind.UNKNOWN and isinstance(node.value, ast.Attribute) \
+                and node.value.attr in _LAYER_PARAMETER_NAMES:
+            # `layer.bias.data` of a layer the analysis cannot type: the tensor under a layer's
+            # parameter, sharing its storage; a guess, for a report (never a rewrite)
+            return Value(Kind.TENSOR, LAYER_PARAMETER_DATA, guessed=True)
         return UNKNOWN
 
     def _eval_Subscript(self, node: ast.Subscript) -> Value:
+        if (taken := self._taken_keyword(node)) is not None:
+            return taken
         index = node.slice
         if isinstance(node.value, ast.Attribute) and node.value.attr == "data" and isinstance(index, ast.Constant) \
                 and type(index.value) is int:
@@ -597,9 +613,18 @@ class Evaluator:
             return replace(merged, tensor_in_one_arm=True)
         return merged
 
+    def _taken_keyword(self, node: ast.expr) -> Value | None:
+        """`kwargs.get("mean")`, `kwargs["adj"]` of the function's **kwargs: the value the
+        repository's calls hand that keyword, where they were read (facts._typed_arguments)."""
+        kwarg = self.function.args.kwarg if self.function is not None else None
+        keyword = kwargs_access(node, kwarg.arg) if kwarg is not None else None
+        return self.env.get(TAKEN_KEYWORD + keyword) if keyword is not None else None
+
     def _eval_Call(self, node: ast.Call) -> Value:
         if self.on_call is not None:
             self.on_call(node, self)
+        if (taken := self._taken_keyword(node)) is not None:
+            return taken
         func = node.func
         # getattr(torch, name)(...): a torch function chosen at run time.
         if (

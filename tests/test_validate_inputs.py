@@ -856,6 +856,22 @@ def test_a_view_that_splits_one_dimension_of_the_input_gets_that_dimension_whole
         assert _runs(model, repaired[0])
 
 
+def test_keys_a_constructor_takes_out_of_its_kwargs_are_made_up_like_parameters():
+    class Normalise(nn.Module):
+        def __init__(self, channels, **kwargs):
+            super().__init__()
+            self.adj = kwargs["adj"]  # required: a KeyError without it
+            self.mean = kwargs.get("mean")  # None by default, like a parameter defaulting to None
+            self.clip = kwargs.get("clip", 10.0)  # a default of its own: left to it
+            self.conv = nn.Conv2d(channels, channels, 1)
+
+    assert synth.keyword_reads(Normalise) == ["adj"]
+    assert synth.keyword_reads(Normalise, optional=True) == ["adj", "mean"]
+    plain = synth.argument_candidates(Normalise)
+    assert plain and all(set(c.kwargs) == {"channels", "adj"} for c in plain)
+    assert all(set(c.kwargs) == {"channels", "adj", "mean"} for c in synth.argument_candidates(Normalise, none_defaults=True))
+
+
 def test_sizes_of_a_legacy_constructor_are_integers_not_data():
     class SkeletonConv(nn.Module):
         def __init__(self, in_channels, out_channels, kernel_size):

@@ -14,6 +14,7 @@ attribute on its own, so a Parameter passed in needs no change.
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
 from codemod.rules.base import Decision, Rule
@@ -37,8 +38,9 @@ RULES = (RULE,)
 
 def wants(facts: AttributeFacts) -> bool:
     """Bound in the constructor only to a kept argument the analysis could not type, used
-    as a tensor by the class (ClassFacts.untyped_tensor_arguments), and never registered
-    or made a parameter elsewhere."""
+    as a tensor by the class or handed a tensor by one repository call and an untyped value
+    by another (ClassFacts.untyped_tensor_arguments), and never registered or made a
+    parameter elsewhere."""
     if facts.attr not in facts.cls.untyped_tensor_arguments or facts.considered or not facts.events:
         return False
     if not all(e.kind == "assign" and e.value is not None and e.value.kind is Kind.UNKNOWN for e in facts.events):
@@ -52,13 +54,19 @@ def wants(facts: AttributeFacts) -> bool:
 def decide(facts: AttributeFacts) -> Decision | None:
     if not wants(facts):
         return None
-    argument, where = facts.cls.untyped_tensor_arguments[facts.attr]
-    suggestion = f'if a plain tensor (not an nn.Parameter) is always passed: self.register_buffer("{facts.attr}", {argument}, persistent=False)'
-    if "." not in argument:
+    argument, where, calls = facts.cls.untyped_tensor_arguments[facts.attr]
+    value = facts.events[0].value_node
+    source = ast.unparse(value) if value is not None else argument
+    suggestion = f'if a plain tensor (not an nn.Parameter) is always passed: self.register_buffer("{facts.attr}", {source}, persistent=False)'
+    if "." not in argument and (source == argument or source.startswith((argument + ".", argument + "["))):
+        # a parameter of the signature (not a keyword taken out of **kwargs)
         suggestion += f"; or annotate the argument (`{argument}: torch.Tensor`) and run again"
-    return RULE.skip(
-        f"keeps the argument {argument}, which the class uses as a tensor ({where}), but no call of "
-        f"{facts.cls.cls.name} in the repository passes a value the codemod can type; a plain tensor there is neither "
-        "moved by .to() nor saved",
-        suggestion,
-    )
+    used = f", which the class uses as a tensor ({where})," if where else ""
+    if calls is not None:
+        tensor_at, untyped_at = calls
+        said = (f"keeps the argument {argument}{used} and the call of {facts.cls.cls.name} at {tensor_at} passes a "
+                f"tensor, but the one at {untyped_at} passes a value the codemod cannot type")
+    else:
+        said = (f"keeps the argument {argument}{used} but no call of {facts.cls.cls.name} in the repository passes a "
+                "value the codemod can type")
+    return RULE.skip(f"{said}; a plain tensor there is neither moved by .to() nor saved", suggestion)

@@ -50,6 +50,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from codemod.keywords import kwargs_access
 from codemod.validate import sources
 
 MAX_CANDIDATES = 4
@@ -125,10 +126,13 @@ def argument_candidates(cls: type, none_defaults: bool = False) -> list[Candidat
     forwarded = _keywords_forwarded_to(cls, {p.name for p in parameters})
     positional = False
     owner = cls
-    if not parameters and none_defaults and forwarded is None:
-        # `def __init__(self, **model_params)` reading `model_params["embedding_dim"]`: built with
-        # nothing it raised KeyError, so each key it reads is made up by its name
-        parameters = [inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY) for key in keyword_reads(cls)]
+    if forwarded is None:
+        # `def __init__(self, dim, **kwargs)` reading `kwargs["adj"]`: a key it reads without a
+        # default is required like a parameter, made up by its name; with the None defaults,
+        # the keys it takes with `kwargs.get("mean")` too
+        named = {p.name for p in parameters}
+        parameters += [inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY)
+                       for key in keyword_reads(cls, optional=none_defaults) if key not in named]
     if not parameters and forwarded is None:
         from codemod.validate.build import forwarded_base
 
@@ -201,10 +205,11 @@ def _keywords_forwarded_to(cls: type, own: set[str]) -> tuple[type, list[inspect
     return (base, extra) if extra else None
 
 
-def keyword_reads(cls: type) -> list[str]:
+def keyword_reads(cls: type, optional: bool = False) -> list[str]:
     """The keys a constructor taking ``**kwargs`` reads without a default, in order: from
     ``kwargs["dim"]`` or from the attribute it keeps them in (``self.params = kwargs``, then
-    ``self.params["dim"]``); [] for a constructor without ``**kwargs``."""
+    ``self.params["dim"]``); ``optional``: those it takes with ``kwargs.get("mean")`` or
+    ``kwargs.pop("mean", None)`` (None by default) too; [] for a constructor without ``**kwargs``."""
     keyword = next((p.name for p in _constructor_parameters(cls) if p.kind is p.VAR_KEYWORD), None)
     tree = _init_tree(cls)
     if keyword is None or tree is None:
@@ -222,7 +227,11 @@ def keyword_reads(cls: type) -> list[str]:
                 isinstance(holder, ast.Attribute) and holder.attr in held and isinstance(holder.value, ast.Name)):
             if node.slice.value not in keys:
                 keys.append(node.slice.value)
-    return sorted(keys, key=lambda k: _first_read(tree, k))
+    if optional:  # `kwargs.get("mean")`, `kwargs.pop("std", None)`: like a parameter that defaults to None
+        keys += [key for node in ast.walk(tree) if isinstance(node, ast.Call) and (key := kwargs_access(node, keyword))
+                 and key not in keys and (len(node.args) == 1 or (isinstance(node.args[1], ast.Constant)
+                                                                  and node.args[1].value is None))]
+    return sorted(dict.fromkeys(keys), key=lambda k: _first_read(tree, k))
 
 
 def _first_read(tree: ast.AST, key: str) -> tuple[int, int]:

@@ -1,0 +1,6 @@
+from input import PanSharpener
+
+
+def main(name):
+    stats = eval(name)()
+    return PanSharpener(3, mean=stats.mean, std=stats.std)
