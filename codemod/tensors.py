@@ -126,7 +126,7 @@ def is_built_module(value: Value) -> bool:
 # (combine_state): what a child module of no known class or a Sequential returns.
 CHILD_MODULE_OUTPUT = "data passed in (computed by a child module)"
 SEQUENTIAL_OUTPUT = "data passed in (computed by Sequential)"
-GUESSED_STATES = frozenset({CHILD_MODULE_OUTPUT, SEQUENTIAL_OUTPUT})
+GUESSED_STATES = frozenset({CHILD_MODULE_OUTPUT, SEQUENTIAL_OUTPUT, LAYER_PARAMETER_DATA})
 ARGUMENT_STATE = "data passed in (constructor argument)"
 # Union[Parameter, Tensor]: the author says a Parameter may come, whatever the repository's calls pass
 PARAMETER_ARGUMENT_STATE = "data passed in (constructor argument; annotated to admit an nn.Parameter)"
@@ -572,7 +572,12 @@ class Evaluator:
         if integer and others:
             operand = node.right if others[0] is right else node.left
             integer = not _has_float_literal(operand) and not isinstance(operand, (ast.Name, ast.Attribute))
-        return Value(Kind.TENSOR, combine_state(left, right), None, integer, integer_guessed=any(v.integer_guessed for v in tensors))
+        state = combine_state(left, right)
+        if state in GUESSED_STATES and any(not v.is_guess for v in tensors):
+            # `self.transition(x) + torch.randn_like(x)`: arithmetic with a tensor gives a tensor
+            # (or raises) whatever the guessed operand is, as `self.net(x).detach()` does
+            state = "data passed in"
+        return Value(Kind.TENSOR, state, None, integer, integer_guessed=any(v.integer_guessed for v in tensors))
 
     def _operand(self, node: ast.expr) -> Value:
         """An operand's value; arithmetic on a frozen parameter written in place

@@ -51,6 +51,13 @@ REASON = (
     "the model moves, a buffer would follow it to the GPU and that call would raise"
 )
 SUGGESTION = "leave it as it is; or register it and move what reaches that call to the CPU first (.cpu())"
+# A float tensor's host copy (`.cpu().numpy()`) reaching numpy: only a cast of the model breaks it.
+_CAST_SINK = "Tensor.numpy() of a host copy"
+CAST_REASON = (
+    "a value read from it reaches {sink}: numpy has no bfloat16, so a float buffer that model.to(torch.bfloat16) "
+    "casts would make that call raise, where the plain attribute stays float32"
+)
+CAST_SUGGESTION = "leave it as it is; or register it and cast what reaches numpy to float32 first (.float())"
 
 _METHODS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -158,7 +165,7 @@ def _cpu_sink(call: ast.Call, symbols: ModuleSymbols, self_name: str | None, att
         if _mentions(func.value, self_name, attr, tainted):
             return "Tensor.numpy()"
         if cast is not None and _mentions(func.value, self_name, attr, cast, dtype=True):
-            return "Tensor.numpy() (numpy has no bfloat16, which model.to(torch.bfloat16) would make it)"
+            return _CAST_SINK
     qualname = symbols.qualify(func)
     if qualname in _RNG_STATE_SETTERS and any(
             _mentions(a, self_name, attr, tainted) for a in [*call.args, *(k.value for k in call.keywords)]):
@@ -537,4 +544,7 @@ def decide(facts: AttributeFacts) -> Decision | None:
     sink = cpu_data_sink(facts)
     if sink is None:
         return None
+    if sink.startswith(_CAST_SINK):
+        # `.cpu().numpy()`: the device is not the problem, a cast of the model is
+        return RULE.skip(CAST_REASON.format(sink=sink), CAST_SUGGESTION)
     return RULE.skip(REASON.format(sink=sink), SUGGESTION)
