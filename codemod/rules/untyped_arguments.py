@@ -27,7 +27,8 @@ RULE = Rule(
     "BUF308",
     "untyped-tensor-argument",
     "keeps a constructor argument that the class uses as only a tensor is used, while no repository call passes a "
-    "value the codemod can type; if it is a plain tensor it is neither moved by .to() nor saved",
+    "value the codemod can type, or that one call hands a tensor and another a value the codemod cannot type; if it "
+    "is a plain tensor it is neither moved by .to() nor saved",
     fact="A tensor in a plain attribute is not moved by .to() nor saved in state_dict(); an nn.Parameter assigned to "
     "an attribute is registered by Module.__setattr__ on its own.",
     before="def __init__(self, adj, dim):\n    super().__init__()\n    self.adj = adj\n    self.linear = nn.Linear(dim, dim)\n\n"
