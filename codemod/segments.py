@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from codemod.torch_names import TENSOR_ONLY_METHODS as RESULT_IS_TENSOR_METHODS
 from codemod.torch_names import BATCH_MOVES_AND_CASTS, CallKind, classify_call, may_make_tensor
-from codemod.torch_table import NON_TENSOR_ARGUMENT_KEYWORDS, NON_TENSOR_ARGUMENT_POSITIONS
+from codemod.torch_table import NON_TENSOR_ARGUMENT_KEYWORDS, NON_TENSOR_ARGUMENT_POSITIONS, TENSOR_METHODS_NOT_ON_OTHER_VALUES
 
 # The scans below run over every file, so their patterns begin with a literal (which the
 # regular expression engine finds fast) and conditions on what begins the line are checked
@@ -303,6 +303,8 @@ TENSOR_ONLY_METHODS = (
     "repeat", "reshape", "flatten", "sum", "mean", "float", "long", "bool", "half", "unbind", "chunk", "split",
     "gt", "lt", "ge", "le", "eq", "ne", "to", "cuda", "cpu", "type_as", "detach", "clone", "contiguous", "size",
     "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "tile", "repeat_interleave",
+    # and every method torch's table finds on tensors alone (`mask.mul(x)`, `w.exp()`)
+    *sorted(TENSOR_METHODS_NOT_ON_OTHER_VALUES),
 )
 
 # -- an attribute handed to a torch function ------------------------------------------------

@@ -96,6 +96,30 @@ class BodyWalker:
             self._top, self._nested = index, False
             self._stmt(stmt)
 
+    def _loop_targets(self, target: ast.expr, iterated: ast.expr) -> dict[str, Value]:
+        """name -> value for a `for` loop's targets: `for k, l in zip(kernels, led_kernels)` binds
+        a row of each, `for i, x in enumerate(xs)` a number and an item; a sequence of tensors
+        binds tensors to every name, as before."""
+        if isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) and not iterated.keywords \
+                and iterated.func.id in ("zip", "enumerate") and iterated.func.id not in self.ev.env \
+                and isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(a, ast.Starred) for a in iterated.args):
+            pairs = []
+            if iterated.func.id == "zip" and len(target.elts) == len(iterated.args):
+                pairs = list(zip(target.elts, iterated.args))
+            elif iterated.func.id == "enumerate" and len(target.elts) == 2 and iterated.args:
+                pairs = [(target.elts[0], None), (target.elts[1], iterated.args[0])]
+            if pairs:
+                found: dict[str, Value] = {}
+                for element, argument in pairs:
+                    row = _row_of(self.ev.eval(argument)) if argument is not None else UNKNOWN
+                    for name in target_names(element):
+                        found[name] = row if isinstance(element, ast.Name) else UNKNOWN
+                return found
+        value = self.ev.eval(iterated)
+        row = Value(Kind.TENSOR, value.stateful) if value.kind is Kind.SEQUENCE else \
+            _row_of(value) if isinstance(target, ast.Name) else UNKNOWN
+        return {name: row for name in target_names(target)}
+
     def _block(self, body: list[ast.stmt]) -> None:
         saved = self._nested
         self._nested = True
@@ -166,9 +190,8 @@ class BodyWalker:
             self._narrowed_block(stmt.body, name if in_body else None, parameter)
             self._narrowed_block(stmt.orelse, name if not in_body else None, parameter)
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-            iterated = self.ev.eval(stmt.iter)
-            for name in target_names(stmt.target):
-                self.ev.env[name] = Value(Kind.TENSOR, iterated.stateful) if iterated.kind is Kind.SEQUENCE else UNKNOWN
+            for name, value in self._loop_targets(stmt.target, stmt.iter).items():
+                self.ev.env[name] = value
             self._block(stmt.body)
             self._block(stmt.orelse)
         elif isinstance(stmt, ast.While):
@@ -484,4 +507,14 @@ def _keyword(call: ast.Call, name: str) -> ast.expr | None:
         if kw.arg == name:
             return kw.value
     return None
+
+
+def _row_of(iterated: Value) -> Value:
+    """What a loop over a value binds: a row of a tensor (`for kernel in kernels`), an item of a
+    sequence of tensors; UNKNOWN for anything else."""
+    if iterated.kind is Kind.TENSOR and not iterated.is_guess:
+        return Value(Kind.TENSOR, iterated.stateful, None, iterated.integer, integer_guessed=iterated.integer_guessed)
+    if iterated.kind is Kind.SEQUENCE:
+        return Value(Kind.TENSOR, iterated.stateful)
+    return UNKNOWN
 

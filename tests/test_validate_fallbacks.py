@@ -316,9 +316,20 @@ CAMERA_LINE = ("        self.ray_surface = ray_surface\n",
 
 def test_made_up_non_tensor_arguments_that_a_rewritten_buffer_refuses_prove_nothing(tmp_path):
     # The static analysis typed ray_surface from the repository's calls (a tensor); made-up
-    # arguments hand it an int, which register_buffer refuses: not a failure of the rewrite.
+    # arguments hand it a small int, which the constructor keeps as handed (`self.ray_surface =
+    # ray_surface`): made a tensor, the build runs and the forward is compared.
     _repo(tmp_path, {"cam/__init__.py": "", "cam/model.py": CAMERA})
     out = _validate(tmp_path, "cam/model.py", "cam.model", {"ray_surface": CAMERA_LINE},
+                    [("Camera", [_finding("Camera", "ray_surface")])])["Camera"]
+    assert out.verdict is Verdict.PASSED and out.forward_compared, out
+    assert any("ray_surface=ones(" in build for build in out.builds), out.builds
+    # where no tensor builds it (`range(ray_surface)` takes only a number), the number proves
+    # nothing: register_buffer refuses it, which is not a failure of the rewrite
+    counted = CAMERA.replace("        self.scale = scale\n", "        self.scale = scale\n        self.steps = list(range(ray_surface))\n")
+    assert counted != CAMERA
+    other = tmp_path / "other"
+    _repo(other, {"cam/__init__.py": "", "cam/model.py": counted})
+    out = _validate(other, "cam/model.py", "cam.model", {"ray_surface": CAMERA_LINE},
                     [("Camera", [_finding("Camera", "ray_surface")])])["Camera"]
     assert out.verdict is Verdict.NOT_VALIDATED, out
     assert "made-up arguments" in out.message and "register_buffer refuses" in out.message, out.message

@@ -419,6 +419,12 @@ def _meets_host_tensor(method: ast.AST, from_attribute, qualify=None) -> tuple[s
             operands, what, arithmetic = [node.left, *node.comparators], "a comparison or arithmetic", True
         elif isinstance(node, ast.BinOp):
             operands, what, arithmetic = [node.left, node.right], "a comparison or arithmetic", True
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _BINARY_OPERATIONS:
+            # `self.mask.mul(x)`, `x.matmul(self.w)`, `torch.mul(self.mask, x)`: arithmetic, as a method
+            # or a torch function
+            torch_function = qualify is not None and (qualify(node.func) or "") == f"torch.{node.func.attr}"
+            operands = list(node.args) if torch_function else [node.func.value, *node.args]
+            what, arithmetic = "a comparison or arithmetic", True
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
             # `self.gallery[top.indices]` with top drawn from `probs.cpu()`: a CPU result today,
             # beside the method's other CPU values; a GPU one once the table follows the model
@@ -435,6 +441,14 @@ def _meets_host_tensor(method: ast.AST, from_attribute, qualify=None) -> tuple[s
                 return what, node.lineno, "makes on the CPU (a torch factory without device=)"
     return None
 
+
+# Tensor methods (and torch functions of the same name) that combine their tensors elementwise
+# or by a product: operands on two devices raise, as with the operators.
+_BINARY_OPERATIONS = frozenset({
+    "add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "fmod", "pow", "matmul", "mm", "bmm",
+    "mv", "dot", "outer", "maximum", "minimum", "atan2", "hypot", "eq", "ne", "lt", "le", "gt", "ge", "add_", "sub_",
+    "mul_", "div_", "masked_fill", "where",
+})
 
 # torch factories whose result is on the CPU when no `device=` is given.
 _HOST_FACTORIES = frozenset({"torch.rand", "torch.randn", "torch.zeros", "torch.ones", "torch.empty", "torch.full",

@@ -916,6 +916,16 @@ def _functional(clf: Classifier) -> dict[str, object]:
     }
 
 
+def _not_on_other_values(methods: set[str]) -> set[str]:
+    """The Tensor methods that no other value a module commonly keeps has under that name: a
+    numpy array, an nn.Module, the builtin containers, strings and numbers (`x.mul(y)`,
+    `x.unsqueeze(0)`, but not `x.sum()`, which an array has too)."""
+    import numpy
+
+    others = (numpy.ndarray, numpy.generic, torch.nn.Module, list, dict, set, tuple, str, bytes, int, float, complex)
+    return {name for name in methods if not any(hasattr(other, name) for other in others)}
+
+
 def _init(clf: Classifier) -> dict[str, object]:
     tensor, random = set(), set()
     for name, obj in _public(torch.nn.init):
@@ -952,6 +962,7 @@ def _tensor_members(clf: Classifier) -> dict[str, object]:
         },
         "METHOD_INTEGER_RETURN_POSITIONS": positions,
         "TENSOR_METHODS_RETURNING_TENSOR": m[TENSOR],
+        "TENSOR_METHODS_NOT_ON_OTHER_VALUES": _not_on_other_values(m[TENSOR]),
         "TENSOR_METHODS_RETURNING_SEQUENCE": m[SEQUENCE],
         "TENSOR_METHODS_MIXED": m[MIXED],
         "TENSOR_METHODS_RETURNING_NON_TENSOR": m[OTHER],
@@ -1246,6 +1257,7 @@ DOCS = {
     "SUBMODULE_MIXED_FUNCTIONS": "torch.<sub>.<name> returning a Tensor for some overloads/arguments only.",
     "SUBMODULE_NON_TENSOR_FUNCTIONS": "torch.<sub>.<name> never returning a Tensor.",
     "TENSOR_METHODS_RETURNING_TENSOR": "Tensor.<name>() returning a Tensor (in-place x_ return self).",
+    "TENSOR_METHODS_NOT_ON_OTHER_VALUES": "Tensor.<name>() returning a Tensor, a name no numpy array, nn.Module, builtin container, string or number has.",
     "TENSOR_METHODS_RETURNING_SEQUENCE": "Tensor.<name>() returning a tuple/list of Tensors.",
     "TENSOR_METHODS_MIXED": "Tensor.<name>() returning a Tensor for some overloads/arguments only.",
     "TENSOR_METHODS_RETURNING_NON_TENSOR": "Tensor.<name>() never returning a Tensor.",

@@ -318,7 +318,7 @@ def _repairs_that_build(cls: type, candidate: Any, rewritten: list[str] = ()) ->
     from codemod.validate import synth
 
     repairs, model = _repairs_that_build_at_all(cls, candidate)
-    held = _numbers_kept(model, synth.repaired(candidate, repairs), rewritten)
+    held = _numbers_kept(model, synth.repaired(candidate, repairs), rewritten, cls)
     del model
     for name in held:
         for option in range(len(synth.argument_tensors())):
@@ -332,18 +332,25 @@ def _repairs_that_build(cls: type, candidate: Any, rewritten: list[str] = ()) ->
     return repairs
 
 
-def _numbers_kept(model: Any, candidate: Any, rewritten: list[str]) -> dict[str, list[str]]:
+def _numbers_kept(model: Any, candidate: Any, rewritten: list[str], cls: type | None = None) -> dict[str, list[str]]:
     """Made-up keyword arguments that are numbers, with the rewritten attributes of ``model``
-    (built from ``candidate``) that keep them as handed (the same object)."""
+    (built from ``candidate``) that keep them as handed: the same object, or, for the small
+    ints Python keeps one of, an equal one where the constructor reads `self.attr = name`."""
+    from codemod.validate import synth
+
     numbers = {name: value for name, value in candidate.kwargs.items() if type(value) in (int, float)}
     if not rewritten or not numbers:
         return {}
+    tree = synth._init_tree(cls) if cls is not None else None
     kept: dict[str, list[str]] = {}
     for attr in rewritten:
         held = model.__dict__.get(attr)
         for name, value in numbers.items():
             # the same object: a float made up here, or an int past those Python keeps one of
-            if held is value and (type(value) is float or value not in range(-5, 257)):
+            same = held is value and (type(value) is float or value not in range(-5, 257))
+            if not same and tree is not None and type(held) is type(value) and held == value:
+                same = attr in synth._kept_as(tree, name)
+            if same:
                 kept.setdefault(name, []).append(attr)
     return kept
 
