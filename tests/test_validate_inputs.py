@@ -251,6 +251,32 @@ def test_inputs_are_made_again_at_the_shape_a_failed_view_names():
     assert synth.repaired_candidates(wrong, "shape '[4, 8]' is invalid for input of size 320") == []  # another batch
 
 
+def test_a_time_per_sample_is_made_again_as_a_column_and_an_image_at_the_channels_a_conv_asks():
+    class TimeConditioned(nn.Module):  # `t.float() * self.freqs[None]`: t is (batch, 1)
+        def __init__(self):
+            super().__init__()
+            self.freqs = torch.linspace(1.0, 2.0, 6)
+            self.blocks = nn.ModuleList([nn.Conv2d(3, 4, 1), nn.Conv2d(4, 4, 1)])
+
+        def forward(self, x, t):
+            args = t.float() * self.freqs[None]
+            for block in self.blocks:  # iterated: which layer comes first is not read
+                x = block(x)
+            return x.mean() + args.sum()
+
+    model = TimeConditioned()
+    vector = {"args": [{"op": "randn", "shape": [2, 3, 8, 8]}, {"op": "rand", "shape": [2]}], "kwargs": {}}
+    message = _error(model, vector)
+    assert "size of tensor a (2) must match the size of tensor b (6)" in message
+    column = synth.repaired_candidates(vector, message)
+    assert column[0]["args"][1] == {"op": "rand", "shape": [2, 1]} and _runs(model, column[0])
+    wide = {"args": [{"op": "randn", "shape": [2, 4, 8, 8]}, {"op": "rand", "shape": [2, 1]}], "kwargs": {}}
+    message = _error(model, wide)
+    assert "to have 3 channels" in message
+    narrowed = synth.repaired_candidates(wide, message)
+    assert narrowed[0]["args"][0] == {"op": "randn", "shape": [2, 3, 8, 8]} and _runs(model, narrowed[0])
+
+
 def test_a_recurrent_cell_gets_one_step_of_its_input_size():
     class Stepper(nn.Module):
         def __init__(self):
@@ -870,6 +896,37 @@ def test_keys_a_constructor_takes_out_of_its_kwargs_are_made_up_like_parameters(
     plain = synth.argument_candidates(Normalise)
     assert plain and all(set(c.kwargs) == {"channels", "adj"} for c in plain)
     assert all(set(c.kwargs) == {"channels", "adj", "mean"} for c in synth.argument_candidates(Normalise, none_defaults=True))
+
+
+def test_a_count_named_no_of_is_a_number_not_a_switch():
+    class ClassBalancedLoss(nn.Module):
+        def __init__(self, samples_per_cls, no_of_classes, no_grad=False):
+            super().__init__()
+            self.weights = torch.ones(no_of_classes) / no_of_classes
+            self.no_grad = no_grad
+
+    parameters = inspect.signature(ClassBalancedLoss).parameters
+    counts = [v for v, _ in synth.parameter_values(ClassBalancedLoss, parameters["no_of_classes"], inspect.Parameter.empty)]
+    assert counts and all(type(v) is int and v > 1 for v in counts), counts
+    switches = [v for v, _ in synth.parameter_values(ClassBalancedLoss, parameters["no_grad"], inspect.Parameter.empty)]
+    assert switches == [False, True]
+
+
+def test_a_staticmethod_forward_calls_hands_on_no_self():
+    class Loss(nn.Module):  # `focal_loss(labels, ...)` is data handed to torch, not the module
+        def __init__(self):
+            super().__init__()
+            self.effective_num = torch.ones(3)
+            self.weights = 1.0 / self.effective_num
+
+        def forward(self, logits, labels):
+            return self.focal_loss(labels, logits, self.weights)
+
+        @staticmethod
+        def focal_loss(labels, logits, alpha):
+            return (alpha * nn.functional.binary_cross_entropy_with_logits(logits, labels, reduction="none")).mean()
+
+    assert reads.forward_reads(Loss, ["effective_num", "weights"]) == {"effective_num": False, "weights": True}
 
 
 def test_sizes_of_a_legacy_constructor_are_integers_not_data():

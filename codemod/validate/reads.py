@@ -155,6 +155,10 @@ def _methods(cls: type) -> dict[str, ast.FunctionDef] | None:
 
 
 def _self_name(function: ast.FunctionDef) -> str:
+    """The name the method gives its instance; "" for a staticmethod, which has none (its first
+    parameter is data: `focal_loss(labels, logits, ...)` handing `labels` on hands no self)."""
+    if any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list):
+        return ""
     args = function.args.posonlyargs + function.args.args
     return args[0].arg if args else "self"
 

@@ -540,6 +540,8 @@ def _float_values(name: str) -> list[float]:
 
 
 def _looks_bool(name: str) -> bool:
+    if name.startswith(("no_of_", "no_classes", "no_class")):
+        return False  # `no_of_classes`: a number of, not a switch
     return name.startswith(_BOOL_PREFIXES) or name in ("bias", "causal", "training", "pretrained")
 
 
@@ -1680,6 +1682,22 @@ def _sized_again(candidate: dict[str, Any], message: str) -> list[dict[str, Any]
     return singles + [_replaced(candidate, first, {"op": "randn", "shape": option}) for option in options]
 
 
+# torch's convolutions: "expected input[2, 256, 8, 8] to have 8 channels, but got 256 channels instead"
+_CHANNELS = re.compile(r"expected input\[(\d+(?:, \d+)*)\] to have (\d+) channels, but got \d+ channels")
+
+
+def _per_sample_as_column(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
+    """A value per sample (a diffusion time, `rand(2)`) broadcast against a held table
+    (`t.float() * self.freqs[None]`: "The size of tensor a (2) must match the size of tensor b
+    (128) at non-singleton dimension 1"), made again as a column (`2 x 1`), as such code expects."""
+    found = _SIZE_MISMATCH.search(message)
+    if found is None or int(found.group(1)) != BATCH:
+        return []
+    vectors = [spec for spec in _input_specs(candidate) if isinstance(spec, dict)
+               and spec.get("op") in ("rand", "randn") and spec.get("shape") == [BATCH]]
+    return [_replaced(candidate, vectors[0], {**vectors[0], "shape": [BATCH, 1]})] if vectors else []
+
+
 def _images_for_features(candidate: dict[str, Any], ours: int, wanted: int) -> list[dict[str, Any]]:
     """Square images whose flattened feature maps give a linear layer the width it takes:
     `x.view(n, -1)` after the convolutions gives 128 features of a 16 x 16 image where `fc1`
@@ -1701,6 +1719,17 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
     sized = _sized_again(candidate, message)
     if sized:
         return _distinct(sized)
+    per_sample = _per_sample_as_column(candidate, message)
+    if per_sample:
+        return per_sample
+    if (found := _CHANNELS.search(message)) is not None:
+        # a convolution met an input of another channel count than its weight takes (`self.down`
+        # iterated, so the first layer was guessed from a later one): that input at the count asked
+        shape = [int(part) for part in found.group(1).split(", ")]
+        wanted = int(found.group(2))
+        met = [spec for spec in _input_specs(candidate) if isinstance(spec, dict) and spec.get("shape") == shape]
+        if met and wanted <= 4096:
+            return [_replaced(candidate, met[0], {**met[0], "shape": [shape[0], wanted, *shape[2:]]})]
     viewed = _viewed_as(candidate, message)
     if viewed:
         return _distinct(viewed)
