@@ -277,6 +277,25 @@ def test_a_time_per_sample_is_made_again_as_a_column_and_an_image_at_the_channel
     assert narrowed[0]["args"][0] == {"op": "randn", "shape": [2, 3, 8, 8]} and _runs(model, narrowed[0])
 
 
+def test_class_indices_made_up_as_floats_are_made_again_as_integers():
+    class OneHotLoss(nn.Module):  # `F.one_hot(target, n)` takes integer class indices
+        def __init__(self):
+            super().__init__()
+            self.weights = torch.ones(1, 4) / 4
+
+        def forward(self, logits, target):
+            one_hot = nn.functional.one_hot(target, 4).float()
+            return ((logits - one_hot) ** 2 * self.weights).mean()
+
+    model = OneHotLoss()
+    floats = {"args": [{"op": "randn", "shape": [2, 4]}, {"op": "randn", "shape": [2]}], "kwargs": {}}
+    message = _error(model, floats)
+    assert "one_hot is only applicable to index tensor" in message
+    repaired = synth.repaired_candidates(floats, message)
+    assert repaired[0]["args"] == [{"op": "randn", "shape": [2, 4]}, {"op": "randint", "high": 2, "shape": [2]}]
+    assert _runs(model, repaired[0])
+
+
 def test_a_recurrent_cell_gets_one_step_of_its_input_size():
     class Stepper(nn.Module):
         def __init__(self):

@@ -1682,6 +1682,10 @@ def _sized_again(candidate: dict[str, Any], message: str) -> list[dict[str, Any]
     return singles + [_replaced(candidate, first, {"op": "randn", "shape": option}) for option in options]
 
 
+# An op that takes integer indices handed floats: one_hot, indexing, an embedding, nll_loss's target.
+_INDEX_DTYPE = re.compile(r"one_hot is only applicable to index tensor|tensors used as indices must be long"
+                          r"|'indices' to have one of the following scalar types|expected scalar type Long but found"
+                          r"|Expected object of scalar type Long|\"nll_loss\w*\" not implemented for 'Float'")
 # torch's convolutions: "expected input[2, 256, 8, 8] to have 8 channels, but got 256 channels instead"
 _CHANNELS = re.compile(r"expected input\[(\d+(?:, \d+)*)\] to have (\d+) channels, but got \d+ channels")
 
@@ -1722,6 +1726,13 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
     per_sample = _per_sample_as_column(candidate, message)
     if per_sample:
         return per_sample
+    if _INDEX_DTYPE.search(message):
+        # class indices or ids made up as floats (`F.one_hot(target)`, an embedding's ids): each
+        # float input in turn, the last first (a target follows its prediction), as integers
+        floats = [k for k, spec in enumerate(_input_specs(candidate)) if isinstance(spec, dict)
+                  and spec.get("op") in ("randn", "rand") and spec.get("shape")]
+        return [_with_input(candidate, k, {"op": "randint", "high": 2, "shape": list(_input_specs(candidate)[k]["shape"])})
+                for k in reversed(floats)][:2]
     if (found := _CHANNELS.search(message)) is not None:
         # a convolution met an input of another channel count than its weight takes (`self.down`
         # iterated, so the first layer was guessed from a later one): that input at the count asked
