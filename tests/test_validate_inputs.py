@@ -296,6 +296,37 @@ def test_class_indices_made_up_as_floats_are_made_again_as_integers():
     assert _runs(model, repaired[0])
 
 
+def test_a_view_of_a_fixed_shape_after_the_batch_gets_inputs_of_that_shape():
+    class Digits(nn.Module):  # `x.view(-1, 1, 28, 28)`: a flat image or the image itself
+        def __init__(self):
+            super().__init__()
+            self.mean = torch.tensor(0.1307)
+            self.conv = nn.Conv2d(1, 2, 3)
+
+        def forward(self, x):
+            return self.conv(x.view(-1, 1, 28, 28) - self.mean)
+
+    class Pose(nn.Module):  # a dict of keypoints, each `(batch, 16, 13, 3)` whatever its layout
+        def __init__(self):
+            super().__init__()
+            self.scale = torch.ones(3)
+
+        def forward(self, data):
+            return data["keypoints0"].reshape(-1, 16, 13, 3) * self.scale
+
+    flat = {"args": [{"op": "randn", "shape": [2, 16]}], "kwargs": {}}
+    message = _error(Digits(), flat)
+    assert "shape '[-1, 1, 28, 28]' is invalid" in message
+    repaired = synth.repaired_candidates(flat, message)
+    assert [c["args"][0]["shape"] for c in repaired] == [[2, 784], [2, 1, 28, 28]]
+    assert all(_runs(Digits(), c) for c in repaired)
+    nested = {"args": [{"op": "dict", "items": [["keypoints0", {"op": "randn", "shape": [2, 7, 8]}]]}], "kwargs": {}}
+    message = _error(Pose(), nested)
+    repaired = synth.repaired_candidates(nested, message)
+    assert repaired and repaired[0]["args"][0]["items"][0][1]["shape"] == [2, 624]
+    assert _runs(Pose(), repaired[0])
+
+
 def test_a_recurrent_cell_gets_one_step_of_its_input_size():
     class Stepper(nn.Module):
         def __init__(self):

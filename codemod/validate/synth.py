@@ -1791,7 +1791,7 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
 
 
 # `x.view(bs, self.in_channel, 1)` on an input of another size: the shape forward wanted.
-_VIEW_SHAPE = re.compile(r"shape '\[(\d+(?:, \d+)*)\]' is invalid for input of size \d+")
+_VIEW_SHAPE = re.compile(r"shape '\[(-?\d+(?:, -?\d+)*)\]' is invalid for input of size \d+")
 
 
 def _viewed_as(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
@@ -1799,16 +1799,53 @@ def _viewed_as(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
     names, when that shape starts with our batch: `[2, 8, 1]` gives `(2 x 8)` (its size-1
     dimensions dropped, as a view that adds them expects) and `(2 x 8 x 1)`."""
     found = _VIEW_SHAPE.search(message)
-    first = _first_input(candidate, ("randn", "rand"))
+    first = _first_input(candidate, ("randn", "rand")) or _first_nested(candidate)
     if found is None or first is None or not first.get("shape"):
         return []
     shape = [int(part) for part in found.group(1).split(", ")]
+    if shape[0] == -1 and -1 not in shape[1:] and all(size > 0 for size in shape[1:]):
+        # `x.reshape(-1, 16, 13, 3)`, `x.view(-1, 1, 28, 28)`: our batch of exactly that, and of
+        # the same values flattened (a forward that views a flat input)
+        whole = [first["shape"][0], *shape[1:]]
+        if math.prod(whole) > 65536:
+            return []
+        flat = [first["shape"][0], math.prod(shape[1:])]
+        options = [option for option in (flat, whole) if option != list(first["shape"])]
+        return [_replaced_deep(candidate, first, {**first, "shape": option}) for option in _distinct(options)]
     if shape[0] != first["shape"][0] or math.prod(shape) > 65536:
         return []
     squeezed = [shape[0], *[size for size in shape[1:] if size != 1]]
     options = [option for option in (*_merged(shape, list(first["shape"])), squeezed, shape)
                if option != list(first["shape"])]
-    return [_replaced(candidate, first, {**first, "shape": option}) for option in _distinct(options)]
+    return [_replaced_deep(candidate, first, {**first, "shape": option}) for option in _distinct(options)]
+
+
+def _first_nested(candidate: dict[str, Any]) -> dict[str, Any] | None:
+    """The first float tensor inside a made-up dict or list input (`data["keypoints0"]`)."""
+    pending = [spec for spec in _input_specs(candidate) if isinstance(spec, dict)]
+    while pending:
+        spec = pending.pop(0)
+        if spec.get("op") in ("randn", "rand") and spec.get("shape"):
+            return spec
+        for item in spec.get("items") or []:
+            inner = item[1] if isinstance(item, list) and len(item) == 2 and spec.get("op") == "dict" else item
+            if isinstance(inner, dict):
+                pending.append(inner)
+    return None
+
+
+def _replaced_deep(candidate: dict[str, Any], old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """_replaced, inside made-up dicts and lists too (every tensor made like ``old``)."""
+    def change(spec: Any) -> Any:
+        if spec == old:
+            return new
+        if isinstance(spec, dict) and spec.get("op") == "dict":
+            return {**spec, "items": [[key, change(value)] for key, value in spec.get("items") or []]}
+        if isinstance(spec, dict) and spec.get("op") in ("list", "tuple"):
+            return {**spec, "items": [change(item) for item in spec.get("items") or []]}
+        return spec
+
+    return _mapped(candidate, change)
 
 
 def _merged(view: list[int], ours: list[int]) -> list[list[int]]:
