@@ -1014,6 +1014,12 @@ class Evaluator:
                 tensor = Value(Kind.TENSOR, state)
                 last = Value(Kind.SEQUENCE, state, elements=(tensor, tensor)) if layer == "LSTM" else tensor
                 return Value(Kind.SEQUENCE, state, elements=(tensor, last))
+            if held is not None and held.module is not None and held.module.rpartition(".")[2] == "MultiheadAttention":
+                # (attn_output, attn_weights): the weights are None only with need_weights=False
+                state = "data passed in (computed by MultiheadAttention)"
+                tensor = Value(Kind.TENSOR, state)
+                weights = NONE if is_false(keyword(node, "need_weights")) else tensor
+                return Value(Kind.SEQUENCE, state, elements=(tensor, weights))
             sequential = self._sequential_guess(held)  # `self.utt_shared_t = self.shared(x)` in a method
             if sequential is not None:
                 return sequential
