@@ -1073,10 +1073,22 @@ def is_raw_binding(event: AttrEvent) -> bool:
     if value is None:
         return False
     if event.kind in ("assign", "setattr", "unpack"):
-        return value.is_tensor or value.kind is Kind.SEQUENCE
+        return value.is_tensor or (value.kind is Kind.SEQUENCE and not references_registered(event))
     if event.kind == "fill":
         return True
     return event.kind == "register_buffer" and value.is_tensor and bool(value.requires_grad)
+
+
+def references_registered(event: AttrEvent) -> bool:
+    """A list or tuple written of the module's own registered parameters and buffers
+    (`self.means = [self.weight_mean, self.bias_mean]`): the same objects, which `.to()` moves
+    in place and `state_dict()` saves under their own names, so nothing in it is a raw tensor."""
+    node = event.value_node
+    elements = event.value.elements if event.value is not None else None
+    if not isinstance(node, (ast.List, ast.Tuple)) or not node.elts or elements is None or len(elements) != len(node.elts):
+        return False
+    return all(isinstance(element, ast.Attribute) and isinstance(element.value, ast.Name) and element.value.id == "self"
+               and value.kind in (Kind.PARAMETER, Kind.BUFFER) for element, value in zip(node.elts, elements))
 
 
 def class_text(symbols: ModuleSymbols, cls: ast.ClassDef) -> str:

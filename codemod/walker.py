@@ -116,8 +116,7 @@ class BodyWalker:
                         found[name] = row if isinstance(element, ast.Name) else UNKNOWN
                 return found
         value = self.ev.eval(iterated)
-        row = Value(Kind.TENSOR, value.stateful) if value.kind is Kind.SEQUENCE else \
-            _row_of(value) if isinstance(target, ast.Name) else UNKNOWN
+        row = _row_of(value) if isinstance(target, ast.Name) or value.kind is Kind.SEQUENCE else UNKNOWN
         return {name: row for name in target_names(target)}
 
     def _block(self, body: list[ast.stmt]) -> None:
@@ -515,6 +514,11 @@ def _row_of(iterated: Value) -> Value:
     if iterated.kind is Kind.TENSOR and not iterated.is_guess:
         return Value(Kind.TENSOR, iterated.stateful, None, iterated.integer, integer_guessed=iterated.integer_guessed)
     if iterated.kind is Kind.SEQUENCE:
+        elements = iterated.elements or ((iterated.items,) if iterated.items is not None else ())
+        if elements and all(e.kind is Kind.PARAMETER for e in elements):
+            return elements[0]  # `for name, p in zip(names, (w_ih, w_hh))`: parameters, not plain tensors
+        if elements and not all(e.is_tensor for e in elements):
+            return UNKNOWN
         return Value(Kind.TENSOR, iterated.stateful)
     return UNKNOWN
 
