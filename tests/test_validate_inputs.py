@@ -979,6 +979,20 @@ def test_a_staticmethod_forward_calls_hands_on_no_self():
     assert reads.forward_reads(Loss, ["effective_num", "weights"]) == {"effective_num": False, "weights": True}
 
 
+def test_an_argument_whose_size_the_constructor_calls_is_made_up_as_a_tensor():
+    class Completion(nn.Module):  # `M.size()`: called, so a tensor (a numpy array's .size is a number)
+        def __init__(self, M, p):
+            super().__init__()
+            self.m, self.n = M.size()
+            self.p = p
+            self.p_len = p.size(0)
+
+    parameter = inspect.signature(Completion).parameters["M"]
+    values = [v for v, _ in synth.parameter_values(Completion, parameter, inspect.Parameter.empty)]
+    assert values and all(isinstance(v, torch.Tensor) for v in values), values
+    assert Completion(torch.ones(3, 4), torch.ones(2)).n == 4
+
+
 def test_sizes_of_a_legacy_constructor_are_integers_not_data():
     class SkeletonConv(nn.Module):
         def __init__(self, in_channels, out_channels, kernel_size):

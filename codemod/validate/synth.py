@@ -369,7 +369,9 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
 # Methods a constructor may call on an argument that only a tensor has (not a number, a list,
 # a string or a numpy array).
 _TENSOR_ONLY_CALLS = frozenset({"clamp", "clamp_", "unsqueeze", "permute", "detach", "contiguous", "masked_fill",
-                                "index_select", "expand", "type_as", "new_zeros", "new_ones", "float", "long"})
+                                "index_select", "expand", "type_as", "new_zeros", "new_ones", "float", "long",
+                                # called, not read: a numpy array's `.size` is a number, `M.size()` raises
+                                "size", "dim", "numel", "t", "mm", "matmul", "mul"})
 
 
 def _torch_loss_weight(tree: ast.AST | None, parameter: str) -> bool:
