@@ -393,12 +393,6 @@ def _reached_from(methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef], st
     return reached
 
 
-# `x.mul(self.mask)`, `x.matmul(self.w)`: arithmetic written as a method of an input, which
-# combines the attribute with it as `x * self.mask` does.
-_ARITHMETIC_METHODS = frozenset({"add", "sub", "mul", "div", "true_divide", "pow", "matmul", "mm", "bmm", "mv",
-                                 "maximum", "minimum", "add_", "sub_", "mul_", "div_"})
-
-
 def _combined_in(function: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str) -> set[str]:
     """The attributes `function` combines with its own inputs (see combined_with_inputs)."""
     parameters = [*function.args.posonlyargs, *function.args.args][1:]
@@ -416,7 +410,9 @@ def _combined_in(function: ast.FunctionDef | ast.AsyncFunctionDef, self_name: st
         if isinstance(node, ast.Call):
             func = node.func
             method_of_input = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in inputs
-            if _torch_function(func) is not None or (method_of_input and func.attr not in _ARITHMETIC_METHODS):
+            # `x.mul(self.mask)`: arithmetic written as a method of an input combines the attribute with
+            # it as `x * self.mask` does
+            if _torch_function(func) is not None or (method_of_input and func.attr not in tn.ARITHMETIC_METHODS):
                 continue  # torch's own slots and tensor methods have their own evidence
             handed = [*node.args, *(k.value for k in node.keywords)]
             attrs = {a for a in (_operand_attr(h, self_name, aliases) for h in handed) if a is not None}

@@ -123,9 +123,9 @@ class ClassFacts:
             evaluator = Evaluator(self.index, self.symbols, init, self.method)
             evaluator.env.update(typed)
             parameters = {a.arg for a in [*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs]}
+            taken = set(keywords_taken(init)) - parameters
             # a keyword taken out of **kwargs (`kwargs.get("mean")`) is read where it is taken
-            evaluator.env.update((TAKEN_KEYWORD + name, value) for name, value in typed.items()
-                                 if name in keywords_taken(init) and name not in parameters)
+            evaluator.env.update((TAKEN_KEYWORD + name, value) for name, value in typed.items() if name in taken)
             walker = self._walker(evaluator)
             walker.walk(init.body)
         events = walker.events
@@ -674,8 +674,8 @@ class ClassFacts:
             if text.count("def ") < 2 or f"{outer_self}." not in text:
                 continue
             binds = _binds_attribute_of(outer_self)
-            hooks = _forward_hooks(method, set(re.findall(r"register_forward_hook\(\s*(\w+)", text)), method.name in factories)
-            backward = _forward_hooks(method, set(re.findall(_BACKWARD_HOOK + r"\(\s*(\w+)", text)),
+            hooks = _hook_functions(method, set(re.findall(r"register_forward_hook\(\s*(\w+)", text)), method.name in factories)
+            backward = _hook_functions(method, set(re.findall(_BACKWARD_HOOK + r"\(\s*(\w+)", text)),
                                       method.name in backward_factories)
             for nested in ast.walk(method):
                 if nested is method or not isinstance(nested, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -751,11 +751,11 @@ def _type_hook_arguments(evaluator: Evaluator, inputs: ast.arg, output: ast.arg)
         evaluator.env[inputs.arg] = Value(Kind.SEQUENCE, HOOK_INPUTS)
 
 
-def _forward_hooks(method: FunctionNode, named: set[str], factory: bool) -> list[ast.AST]:
-    """The functions defined in `method` that are handed to register_forward_hook: those
-    `named` there, and those a factory returns: a function named there, called with the
-    layer's name (`register_forward_hook(get_hook(name))`), or `method` itself when the
-    class hands what it returns to register_forward_hook (`factory`)."""
+def _hook_functions(method: FunctionNode, named: set[str], factory: bool) -> list[ast.AST]:
+    """The functions defined in `method` that are handed to a hook registration (forward or
+    backward): those `named` there, and those a factory returns: a function named there, called
+    with the layer's name (`register_forward_hook(get_hook(name))`), or `method` itself when the
+    class hands what it returns to the registration (`factory`)."""
     hooks: list[ast.AST] = [method] if factory else []
     for nested in ast.walk(method):
         if nested is not method and isinstance(nested, (ast.FunctionDef, ast.AsyncFunctionDef)) and nested.name in named:

@@ -284,6 +284,12 @@ def dtype_is_integer(qualname: str | None) -> bool | None:
     return None
 
 
+# Tensor methods that combine the tensor with their argument by arithmetic or a product
+# (`mask.mul(x)`, `x.matmul(w)`), as the operators do.
+ARITHMETIC_METHODS = frozenset({"add", "sub", "mul", "div", "true_divide", "pow", "matmul", "mm", "bmm", "mv",
+                                "maximum", "minimum", "add_", "sub_", "mul_", "div_"})
+
+
 # torch.nn classes whose call returns something other than one tensor (a tuple, its input, anything).
 _MODULES_NOT_RETURNING_A_TENSOR = frozenset(
     {"Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict", "Identity", "RNN", "LSTM",

@@ -263,18 +263,27 @@ def _hands_values_back(index: RepoIndex, symbols: ModuleSymbols):
         function = resolved.node
         if not isinstance(function, _METHODS):
             return False
-        arguments = function.args
-        names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
-        names |= {a.arg for a in (arguments.vararg,) if a is not None}
-        names |= {target for node in ast.walk(function) if isinstance(node, ast.comprehension)
-                  for target in _bound_names(node.target)
-                  if _holds_values(node.iter, None, "", names)}
-        names = _propagate([function], lambda value, held: _holds_values(value, None, "", held), names)
-        return any(isinstance(node, ast.Return) and node.value is not None
-                   and _holds_values(node.value.elt if isinstance(node.value, (ast.ListComp, ast.GeneratorExp))
-                                     else node.value, None, "", names)
-                   for node in ast.walk(function))
+        # asked once per function and run: every method and attribute that calls it asks again
+        key = ("hands_values_back", resolved.path, function.name, function.lineno)
+        if key not in index.memo:
+            index.memo[key] = _returns_its_arguments(function)
+        return index.memo[key]
     return returns_values
+
+
+def _returns_its_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether one of the function's returns is made of its parameters' values."""
+    arguments = function.args
+    names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    names |= {a.arg for a in (arguments.vararg,) if a is not None}
+    names |= {target for node in ast.walk(function) if isinstance(node, ast.comprehension)
+              for target in _bound_names(node.target)
+              if _holds_values(node.iter, None, "", names)}
+    names = _propagate([function], lambda value, held: _holds_values(value, None, "", held), names)
+    return any(isinstance(node, ast.Return) and node.value is not None
+               and _holds_values(node.value.elt if isinstance(node.value, (ast.ListComp, ast.GeneratorExp))
+                                 else node.value, None, "", names)
+               for node in ast.walk(function))
 
 
 def _handed(call: ast.Call, self_name: str | None, attr: str, tainted: set[str]) -> tuple[str, list[int], list[str]] | None:
@@ -444,11 +453,10 @@ def _meets_host_tensor(method: ast.AST, from_attribute, qualify=None) -> tuple[s
 
 # Tensor methods (and torch functions of the same name) that combine their tensors elementwise
 # or by a product: operands on two devices raise, as with the operators.
-_BINARY_OPERATIONS = frozenset({
-    "add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "fmod", "pow", "matmul", "mm", "bmm",
-    "mv", "dot", "outer", "maximum", "minimum", "atan2", "hypot", "eq", "ne", "lt", "le", "gt", "ge", "add_", "sub_",
-    "mul_", "div_", "masked_fill", "where",
-})
+_BINARY_OPERATIONS = tn.ARITHMETIC_METHODS | {
+    "floor_divide", "remainder", "fmod", "dot", "outer", "atan2", "hypot", "eq", "ne", "lt", "le", "gt", "ge",
+    "masked_fill", "where",
+}
 
 # torch factories whose result is on the CPU when no `device=` is given.
 _HOST_FACTORIES = frozenset({"torch.rand", "torch.randn", "torch.zeros", "torch.ones", "torch.empty", "torch.full",

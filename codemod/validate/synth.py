@@ -1692,6 +1692,30 @@ _INDEX_DTYPE = re.compile(r"one_hot is only applicable to index tensor|tensors u
 _CHANNELS = re.compile(r"expected input\[(\d+(?:, \d+)*)\] to have (\d+) channels, but got \d+ channels")
 
 
+def _as_indices(candidate: dict[str, Any]) -> list[dict[str, Any]]:
+    """Class indices or ids made up as floats (`F.one_hot(target)`, an embedding's ids): each
+    float input in turn, the last first (a target follows its prediction), as integers."""
+    specs = _input_specs(candidate)
+    floats = [k for k, spec in enumerate(specs) if isinstance(spec, dict)
+              and spec.get("op") in ("randn", "rand") and spec.get("shape")]
+    return [_with_input(candidate, k, {"op": "randint", "high": 2, "shape": list(specs[k]["shape"])})
+            for k in reversed(floats)][:2]
+
+
+def _at_channels(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
+    """The input a convolution met with another channel count than its weight takes (`self.down`
+    iterated, so the first layer was guessed from a later one), at the count it asked for."""
+    found = _CHANNELS.search(message)
+    if found is None:
+        return []
+    shape = [int(part) for part in found.group(1).split(", ")]
+    wanted = int(found.group(2))
+    met = [spec for spec in _input_specs(candidate) if isinstance(spec, dict) and spec.get("shape") == shape]
+    if not met or wanted > 4096:
+        return []
+    return [_replaced(candidate, met[0], {**met[0], "shape": [shape[0], wanted, *shape[2:]]})]
+
+
 def _per_sample_as_column(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
     """A value per sample (a diffusion time, `rand(2)`) broadcast against a held table
     (`t.float() * self.freqs[None]`: "The size of tensor a (2) must match the size of tensor b
@@ -1729,20 +1753,10 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
     if per_sample:
         return per_sample
     if _INDEX_DTYPE.search(message):
-        # class indices or ids made up as floats (`F.one_hot(target)`, an embedding's ids): each
-        # float input in turn, the last first (a target follows its prediction), as integers
-        floats = [k for k, spec in enumerate(_input_specs(candidate)) if isinstance(spec, dict)
-                  and spec.get("op") in ("randn", "rand") and spec.get("shape")]
-        return [_with_input(candidate, k, {"op": "randint", "high": 2, "shape": list(_input_specs(candidate)[k]["shape"])})
-                for k in reversed(floats)][:2]
-    if (found := _CHANNELS.search(message)) is not None:
-        # a convolution met an input of another channel count than its weight takes (`self.down`
-        # iterated, so the first layer was guessed from a later one): that input at the count asked
-        shape = [int(part) for part in found.group(1).split(", ")]
-        wanted = int(found.group(2))
-        met = [spec for spec in _input_specs(candidate) if isinstance(spec, dict) and spec.get("shape") == shape]
-        if met and wanted <= 4096:
-            return [_replaced(candidate, met[0], {**met[0], "shape": [shape[0], wanted, *shape[2:]]})]
+        return _as_indices(candidate)
+    at_channels = _at_channels(candidate, message)
+    if at_channels:
+        return at_channels
     viewed = _viewed_as(candidate, message)
     if viewed:
         return _distinct(viewed)
