@@ -820,6 +820,10 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
     index.scanned_repository = True
 
     observed: set[tuple] = set()  # where each call is: a module's trees may be parsed twice
+    # A class defined inside a function (`class Op(nn.Module)` in `main()`) has no name the
+    # module exports: its calls are those by its bare name in the same top-level definition.
+    enclosing = _enclosing_definition(symbols, cls)
+    local_ranges = [enclosing] if enclosing is not None else _local_definitions(symbols, cls.name)
 
     def on_call(outer: ast.Call, evaluator: Evaluator) -> None:
         # The evaluator does not read the arguments of calls it types without them
@@ -839,9 +843,15 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
             if name not in names:
                 return
-            resolved = index.resolve_expr(evaluator.symbols, func)
-            if resolved is None or resolved.kind != "class" or (resolved.path, resolved.name) not in targets:
-                return
+            local = isinstance(func, ast.Name) and func.id == cls.name and evaluator.symbols is symbols \
+                and any(start < call.lineno <= end for start, end in local_ranges)
+            if enclosing is not None or local:
+                if not (local and enclosing is not None):
+                    return  # a call of the module's class, or of a class defined in a function
+            else:
+                resolved = index.resolve_expr(evaluator.symbols, func)
+                if resolved is None or resolved.kind != "class" or (resolved.path, resolved.name) not in targets:
+                    return
             arguments = call.args, call.keywords
         passed, keywords = arguments
         calls += 1
@@ -905,6 +915,39 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
     plural = "call" if calls == 1 else f"{calls} calls"
     state = f"{ARGUMENT_STATE[:-1]}; typed from its {plural} in the repository)"
     return {name: _combine(values, state) for name, values in seen.items()}
+
+
+def _enclosing_definition(symbols: ModuleSymbols, cls: ast.ClassDef) -> tuple[int, int] | None:
+    """The lines of the top-level function holding `cls`, when `cls` is defined in one
+    (after the class, up to the function's end); None for a class the module defines."""
+    if cls.name in symbols.classes and symbols.classes[cls.name] is cls:
+        return None
+    for name in list(symbols.functions):
+        segment = symbols.functions.segment(name)
+        if segment is not None and not segment.start <= cls.lineno <= segment.end:
+            continue
+        node = symbols.functions[name]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and node.lineno < cls.lineno and cls.end_lineno <= node.end_lineno:
+            return cls.end_lineno, node.end_lineno
+    return None
+
+
+def _local_definitions(symbols: ModuleSymbols, name: str) -> list[tuple[int, int]]:
+    """Where a class `name` defined inside a top-level function shadows the module's own
+    class of that name: from the local class to the function's end."""
+    ranges: list[tuple[int, int]] = []
+    for function in list(symbols.functions):
+        segment = symbols.functions.segment(function)
+        if segment is not None and f"class {name}" not in segment.text:
+            continue
+        node = symbols.functions[function]
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.ClassDef) and inner.name == name:
+                ranges.append((inner.end_lineno, node.end_lineno))
+    return ranges
 
 
 # The names torch's layers give their parameters (`nn.Linear(...).weight`).

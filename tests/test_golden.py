@@ -208,6 +208,7 @@ class _Expectation:
     attribute: str
     action: str  # "buffer" | "parameter"
     persistent: bool
+    line: int  # of the rewritten statement: which of two same-named classes it is in
 
 
 def _expectations(case: Path) -> list[_Expectation]:
@@ -223,6 +224,7 @@ def _expectations(case: Path) -> list[_Expectation]:
                 match["attr"],
                 "buffer" if buffer else "parameter",
                 not match["reason"].startswith("persistent=False"),
+                int(match["line"]),
             )
         )
     return found
@@ -322,10 +324,14 @@ def _zero_argument(cls) -> bool:
 
 
 def _check_registration(instance, checks: list[dict], class_name: str) -> list[str]:
-    """Every attribute the report says was rewritten is a buffer/parameter of the built module."""
+    """Every attribute the report says was rewritten is a buffer/parameter of the built module
+    (a class the module defines: a same-named class defined in a function is not built)."""
+    import inspect
+
+    lines, first = inspect.getsourcelines(type(instance))
     problems = []
     for check in checks:
-        if check["class_name"] != class_name:
+        if check["class_name"] != class_name or not first <= check["line"] < first + len(lines):
             continue
         attr = check["attribute"]
         buffers = instance.__dict__.get("_buffers", {})

@@ -61,7 +61,11 @@ def test_statements_or_methods_alone_give_what_the_whole_class_gives(case: Path,
         whole = rewrite._transform(piece.text, [class_plan], _layout(text, plan), piece.start - 1)
         if class_plan.annotations:
             continue  # declarations go on the class itself: always the whole class
-        assert rewrite._transform_methods(piece, class_plan, _layout(text, plan)) == whole
+        try:
+            assert rewrite._transform_methods(piece, class_plan, _layout(text, plan)) == whole
+        except rewrite._CannotCut:
+            # a class inside a function or a class is edited with its top-level statement
+            assert class_plan.line > piece.start, (case.name, class_plan.line)
         if not any(e.move_after for e in class_plan.edits):
             try:
                 alone = rewrite._transform_statements(piece, [class_plan], _layout(text, plan))

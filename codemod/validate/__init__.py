@@ -115,6 +115,16 @@ def validate_rewrites(
         unique.setdefault((rewrite.path, rewrite.class_name), rewrite)
     if not unique:
         return {}
+    local = {key: _local_class_message(rewrite) for key, rewrite in unique.items()}
+    local = {key: message for key, message in local.items() if message}
+    if local:
+        # A class defined in a function is no attribute of its module: the workers would
+        # build another class of that name, or none.  (Two classes of one name in one file
+        # share a key: a local one holds both back.)
+        results = {key: Validation(Verdict.NOT_VALIDATED, message=message) for key, message in local.items()}
+        rest = [r for r in rewrites if (r.path, r.class_name) not in local]
+        results.update(validate_rewrites(root, rest, overlay, options) if rest else {})
+        return results
     groups = _without_name_clashes(list(unique.values()))
     if len(groups) > 1:
         # `Deblurring/losses.py` and `Denoising/losses.py` are both the module `losses`, each
@@ -228,6 +238,30 @@ def validate_rewrites(
     for key in unique:
         results.setdefault(key, Validation(Verdict.ERROR, message="validation did not produce a verdict"))
     return results
+
+
+def _local_class_message(rewrite: ClassRewrite) -> str | None:
+    """Why a class defined inside a function cannot be validated; None for a class its
+    module defines (the class holding the rewritten lines is a module-level one)."""
+    import ast
+
+    from codemod.fileio import SourceError, read_source
+
+    try:
+        tree = ast.parse(read_source(rewrite.path).text)
+    except (SourceError, SyntaxError, ValueError):
+        return None  # the workers report what they meet
+    lines = [f.line for f in rewrite.findings]
+    for function in tree.body:
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(function):
+            if isinstance(node, ast.ClassDef) and node.name == rewrite.class_name \
+                    and all(node.lineno <= line <= (node.end_lineno or node.lineno) for line in lines):
+                return (f"{rewrite.class_name} is defined inside the function {function.name}(), so no import "
+                        f"can build it; validation builds the classes a module defines (suggestion: move the "
+                        f"class to module level, or review the rewrite and write it with --unsafe-fixes)")
+    return None
 
 
 # Package installers read these; a repository that installs what it misses on import
