@@ -234,7 +234,7 @@ class ClassFacts:
         }
         if not own:
             return []
-        found = constructor_helpers.helper_calls(init, evaluator.self_name, own)
+        found = self._run_by_torch_base(init, own, evaluator.self_name) + constructor_helpers.helper_calls(init, evaluator.self_name, own)
         if not found:
             return []
         tops = [(stmt.lineno, stmt.end_lineno or stmt.lineno) for stmt in init.body]
@@ -245,17 +245,45 @@ class ClassFacts:
             if helper_evaluator.self_name is None:
                 continue
             helper_walker = BodyWalker(helper_evaluator)
+            # `self.points = {}` in __init__, `self.points[k] = tensor` in the helper it calls
+            helper_walker.containers.update(containers)
             helper_walker.walk(method.body)
             top = next((i for i, (a, b) in enumerate(tops) if a <= call.lineno <= b), len(tops))
             for event in helper_walker.events:
                 event.top_index = top
                 event.nested = True  # never moved after super().__init__() from another method
+                event.in_base_init = _is_base_init(call, evaluator.self_name)
                 result.append((call, event))
             evaluator.self_attrs.update(helper_evaluator.self_attrs)
             # `self.best = {"acc": 0}` in init_metrics(): a container other methods may fill
             containers |= helper_walker.containers
         self.constructor_helpers = {method.name for _, method in found}
         return result
+
+    def _run_by_torch_base(self, init: FunctionNode, own: dict[str, ast.AST], self_name: str) -> list[tuple[ast.Call, ast.AST]]:
+        """The own methods a torch.nn base's constructor calls (`reset_parameters` of a class
+        derived from nn.Linear), with the `super().__init__(...)` call that runs them, and the
+        helpers they call in turn."""
+        if not any(name in own for name in ("reset_parameters", "_reset_parameters", "reset_running_stats")) \
+                and not self.cls.bases:
+            return []
+        wanted = [name for name in sorted(self.index.torch_base_constructor_calls(self.symbols, self.cls)) if name in own]
+        if not wanted:
+            return []
+        start = next((node for node in ast.walk(init) if isinstance(node, ast.Call) and _is_base_init(node, self_name)), None)
+        if start is None:
+            return []
+        found: list[tuple[ast.Call, ast.AST]] = []
+        for name in wanted:
+            method = own[name]
+            found.append((start, method))
+            parameters = method.args.args  # type: ignore[attr-defined]
+            if parameters:
+                found += [(start, m) for _, m in constructor_helpers.helper_calls(method, parameters[0].arg, own)]
+        unique: dict[int, tuple[ast.Call, ast.AST]] = {}
+        for call, method in found:
+            unique.setdefault(id(method), (call, method))
+        return list(unique.values())
 
     def _self_calls_in_init(self) -> Iterator[ast.Call]:
         """The calls `self.<name>(...)` in __init__ (nested ones included)."""
@@ -1101,3 +1129,14 @@ def _in_call_order(events: list[AttrEvent], helper_events: list[tuple[ast.Call, 
     keyed += [((call.lineno, call.col_offset), 1, i, e) for i, (call, e) in enumerate(helper_events)]
     keyed.sort(key=lambda item: item[:3])
     return [e for *_, e in keyed]
+
+
+def _is_base_init(call: ast.Call, self_name: str) -> bool:
+    """`super().__init__(...)`, `super(Cls, self).__init__(...)` or `Base.__init__(self, ...)`."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "__init__"):
+        return False
+    owner = func.value
+    if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
+        return True
+    return bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id == self_name

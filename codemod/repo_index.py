@@ -477,6 +477,16 @@ class RepoIndex:
         """The buffers that the torch.nn classes the class inherits from (directly or through
         repository bases) register in their constructors: `class Loss(_WeightedLoss)` holds a
         `weight` buffer, and assigning a tensor to it fills that buffer."""
+        return {b for name in self._external_base_names(symbols, cls) for b in torch_names.registered_buffers(name)}
+
+    def torch_base_constructor_calls(self, symbols: ModuleSymbols, cls: ast.ClassDef) -> set[str]:
+        """The methods that the constructors of the torch.nn classes the class inherits from call
+        on the instance: `class CayleyLinear(nn.Linear)` defining `reset_parameters` runs it
+        inside `super().__init__()`."""
+        return {m for name in self._external_base_names(symbols, cls) for m in torch_names.constructor_called_methods(name)}
+
+    def _external_base_names(self, symbols: ModuleSymbols, cls: ast.ClassDef) -> set[str]:
+        """The dotted names of the bases, direct or through repository bases, as written and as resolved."""
         found: set[str] = set()
         for sym, node in [(symbols, cls), *self.base_classes(symbols, cls)]:
             for base in node.bases:
@@ -484,9 +494,9 @@ class RepoIndex:
                 if qualname is None:
                     continue
                 resolved = self.resolve(qualname, sym.path)
-                for name in (qualname, resolved.qualname if resolved.kind == "external" else None):
-                    if name is not None:
-                        found.update(torch_names.registered_buffers(name))
+                found.add(qualname)
+                if resolved.kind == "external":
+                    found.add(resolved.qualname)
         return found
 
     def base_classes(self, symbols: ModuleSymbols, cls: ast.ClassDef) -> list[tuple[ModuleSymbols, ast.ClassDef]]:

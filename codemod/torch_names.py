@@ -157,11 +157,21 @@ def is_torch_module_class(qualname: str) -> bool:
 def registered_buffers(qualname: str) -> tuple[str, ...]:
     """The buffers a torch.nn class's constructor registers (`torch.nn.BatchNorm2d`,
     `nn.modules.loss._WeightedLoss`), from the generated table; () for any other name."""
-    found = table.NN_REGISTERED_BUFFERS.get(qualname)
+    return _per_nn_class(table.NN_REGISTERED_BUFFERS, qualname)
+
+
+def constructor_called_methods(qualname: str) -> tuple[str, ...]:
+    """The methods a torch.nn class's constructor calls on the instance (`torch.nn.Linear`:
+    `reset_parameters`), from the generated table; () for any other name."""
+    return _per_nn_class(table.NN_CONSTRUCTOR_CALLED_METHODS, qualname)
+
+
+def _per_nn_class(entries: dict[str, tuple[str, ...]], qualname: str) -> tuple[str, ...]:
+    found = entries.get(qualname)
     if found is None:
         namespace, _, name = qualname.rpartition(".")
         if namespace in ("torch.nn", "torch.nn.modules"):
-            found = table.NN_REGISTERED_BUFFERS.get(f"torch.nn.{name}")
+            found = entries.get(f"torch.nn.{name}")
     return found or ()
 
 

@@ -69,6 +69,9 @@ class AttrEvent:
     # split (no starred or nested target holding an attribute of self)
     unpacked: list[AttrEvent] | None = None
     flat_unpacking: bool = True
+    # run by a torch.nn base's constructor (`reset_parameters` inside `super().__init__()`),
+    # after nn.Module.__init__: register_buffer works there
+    in_base_init: bool = False
 
 
 class BodyWalker:

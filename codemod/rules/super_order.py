@@ -67,7 +67,7 @@ def placement(facts: AttributeFacts, event) -> tuple[int, int] | None | str:
     attr = facts.attr
     if walker is None or walker.super_index is None:
         return "no super().__init__() call in __init__; register_buffer needs nn.Module.__init__ to have run"
-    if event.top_index > walker.super_index:
+    if event.top_index > walker.super_index or event.in_base_init:
         return None
     if event.nested or event.top_index == walker.super_index:
         return "assigned before super().__init__() inside a block; it cannot be moved safely"

@@ -129,6 +129,7 @@ NON_TENSOR_SUBMODULES = ("cuda", "jit")
 # (dotted relative to torch).  Only what each defines (or binds from torch's C
 # modules) counts, not the typing helpers they import.
 SUBMODULES = (
+    "autograd",
     "fft",
     "linalg",
     "masked",
@@ -1076,6 +1077,7 @@ def _nn_classes() -> dict[str, object]:
         "NN_NON_MODULE_QUALNAMES": qualnames(other_classes),
         "NN_PARAMETER_FREE_MODULES": _parameter_free(module_classes),
         "NN_REGISTERED_BUFFERS": _registered_buffers(module_classes),
+        "NN_CONSTRUCTOR_CALLED_METHODS": _constructor_called_methods(module_classes),
     }
 
 
@@ -1116,18 +1118,63 @@ def _parameter_free(classes: dict[str, type]) -> set[str]:
     return free
 
 
-def _registered_buffers(public: dict[str, type]) -> dict[str, tuple[str, ...]]:
-    """torch.nn module class (its public path and where it is defined, private bases such as
-    `torch.nn.modules.loss._WeightedLoss` included) -> the buffers its constructor registers,
-    from each probe that builds it (`_WeightedLoss()` registers `weight`, None until a weight is
-    given).  A subclass assigning a tensor to one of these names fills that buffer."""
+def _torch_nn_classes(public: dict[str, type]) -> dict[str, type]:
+    """The module classes by public path and by where each is defined (private bases included)."""
     classes: dict[str, type] = {f"torch.nn.{name}": cls for name, cls in public.items()}
     for module in _nn_module_paths():
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, torch.nn.Module) and value.__module__.startswith("torch.nn"):
                 classes[f"{value.__module__}.{value.__qualname__}"] = value
+    return classes
+
+
+def _constructor_called_methods(public: dict[str, type]) -> dict[str, tuple[str, ...]]:
+    """torch.nn module class (dotted) -> the methods of its own (not nn.Module's) that its
+    constructor calls on the instance, seen by building a subclass that overrides each with a
+    recorder (`Linear.__init__` calls `self.reset_parameters()`): a subclass's override of one
+    runs while the instance is built, so it is constructor code."""
     found: dict[str, tuple[str, ...]] = {}
-    for name, cls in classes.items():
+    module_names = set(dir(torch.nn.Module))
+    for name, cls in _torch_nn_classes(public).items():
+        if cls is torch.nn.Module:
+            continue
+        candidates = sorted(
+            attr for attr in set(dir(cls)) - module_names
+            if inspect.isfunction(inspect.getattr_static(cls, attr, None)) and not attr.startswith("__")
+        )
+        if not candidates:
+            continue
+        called: set[str] = set()
+        calling: set[str] = set()  # in the build under way: kept only if it succeeds
+
+        def recorder(attr: str):
+            def method(self, *args, **kwargs):
+                calling.add(attr)
+                return getattr(super(probe, self), attr)(*args, **kwargs)
+            return method
+
+        probe = type(f"Probe{cls.__name__}", (cls,), {attr: recorder(attr) for attr in candidates})
+        for args in _CONSTRUCTOR_PROBES:
+            calling.clear()
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    probe(*args)
+            except Exception:  # noqa: BLE001 - the probe's arguments do not fit: try the next
+                continue
+            called |= calling
+        if called:
+            found[name] = tuple(sorted(called))
+    return found
+
+
+def _registered_buffers(public: dict[str, type]) -> dict[str, tuple[str, ...]]:
+    """torch.nn module class (its public path and where it is defined, private bases such as
+    `torch.nn.modules.loss._WeightedLoss` included) -> the buffers its constructor registers,
+    from each probe that builds it (`_WeightedLoss()` registers `weight`, None until a weight is
+    given).  A subclass assigning a tensor to one of these names fills that buffer."""
+    found: dict[str, tuple[str, ...]] = {}
+    for name, cls in _torch_nn_classes(public).items():
         if cls is torch.nn.Module:
             continue
         names: set[str] = set()
@@ -1281,6 +1328,7 @@ DOCS = {
     "NN_NON_MODULE_QUALNAMES": "Dotted paths of the NN_NON_MODULE_CLASSES.",
     "NN_PARAMETER_FREE_MODULES": "torch.nn.<name> holding no parameter, buffer or child when built (probed).",
     "NN_REGISTERED_BUFFERS": "torch.nn module class (dotted) -> the buffers its constructor registers (probed).",
+    "NN_CONSTRUCTOR_CALLED_METHODS": "torch.nn module class (dotted) -> its own methods its constructor calls on the instance (probed with overrides).",
     "NON_TENSOR_TORCH_CALLABLES": "Callables, dotted relative to torch, whose results are never Tensors.",
     "NON_TENSOR_ARGUMENT_POSITIONS": "torch.<name> -> call positions that take no Tensor in any aten overload.",
     "NON_TENSOR_ARGUMENT_KEYWORDS": "torch.<name> -> argument names that take no Tensor in any aten overload.",
