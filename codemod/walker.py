@@ -325,6 +325,11 @@ class BodyWalker:
                     self._containers.discard(attr)
             elif isinstance(element, ast.Name):
                 self.ev.env[element.id] = part
+                # `shift, scale = [], []`: each a list display the code fills, as `shift = []`
+                if node is not None and _is_container_display(node):
+                    self._local_containers.add(element.id)
+                else:
+                    self._local_containers.discard(element.id)
             elif isinstance(element, (ast.Tuple, ast.List)):
                 flat = self._unpack(stmt, element, part, node, group, multi, nested=True) and flat
         return flat
