@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from codemod import torch_names as tn
+from codemod.torch_table import TENSOR_METHODS_NOT_ON_OTHER_VALUES
 from codemod.rules import inplace_init, not_a_tensor
 from codemod.keywords import kwargs_access
 from codemod.symbols import ModuleSymbols, collect_imports, qualify
@@ -126,7 +127,10 @@ def is_built_module(value: Value) -> bool:
 # (combine_state): what a child module of no known class or a Sequential returns.
 CHILD_MODULE_OUTPUT = "data passed in (computed by a child module)"
 SEQUENTIAL_OUTPUT = "data passed in (computed by Sequential)"
-GUESSED_STATES = frozenset({CHILD_MODULE_OUTPUT, SEQUENTIAL_OUTPUT, LAYER_PARAMETER_DATA})
+# `grad.clone()` on a value nothing types: a method no array, module, container, string or
+# number has (torch_table.TENSOR_METHODS_NOT_ON_OTHER_VALUES), which a repository class may still have
+TENSOR_METHOD_OUTPUT = "data passed in (the result of a method only a tensor has among common values)"
+GUESSED_STATES = frozenset({CHILD_MODULE_OUTPUT, SEQUENTIAL_OUTPUT, LAYER_PARAMETER_DATA, TENSOR_METHOD_OUTPUT})
 ARGUMENT_STATE = "data passed in (constructor argument)"
 # Union[Parameter, Tensor]: the author says a Parameter may come, whatever the repository's calls pass
 PARAMETER_ARGUMENT_STATE = "data passed in (constructor argument; annotated to admit an nn.Parameter)"
@@ -676,6 +680,9 @@ class Evaluator:
             if receiver.kind is Kind.TENSOR and receiver.is_guess and func.attr in tn.TENSOR_ONLY_METHODS:
                 # `self.netG(x).detach()`: only a tensor has it
                 receiver = replace(receiver, guessed=False, stateful="data passed in")
+            if receiver.kind is Kind.UNKNOWN and self.per_call and func.attr in TENSOR_METHODS_NOT_ON_OTHER_VALUES \
+                    and func.attr not in tn.BATCH_MOVES_AND_CASTS:  # a batch moved or cast: rules/assigned_from_outside.py
+                return Value(Kind.TENSOR, TENSOR_METHOD_OUTPUT, guessed=True)
             if receiver.kind is Kind.UNKNOWN and func.attr == "forward" and self.per_call:
                 # `net.forward(fake_B)` with net handed in: what a module returns, most often a tensor
                 return Value(Kind.TENSOR, CHILD_MODULE_OUTPUT, guessed=True)
@@ -1647,8 +1654,15 @@ def function_value(
 
     (evaluator, walker), dependencies = _tracked(index, walked)
     returns = walker.returns
-    result = UNKNOWN
     plain = not isinstance(function, ast.AsyncFunctionDef) and not _is_generator(function)
+    seed = next((v for v in returns if v.is_tensor and not v.is_guess), None)
+    if plain and seed is not None and _calls_itself(function) and not all(v.is_tensor for v in returns):
+        # `return f(W[None])[0]` beside `return torch.cat(...)`: the recursive calls give what
+        # the other returns give, so walk again with that for them (a fixpoint, by induction)
+        setattr(function, _FUNCTION_MEMO_ATTR, (seed, ()))
+        (evaluator, walker), again = _tracked(index, walked)
+        returns, dependencies = walker.returns, dependencies | again
+    result = UNKNOWN
     if returns and plain:
         result = returns[0]
         for value in returns[1:]:
@@ -1669,6 +1683,11 @@ def function_value(
     else:
         delattr(function, _FUNCTION_MEMO_ATTR)
     return result
+
+
+def _calls_itself(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function.name
+               for node in ast.walk(function))
 
 
 def _partly_typed(value: Value) -> bool:
