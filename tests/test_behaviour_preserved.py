@@ -531,3 +531,16 @@ def test_a_parameter_handed_in_stays_a_parameter_only_as_a_plain_assignment():
     assert [name for name, _ in Raw(tau).named_parameters()] == ["tau"]
     rewritten = Rewritten(tau)
     assert list(rewritten.parameters()) == [] and rewritten.tau is tau  # a buffer now: never trained
+
+
+@pytest.mark.parametrize("name", sorted(__import__("codemod.rules.cpu_data_reads", fromlist=["x"]).NUMPY_METADATA_READERS))
+def test_numpy_metadata_readers_take_a_tensor_on_any_device(name):
+    """BUF218 leaves out the numpy functions that read a tensor's metadata only: each takes a
+    tensor on the meta device (standing in for a GPU), where a numpy function that reads the
+    values (np.maximum) raises."""
+    import numpy as np
+
+    tensor = torch.ones(2, 3, device="meta")
+    getattr(np, name.partition(".")[2])(tensor)
+    with pytest.raises(TypeError, match="numpy"):
+        np.maximum(tensor, 1.0)

@@ -173,10 +173,15 @@ def _cpu_sink(call: ast.Call, symbols: ModuleSymbols, self_name: str | None, att
     if qualname is not None and tn.classify_call(qualname) is tn.CallKind.LEGACY and any(
             _mentions(a, self_name, attr, tainted) for a in call.args):
         return f"{qualname}(data)"
-    if qualname is not None and qualname.split(".")[0] == "numpy" and attr is not None and any(
+    if qualname is not None and qualname.split(".")[0] == "numpy" and qualname not in NUMPY_METADATA_READERS and attr is not None and any(
             _holds_values(a, self_name, attr, held, returns_values) for a in [*call.args, *(k.value for k in call.keywords)]):
         return f"{qualname}() (numpy reads the tensor through Tensor.numpy())"
     return None
+
+
+# numpy functions that read a tensor's metadata, not its values (`np.shape(t)` returns
+# `t.shape`): they work on a tensor on any device (tests/test_cpu_data_reads.py measures it).
+NUMPY_METADATA_READERS = frozenset({"numpy.shape", "numpy.ndim", "numpy.size", "numpy.isscalar", "numpy.iterable"})
 
 
 # What restores a random number generator's state takes it as a CPU ByteTensor, even for a

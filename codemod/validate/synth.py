@@ -1271,7 +1271,8 @@ def make(spec: dict[str, Any], importer: Any = None) -> Any:
     dtype = _DTYPES.get(spec.get("dtype") or "")
     if op in ("randn", "rand", "ones", "zeros"):
         factory = {"randn": torch.randn, "rand": torch.rand, "ones": torch.ones, "zeros": torch.zeros}[op]
-        return factory(*spec["shape"], dtype=dtype) if dtype is not None else factory(*spec["shape"])
+        shape = tuple(spec["shape"])  # () is one number, a 0-d tensor
+        return factory(shape, dtype=dtype) if dtype is not None else factory(shape)
     if op == "randint":
         return torch.randint(int(spec.get("low", 0)), int(spec["high"]), tuple(spec["shape"]))
     if op == "arange":
@@ -1716,6 +1717,20 @@ def _at_channels(candidate: dict[str, Any], message: str) -> list[dict[str, Any]
     return [_replaced(candidate, met[0], {**met[0], "shape": [shape[0], wanted, *shape[2:]]})]
 
 
+# `int(t * steps)` or `float(t)` on a made-up vector: the code wants one number (an ODE's time)
+_SCALAR_WANTED = re.compile(r"only one element tensors can be converted to Python scalars"
+                            r"|a Tensor with \d+ elements cannot be converted to Scalar")
+
+
+def _as_scalars(candidate: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each made-up vector in turn (`rand(2)`, an ODE function's time) as one number, a 0-d
+    tensor, for code that turns it into a Python number."""
+    specs = _input_specs(candidate)
+    vectors = [k for k, spec in enumerate(specs) if isinstance(spec, dict)
+               and spec.get("op") in ("randn", "rand") and len(spec.get("shape") or []) == 1]
+    return [_with_input(candidate, k, {**specs[k], "shape": []}) for k in vectors][:2]
+
+
 def _per_sample_as_column(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
     """A value per sample (a diffusion time, `rand(2)`) broadcast against a held table
     (`t.float() * self.freqs[None]`: "The size of tensor a (2) must match the size of tensor b
@@ -1754,6 +1769,8 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         return per_sample
     if _INDEX_DTYPE.search(message):
         return _as_indices(candidate)
+    if _SCALAR_WANTED.search(message):
+        return _as_scalars(candidate)
     at_channels = _at_channels(candidate, message)
     if at_channels:
         return at_channels
