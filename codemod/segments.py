@@ -599,7 +599,8 @@ def keeps_untyped_value(init_text: str, class_text: str) -> bool:
 # Names of the configuration objects constructors are handed: never a tensor themselves.
 CONFIG_NAMES = frozenset({"config", "cfg", "conf", "args", "opt", "opts", "hparams", "params", "options", "settings"})
 # Annotations that show a parameter is no tensor (`scale: float`, `config: BertConfig`).
-NOT_A_TENSOR_ANNOTATION = re.compile(r"\b(?:int|float|bool|str)\b|Config\b")
+# (`A: np.ndarray` too, unless the annotation admits a Tensor as well)
+NOT_A_TENSOR_ANNOTATION = re.compile(r"\b(?:int|float|bool|str)\b|Config\b|^(?!.*Tensor).*\b(?:ndarray|NDArray)\b")
 # `def __init__(self, mask, scale: float = 1.0, weight=None)`: one parameter's annotation and default.
 _PARAMETER = r"(?:^|[(,])\s*%s\s*(?::\s*([^=,)]+?))?\s*(?:=\s*([^,)]+?))?\s*(?=[,)])"
 
