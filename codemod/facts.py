@@ -264,8 +264,7 @@ class ClassFacts:
         """The own methods a torch.nn base's constructor calls (`reset_parameters` of a class
         derived from nn.Linear), with the `super().__init__(...)` call that runs them, and the
         helpers they call in turn."""
-        if not any(name in own for name in ("reset_parameters", "_reset_parameters", "reset_running_stats")) \
-                and not self.cls.bases:
+        if not self.cls.bases:
             return []
         wanted = [name for name in sorted(self.index.torch_base_constructor_calls(self.symbols, self.cls)) if name in own]
         if not wanted:
