@@ -1239,7 +1239,7 @@ class WorkerState:
 
 
 # Inputs made again at the rank a failed forward asked for, at most (synth.repaired_candidates).
-MAX_REPAIRED_INPUTS = 8
+MAX_REPAIRED_INPUTS = 12
 
 
 def _cuda_usable() -> bool:

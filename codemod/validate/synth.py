@@ -1169,7 +1169,9 @@ _MAPPING_READS: collections.deque[tuple[tuple[str, ...], Any]] = collections.deq
 
 # A number used as a tensor: `'int' object has no attribute 'size'` (`target.size()` in a
 # helper the constructor calls), `mean(): argument 'input' (position 1) must be Tensor, not int`.
-_NOT_A_TENSOR = re.compile(r"'(int|float)' object has no attribute '(\w+)'|must be Tensor, not (int|float)\b")
+# `torch.Tensor(u)` of a made-up number: "new(): data must be a sequence (got float)".
+_NOT_A_TENSOR = re.compile(r"'(int|float)' object has no attribute '(\w+)'|must be Tensor, not (int|float)\b"
+                           r"|data must be a sequence \(got (int|float)\)")
 # A number used as a sequence: `params["offset"][0]`, `for w in cfg["widths"]`, `len(...)`.
 _NOT_A_SEQUENCE = re.compile(r"'(int|float)' object is not (?:subscriptable|iterable)|object of type '(int|float)' has no len\(\)")
 MAX_REPAIRS = 8
@@ -1205,7 +1207,7 @@ def argument_repairs(candidate: Candidate, error: BaseException) -> list[dict[st
     message = str(error)
     found = _NOT_A_TENSOR.search(message)
     if found is not None:
-        kind = found.group(1) or found.group(3)
+        kind = found.group(1) or found.group(3) or found.group(4)
         attribute = found.group(2)
         if attribute is not None and not hasattr(torch.Tensor, attribute):
             return []
@@ -1645,7 +1647,9 @@ _INPUT_SIZE = re.compile(r"input\.size\(-1\) must be equal to input_size\. Expec
 # Broadcasting against a tensor the model holds: `x + self.time_signal[:, :T]` with x 2 x 7
 # says "The size of tensor a (7) must match the size of tensor b (200) at non-singleton
 # dimension 2": the input wants 200 there.
-_SIZE_MISMATCH = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton dimension")
+_SIZE_MISMATCH = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton dimension (\d+)")
+# `cell(x.view(1, -1), ...)` on our batch of 2: the features doubled, a batch of 1 is meant
+_FLATTENED_BATCH = re.compile(r"input has inconsistent input_size: got (\d+) expected (\d+)")
 # A recurrent state the module holds, built for another batch (`self.hidden = torch.zeros(1, 1,
 # h)`): "Expected hidden[0] size (1, 2, 8), got [1, 1, 8]" wants inputs of batch 1.
 _HIDDEN_BATCH = re.compile(r"Expected hidden(?:\[\d\])? size \(\d+, (\d+), \d+\), got \[\d+, (\d+), \d+\]")
@@ -1674,6 +1678,12 @@ def _sized_again(candidate: dict[str, Any], message: str) -> list[dict[str, Any]
     shape = list(first["shape"])
     if shape[-1] != ours and replaced_first and found.re is _MATMUL:
         return _images_for_features(candidate, ours, wanted)
+    if found.re is _SIZE_MISMATCH and wanted <= 4096:
+        dim = int(found.group(3))
+        if dim < len(shape) - 1 and shape[dim] == ours and dim > 0:
+            # `inputs + self.embedding(self.grid)`, a (1, 8, 8, 8) grid, met a 2 x 3 x 16 x 8 input
+            # at dimension 2: an inner size of the held tensor, which the input takes too
+            return [_replaced(candidate, first, {**first, "shape": [*shape[:dim], wanted, *shape[dim + 1:]]})]
     if shape[-1] != ours or wanted > 4096:
         return []
     options = ([*shape[:-1], wanted], [*shape, wanted]) if replaced_first else ([*shape, wanted], [*shape[:-1], wanted])
@@ -1779,6 +1789,8 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         return _distinct(viewed)
     if (found := _HIDDEN_BATCH.search(message)) is not None:
         return _distinct(_rebatched(candidate, int(found.group(1)), int(found.group(2))))
+    if (found := _FLATTENED_BATCH.search(message)) is not None and int(found.group(1)) == BATCH * int(found.group(2)):
+        return _distinct(_rebatched(candidate, BATCH, 1))
     if _TOO_SHORT.search(message):
         return _distinct(_longer(candidate))
     if (found := _PADDING_TOO_LONG.search(message)) is not None:
