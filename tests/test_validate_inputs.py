@@ -1501,3 +1501,24 @@ def test_images_are_made_again_at_the_side_whose_feature_maps_a_linear_layer_tak
         [[2, 1, 48, 48], [2, 1, 48, 48], [2, 4]],
     ]
     assert [_runs(model, c) for c in singles[:3]] == [False, True, False]
+
+
+def test_a_made_up_float_that_torch_tensor_refuses_is_made_a_size_then_a_tensor():
+    """`torch.Tensor(bins)` of a made-up 0.5 raises "data must be a sequence (got float)": the
+    repairs make it a size first (an int: `torch.Tensor(8)` is 8 uninitialised values), then
+    each argument tensor; the repaired build runs."""
+
+    class Hashed(nn.Module):
+        def __init__(self, in_features, bins):
+            super().__init__()
+            self.weight = nn.Parameter(torch.Tensor(bins))
+            self.index = torch.randint(0, bins, (in_features,))
+
+    candidate = synth.Candidate([], {"in_features": 8, "bins": 0.5}, "in_features=8, bins=0.5")
+    with pytest.raises(TypeError) as raised:
+        Hashed(**candidate.kwargs)
+    repairs = synth.argument_repairs(candidate, raised.value)
+    assert repairs[0] == {"int": "bins"} and {"tensor": ["bins", 0]} in repairs
+    repaired = synth.repaired(candidate, repairs[:1])
+    assert repaired.kwargs["bins"] == synth.SPATIAL and "bins=8" in repaired.description
+    assert Hashed(**repaired.kwargs).weight.shape == (synth.SPATIAL,)

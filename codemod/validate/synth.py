@@ -1162,6 +1162,7 @@ def _made_up_method(name: str) -> Callable[..., Any]:
 #   {"tensor": [parameter, option]}   the number made up for a keyword argument becomes the
 #                                     option-th of argument_tensors()
 #   {"list": [parameter, key, ...]}   the number a made-up dict holds at that key becomes a pair
+#   {"int": parameter}                a made-up float becomes a size (`torch.Tensor(bins)`)
 
 # The last keys read from made-up dicts during the current build, in order, with the value
 # each gave (a bounded window: a forward may read a config in a loop).
@@ -1212,7 +1213,9 @@ def argument_repairs(candidate: Candidate, error: BaseException) -> list[dict[st
         if attribute is not None and not hasattr(torch.Tensor, attribute):
             return []
         names = [name for name, value in candidate.kwargs.items() if type(value).__name__ == kind]
-        return [{"tensor": [name, option]} for name in names for option in range(len(argument_tensors()))]
+        # `torch.Tensor(bins)` of a made-up 0.5: a size (an int) first, then a tensor
+        sizes = [{"int": name} for name in names] if found.group(4) == "float" else []
+        return sizes + [{"tensor": [name, option]} for name in names for option in range(len(argument_tensors()))]
     found = _NOT_A_SEQUENCE.search(message)
     if found is not None:
         kind = found.group(1) or found.group(2)
@@ -1231,7 +1234,13 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
     kwargs = copy.deepcopy(candidate.kwargs)
     description = candidate.description
     for repair in repairs:
-        if "tensor" in repair:
+        if "int" in repair:
+            name = repair["int"]
+            if name not in kwargs:
+                raise Unsynthesizable(f"no made-up argument {name!r} to repair")
+            kwargs[name] = SPATIAL
+            description = re.sub(rf"\b{re.escape(name)}=[^,]*", lambda _: f"{name}={SPATIAL}", description, count=1)
+        elif "tensor" in repair:
             name, option = repair["tensor"]
             value, shown = argument_tensors()[int(option)]
             if name not in kwargs:
