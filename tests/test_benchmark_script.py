@@ -37,7 +37,8 @@ rb = _load()
 # Stand-in for `codemod run`: reads the corpus, logs whether it found a
 # `.codemod/` cache (and makes one unless cold), imports a module from the repository (which
 # would write a __pycache__ there unless the harness redirects it) and has a
-# grandchild allocate ~80 MB so the peak must come from the process tree.
+# grandchild allocate ~80 MB so the peak must come from the process tree (held for 0.3 s: the
+# whole-tree sampler looks every 10 ms, and a loaded machine may delay a look by more).
 FAKE_TOOL = r"""
 import os, subprocess, sys
 target, mode, log = sys.argv[1:4]
@@ -53,7 +54,7 @@ if mode != 'cold':
     os.makedirs(cache, exist_ok=True)
     open(os.path.join(cache, 'state'), 'w').write('x')
 import benchmarks.run_benchmark
-subprocess.run([sys.executable, '-c', 'b = b"x" * 80_000_000'], check=True)
+subprocess.run([sys.executable, '-c', 'import time; b = b"x" * 80_000_000; time.sleep(0.3)'], check=True)
 if mode == 'fail':
     sys.exit(2)
 """
