@@ -54,7 +54,7 @@ from codemod.tensors import (
     method_in,
     type_tested,
 )
-from codemod.walker import AttrEvent, BodyWalker
+from codemod.walker import AttrEvent, BodyWalker, is_base_init
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -1130,12 +1130,5 @@ def _in_call_order(events: list[AttrEvent], helper_events: list[tuple[ast.Call, 
     return [e for *_, e in keyed]
 
 
-def _is_base_init(call: ast.Call, self_name: str) -> bool:
-    """`super().__init__(...)`, `super(Cls, self).__init__(...)` or `Base.__init__(self, ...)`."""
-    func = call.func
-    if not (isinstance(func, ast.Attribute) and func.attr == "__init__"):
-        return False
-    owner = func.value
-    if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
-        return True
-    return bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id == self_name
+def _is_base_init(call: ast.Call, self_name: str | None) -> bool:
+    return is_base_init(call, lambda node: isinstance(node, ast.Name) and node.id == self_name)

@@ -4,6 +4,7 @@ recording every event that touches an attribute of `self`."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from codemod import torch_names as tn
@@ -458,14 +459,19 @@ class BodyWalker:
             self.ev.eval(argument)
 
     def _is_super_init(self, call: ast.Call) -> bool:
-        func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr == "__init__"):
-            return False
-        owner = func.value
-        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
-            return True
-        # nn.Module.__init__(self) / Base.__init__(self, ...)
-        return bool(call.args) and self.ev.is_self(call.args[0])
+        return is_base_init(call, self.ev.is_self)
+
+
+def is_base_init(call: ast.Call, is_self: Callable[[ast.expr], bool]) -> bool:
+    """`super().__init__(...)`, `super(Cls, self).__init__(...)`, or `Base.__init__(self, ...)`
+    (`nn.Module.__init__(self)`), `is_self` telling the instance."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "__init__"):
+        return False
+    owner = func.value
+    if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
+        return True
+    return bool(call.args) and is_self(call.args[0])
 
 
 def _args_state(values: list[Value], call: ast.Call) -> str | None:
