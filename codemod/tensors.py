@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 # The state of forward's unannotated inputs: the batch tensors a model is called with, assumed.
 FORWARD_INPUT = "data passed in (a forward input)"
+# forward's `batch_size`, `hidden_dim`, `num_steps`: a size or a count, not a batch tensor
+_SIZE_LIKE_NAME = re.compile(r"(?:^|_)(?:size|dim|count|number)$|^(?:num|n|no_of)_|^seq_len$")
 
 
 class Kind(enum.Enum):
@@ -122,6 +124,9 @@ def is_built_module(value: Value) -> bool:
     """A module the code built: a torch.nn layer or a repository class's instance (or one of
     several, SOME_REPOSITORY_MODULE)."""
     return value.kind is Kind.NON_TENSOR and (value.instance is not None or value.module is not None)
+
+# The function a lambda stands for (Evaluator._eval_Lambda), kept on the lambda's node.
+_LAMBDA_FUNCTION_ATTR = "_codemod_lambda_function"
 
 # The states of guessed tensors (Value.guessed), which arithmetic on them hands on
 # (combine_state): what a child module of no known class or a Sequential returns.
@@ -344,7 +349,7 @@ class Evaluator:
                 # forward's inputs without a default or an annotation are the batch tensors a model is called with
                 required = positional[: len(positional) - len(args.defaults)]
                 for arg in required:
-                    if arg.annotation is None:
+                    if arg.annotation is None and not _SIZE_LIKE_NAME.search(arg.arg):
                         self.env[arg.arg] = Value(Kind.TENSOR, FORWARD_INPUT)
             # `def __init__(self, weight=torch.ones(3))`: an argument whose default is a tensor is one.
             defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
@@ -399,6 +404,19 @@ class Evaluator:
 
     def _eval_JoinedStr(self, node: ast.JoinedStr) -> Value:
         return NON_TENSOR
+
+    def _eval_Lambda(self, node: ast.Lambda) -> Value:
+        # `randn = lambda: torch.randn(n, h).to(device)`: calls of it are typed from its body, as
+        # those of a function defined in the method are
+        function = getattr(node, _LAMBDA_FUNCTION_ATTR, None)
+        if function is None:
+            function = ast.FunctionDef(name="<lambda>", args=node.args, body=[ast.Return(value=node.body)],
+                                       decorator_list=[], returns=None, type_params=[])
+            ast.copy_location(function, node)
+            ast.copy_location(function.body[0], node.body)
+            ast.fix_missing_locations(function)
+            setattr(node, _LAMBDA_FUNCTION_ATTR, function)
+        return Value(Kind.NON_TENSOR, function=function)
 
     def _sequence(self, elements: list[ast.expr], known_length: bool = False) -> Value:
         values = [self.eval(e) for e in elements]
