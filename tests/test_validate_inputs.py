@@ -1522,3 +1522,24 @@ def test_a_made_up_float_that_torch_tensor_refuses_is_made_a_size_then_a_tensor(
     repaired = synth.repaired(candidate, repairs[:1])
     assert repaired.kwargs["bins"] == synth.SPATIAL and "bins=8" in repaired.description
     assert Hashed(**repaired.kwargs).weight.shape == (synth.SPATIAL,)
+
+
+def test_a_made_up_tensor_that_from_numpy_refuses_is_made_a_numpy_array():
+    """`torch.from_numpy(embedding)` of a made-up tensor raises "expected np.ndarray (got
+    Tensor)": the repair hands the same values as a numpy array, and the build runs."""
+
+    class Embedded(nn.Module):
+        def __init__(self, embedding):
+            super().__init__()
+            self.emb = nn.Parameter(torch.from_numpy(embedding[:, :]))
+
+    table = torch.full((8, 8), 0.125)
+    candidate = synth.Candidate([], {"embedding": table}, "embedding=full(8x8, 1/8)")
+    with pytest.raises(TypeError) as raised:
+        Embedded(**candidate.kwargs)
+    repairs = synth.argument_repairs(candidate, raised.value)
+    assert repairs == [{"numpy": "embedding"}]
+    repaired = synth.repaired(candidate, repairs)
+    assert "embedding=array of full(8x8, 1/8)" in repaired.description
+    assert torch.equal(Embedded(**repaired.kwargs).emb.data, table)
+    assert isinstance(candidate.kwargs["embedding"], torch.Tensor)  # the candidate itself is left alone

@@ -1163,6 +1163,7 @@ def _made_up_method(name: str) -> Callable[..., Any]:
 #                                     option-th of argument_tensors()
 #   {"list": [parameter, key, ...]}   the number a made-up dict holds at that key becomes a pair
 #   {"int": parameter}                a made-up float becomes a size (`torch.Tensor(bins)`)
+#   {"numpy": parameter}              a made-up tensor becomes a numpy array (`torch.from_numpy(emb)`)
 
 # The last keys read from made-up dicts during the current build, in order, with the value
 # each gave (a bounded window: a forward may read a config in a loop).
@@ -1175,6 +1176,8 @@ _NOT_A_TENSOR = re.compile(r"'(int|float)' object has no attribute '(\w+)'|must 
                            r"|data must be a sequence \(got (int|float)\)")
 # A number used as a sequence: `params["offset"][0]`, `for w in cfg["widths"]`, `len(...)`.
 _NOT_A_SEQUENCE = re.compile(r"'(int|float)' object is not (?:subscriptable|iterable)|object of type '(int|float)' has no len\(\)")
+# A tensor where numpy's array is taken: `torch.from_numpy(t)` says "expected np.ndarray (got Tensor)".
+_NOT_AN_ARRAY = re.compile(r"expected np\.ndarray \(got Tensor\)")
 MAX_REPAIRS = 8
 
 
@@ -1216,6 +1219,9 @@ def argument_repairs(candidate: Candidate, error: BaseException) -> list[dict[st
         # `torch.Tensor(bins)` of a made-up 0.5: a size (an int) first, then a tensor
         sizes = [{"int": name} for name in names] if found.group(4) == "float" else []
         return sizes + [{"tensor": [name, option]} for name in names for option in range(len(argument_tensors()))]
+    if _NOT_AN_ARRAY.search(message):
+        # `torch.from_numpy(embedding)` of a made-up tensor: the same values as a numpy array
+        return [{"numpy": name} for name, value in candidate.kwargs.items() if isinstance(value, torch.Tensor)]
     found = _NOT_A_SEQUENCE.search(message)
     if found is not None:
         kind = found.group(1) or found.group(2)
@@ -1234,7 +1240,13 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
     kwargs = copy.deepcopy(candidate.kwargs)
     description = candidate.description
     for repair in repairs:
-        if "int" in repair:
+        if "numpy" in repair:
+            name = repair["numpy"]
+            if not isinstance(kwargs.get(name), torch.Tensor):
+                raise Unsynthesizable(f"no made-up tensor {name!r} to repair")
+            kwargs[name] = kwargs[name].numpy()
+            description = re.sub(rf"\b{re.escape(name)}=([^,]*)", lambda m: f"{name}=array of {m.group(1)}", description, count=1)
+        elif "int" in repair:
             name = repair["int"]
             if name not in kwargs:
                 raise Unsynthesizable(f"no made-up argument {name!r} to repair")
