@@ -363,6 +363,36 @@ def test_a_src_layout_with_a_missing_optional_dependency(tmp_path):
     assert "needs the module 'not_installed_module_for_codemod_tests'" in uses.message
 
 
+def test_a_package_that_asks_its_own_installed_version_is_imported_from_source(tmp_path):
+    """`__version__ = importlib.metadata.version("verpkg")` in the package's `__init__.py`
+    raises PackageNotFoundError in a source tree that was never installed: the package's own
+    version is answered with a placeholder, and the class builds and passes."""
+    _repo(tmp_path, {
+        "verpkg/__init__.py": "import importlib.metadata\n__version__ = importlib.metadata.version('verpkg')\n",
+        "verpkg/model.py": """
+            import torch
+            import torch.nn as nn
+
+
+            class Scaled(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.lin = nn.Linear(4, 4)
+                    self.offset = torch.ones(4)
+
+                def forward(self, x):
+                    return self.lin(x) + self.offset
+        """,
+    })
+    out = _validate(
+        tmp_path, "verpkg/model.py", "verpkg.model",
+        {"offset": ("        self.offset = torch.ones(4)",
+                    '        self.register_buffer("offset", torch.ones(4), persistent=False)')},
+        [("Scaled", [_finding("Scaled", "offset")])],
+    )
+    assert out["Scaled"].verdict is Verdict.PASSED, _detail(out["Scaled"])
+
+
 DECORATED_MODEL = """
 import torch
 import torch.nn as nn

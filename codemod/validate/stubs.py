@@ -197,6 +197,44 @@ def generated_version_file(exc: BaseException, root: str) -> bool:
     return False
 
 
+def repository_package_metadata(exc: BaseException, root: str) -> str | None:
+    """The name of a repository package that asks for its own installed version
+    (`__version__ = importlib.metadata.version("supernnova")` in its `__init__.py`) from a
+    source tree that was never installed; None for any other error."""
+    import importlib.metadata
+
+    if not isinstance(exc, importlib.metadata.PackageNotFoundError) or not exc.name:
+        return None
+    name = exc.name.replace("-", "_")
+    base = os.path.realpath(root).rstrip(os.sep) + os.sep
+    for entry in sys.path:
+        folder = os.path.realpath(entry or ".")
+        if (folder + os.sep).startswith(base) and (
+                os.path.isfile(os.path.join(folder, name, "__init__.py")) or os.path.isfile(os.path.join(folder, name + ".py"))):
+            return exc.name
+    return None
+
+
+def answer_own_version(name: str) -> None:
+    """Make `importlib.metadata.version(name)` give UNKNOWN_VERSION for a repository package
+    that is not installed: only version strings come of it, which no model computes with."""
+    import importlib.metadata
+
+    original = importlib.metadata.version
+    answered = set(getattr(original, "_codemod_answered", ()))
+    answered.add(name)
+    real = getattr(original, "_codemod_real", original)
+
+    def version(distribution_name: str) -> str:
+        if distribution_name in answered:
+            return UNKNOWN_VERSION
+        return real(distribution_name)
+
+    version._codemod_answered = answered  # type: ignore[attr-defined]
+    version._codemod_real = real  # type: ignore[attr-defined]
+    importlib.metadata.version = version  # type: ignore[assignment]
+
+
 def _version_module(name: str) -> types.ModuleType:
     """A stand-in for a generated version file: only version strings live there, which no
     model computes with."""
@@ -308,6 +346,13 @@ def import_with_stubs(module_name: str, root: str) -> Any:
         try:
             return importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
+            own = repository_package_metadata(exc, root) if added < MAX_STUBS else None
+            if own is not None:
+                answer_own_version(own)
+                added += 1
+                _forget_half_imported(before, root)
+                importlib.invalidate_caches()
+                continue
             top = exc.name.split(".")[0] if exc.name else None
             shadowing = shadowed_package(exc, root) if added < MAX_STUBS else None
             if shadowing is not None:
