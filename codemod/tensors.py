@@ -689,6 +689,9 @@ class Evaluator:
                 if layer is not None:
                     return layer  # `self.attention.memory_layer(memory)`: a torch layer the instance holds
                 return self._instance_method(receiver.instance, func.attr)
+            if receiver.module is not None and receiver.kind is Kind.NON_TENSOR \
+                    and (func.attr in tn.DEVICE_METHODS or func.attr in _MODULE_SELF_METHODS):
+                return receiver  # `nn.Linear(n, m).double()`: the layer itself, moved or cast
             if receiver.kind is Kind.UNKNOWN and func.attr in tn.TENSOR_ONLY_METHODS:
                 # x.detach(), x.unsqueeze(0): methods nothing but a tensor has
                 receiver = Value(Kind.TENSOR, "data passed in")
@@ -898,19 +901,23 @@ class Evaluator:
             return function_value(self.index, self.symbols, self.symbols.functions[local[2]], None, self.depth + 1)
         return UNKNOWN
 
-    def _arguments_passed(self, function: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> dict[str, Value]:
+    def _arguments_passed(self, function: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call,
+                          skip_first: bool = False) -> dict[str, Value]:
         """What a call hands the parameters of a function, by name: its keywords, and its
-        positional arguments where none is unpacked (`f(*qkv, dropout=self.dropout)`)."""
+        positional arguments where none is unpacked (`f(*qkv, dropout=self.dropout)`);
+        `skip_first`: a method called on an instance, whose first parameter is the instance."""
         params = [a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)]
-        passed = dict(zip(params, node.args)) if not any(isinstance(a, ast.Starred) for a in node.args) else {}
+        positional = params[1:] if skip_first else params
+        passed = dict(zip(positional, node.args)) if not any(isinstance(a, ast.Starred) for a in node.args) else {}
         passed.update((k.arg, k.value) for k in node.keywords if k.arg in params)
         return {name: self.eval(expr) for name, expr in passed.items()}
 
-    def _typed_arguments_passed(self, function: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> dict[str, Value]:
+    def _typed_arguments_passed(self, function: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call,
+                                skip_first: bool = False) -> dict[str, Value]:
         """The tensors and torch.nn layers a call hands a function, by parameter name: what a
         helper returns may depend on them (`reshape_by_heads(self.Wk(x), n)` returns
         `qkv.reshape(...).transpose(1, 2)`, a tensor only when qkv is one)."""
-        return {name: value for name, value in self._arguments_passed(function, node).items()
+        return {name: value for name, value in self._arguments_passed(function, node, skip_first).items()
                 if value.kind is Kind.TENSOR or (value.module is not None and tn.module_returns_tensor(value.module))}
 
     def _local_class(self, owner: str) -> ast.ClassDef | None:
@@ -1068,11 +1075,18 @@ class Evaluator:
             isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == first and isinstance(n.ctx, ast.Load)
             for n in ast.walk(method)
         )
-        if reads_self and self.self_attrs:
-            # `self.norm = self._normaliser()` where the method reads tensors set before the call:
-            # typed with what self holds at this point (not memoised: it depends on the caller)
-            return function_value(self.index, symbols, method, self.class_methods, self.depth + 1, dict(self.self_attrs))
-        return function_value(self.index, symbols, method, self.class_methods, self.depth + 1)
+        held = dict(self.self_attrs) if reads_self and self.self_attrs else None
+        # `self.norm = self._normaliser()` where the method reads tensors set before the call:
+        # typed with what self holds at this point (not memoised: it depends on the caller)
+        value = function_value(self.index, symbols, method, self.class_methods, self.depth + 1, held)
+        if value.kind is Kind.UNKNOWN and (node.args or node.keywords):
+            # `self.get_tau(self.sims[:, i])` returning `self.min_tau + (1 - sims) * w`: a
+            # tensor when the call hands one in; typed again with the tensors it hands
+            passed = self._typed_arguments_passed(method, node, skip_first=first is not None)
+            if passed:
+                value = function_value(self.index, symbols, method, self.class_methods, self.depth + 1, held,
+                                       arguments=passed)
+        return value
 
     def _lineage(self, resolved) -> list | None:
         """A repository class and its bases ((symbols, class) pairs, nearest first), or None
