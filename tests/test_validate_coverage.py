@@ -393,6 +393,47 @@ def test_a_package_that_asks_its_own_installed_version_is_imported_from_source(t
     assert out["Scaled"].verdict is Verdict.PASSED, _detail(out["Scaled"])
 
 
+def test_a_class_defined_in_a_method_is_not_validated_as_the_modules_class_of_its_name(tmp_path):
+    """The rewrite is in a class that a method defines; the module's own class of the same name
+    is another class: validation says the local one cannot be imported, and builds neither."""
+    _repo(tmp_path, {
+        "nested.py": """
+            import torch
+            import torch.nn as nn
+
+
+            class Scaled(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.offset = torch.ones(4)
+
+                def forward(self, x):
+                    return x + self.offset
+
+
+            class Factory:
+                def build(self):
+                    class Scaled(nn.Module):
+                        def __init__(self):
+                            super().__init__()
+                            self.offset = torch.zeros(4)
+
+                        def forward(self, x):
+                            return x * self.offset
+
+                    return Scaled()
+        """,
+    })
+    out = _validate(
+        tmp_path, "nested.py", "nested",
+        {"offset": ("                self.offset = torch.zeros(4)",
+                    '                self.register_buffer("offset", torch.zeros(4), persistent=False)')},
+        [("Scaled", [_finding("Scaled", "offset")])],
+    )
+    assert out["Scaled"].verdict is Verdict.NOT_VALIDATED, _detail(out["Scaled"])
+    assert "Scaled is defined inside the function build()" in out["Scaled"].message
+
+
 DECORATED_MODEL = """
 import torch
 import torch.nn as nn

@@ -252,7 +252,8 @@ def _local_class_message(rewrite: ClassRewrite) -> str | None:
     except (SourceError, SyntaxError, ValueError):
         return None  # the workers report what they meet
     lines = [f.line for f in rewrite.findings]
-    for function in tree.body:
+    # a function at any depth: `def build(self)` of a class defines one as much as `def main()`
+    for function in ast.walk(tree):
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         for node in ast.walk(function):
