@@ -917,37 +917,48 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
     return {name: _combine(values, state) for name, values in seen.items()}
 
 
+def _top_level_definitions(symbols: ModuleSymbols, needle: str, line: int | None = None):
+    """The module's top-level functions and classes whose text holds `needle` (and `line`)."""
+    for definitions in (symbols.functions, symbols.classes):
+        for name in list(definitions):
+            segment = definitions.segment(name)
+            if segment is not None and (needle not in segment.text
+                                        or (line is not None and not segment.start <= line <= segment.end)):
+                continue
+            yield definitions[name]
+
+
+def _functions_holding(top: ast.AST, cls_name: str):
+    """(function, class) for each class `cls_name` defined inside a function within `top`, the
+    innermost function for each."""
+    found: dict[int, tuple[ast.AST, ast.ClassDef]] = {}
+    for function in ast.walk(top):
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for inner in ast.walk(function):
+                if isinstance(inner, ast.ClassDef) and inner.name == cls_name:
+                    found[id(inner)] = (function, inner)  # ast.walk goes outside in: the last is innermost
+    return list(found.values())
+
+
 def _enclosing_definition(symbols: ModuleSymbols, cls: ast.ClassDef) -> tuple[int, int] | None:
-    """The lines of the top-level function holding `cls`, when `cls` is defined in one
-    (after the class, up to the function's end); None for a class the module defines."""
+    """The lines of the function holding `cls`, when `cls` is defined in one (a top-level
+    function or a method; after the class, up to the function's end); None for a class the
+    module defines."""
     if cls.name in symbols.classes and symbols.classes[cls.name] is cls:
         return None
-    for name in list(symbols.functions):
-        segment = symbols.functions.segment(name)
-        if segment is not None and not segment.start <= cls.lineno <= segment.end:
-            continue
-        node = symbols.functions[name]
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-                and node.lineno < cls.lineno and cls.end_lineno <= node.end_lineno:
-            return cls.end_lineno, node.end_lineno
+    for top in _top_level_definitions(symbols, f"class {cls.name}", cls.lineno):
+        for function, inner in _functions_holding(top, cls.name):
+            if inner is cls:
+                return cls.end_lineno, function.end_lineno
     return None
 
 
 def _local_definitions(symbols: ModuleSymbols, name: str) -> list[tuple[int, int]]:
-    """Where a class `name` defined inside a top-level function shadows the module's own
+    """Where a class `name` defined inside a function (or a method) shadows the module's own
     class of that name: from the local class to the function's end."""
-    ranges: list[tuple[int, int]] = []
-    for function in list(symbols.functions):
-        segment = symbols.functions.segment(function)
-        if segment is not None and f"class {name}" not in segment.text:
-            continue
-        node = symbols.functions[function]
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        for inner in ast.walk(node):
-            if isinstance(inner, ast.ClassDef) and inner.name == name:
-                ranges.append((inner.end_lineno, node.end_lineno))
-    return ranges
+    return [(inner.end_lineno, function.end_lineno)
+            for top in _top_level_definitions(symbols, f"class {name}")
+            for function, inner in _functions_holding(top, name)]
 
 
 # The names torch's layers give their parameters (`nn.Linear(...).weight`).

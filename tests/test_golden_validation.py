@@ -38,6 +38,8 @@ CANNOT_BUILD: dict[tuple[str, str], str] = {
     # no import reaches a class defined in a function (the module's same-named class is another)
     ("tensor_constructor_argument_of_a_class_defined_in_a_function", "Operator"):
         "Operator is defined inside the function train(), so no import can build it",
+    ("tensor_constructor_argument_of_a_class_defined_in_a_method", "Operator"):
+        "Operator is defined inside the function build(), so no import can build it",
 }
 
 # Rewrites with a statement in a branch that the constructor arguments used here never
