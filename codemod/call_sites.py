@@ -845,9 +845,11 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
                 return
             local = isinstance(func, ast.Name) and func.id == cls.name and evaluator.symbols is symbols \
                 and any(start < call.lineno <= end for start, end in local_ranges)
-            if enclosing is not None or local:
-                if not (local and enclosing is not None):
-                    return  # a call of the module's class, or of a class defined in a function
+            if enclosing is not None:
+                if not local:
+                    return  # a class defined in a function answers only that function's calls
+            elif local:
+                return  # a call of the same-named class a function defines, not of this one
             else:
                 resolved = index.resolve_expr(evaluator.symbols, func)
                 if resolved is None or resolved.kind != "class" or (resolved.path, resolved.name) not in targets:

@@ -234,12 +234,15 @@ class ClassFacts:
         }
         if not own:
             return []
-        found = self._run_by_torch_base(init, own, evaluator.self_name) + constructor_helpers.helper_calls(init, evaluator.self_name, own)
+        found: dict[int, tuple[ast.Call, ast.AST]] = {}  # each method once, run first where a torch base runs it
+        for call, method in [*self._run_by_torch_base(init, own, evaluator.self_name),
+                             *constructor_helpers.helper_calls(init, evaluator.self_name, own)]:
+            found.setdefault(id(method), (call, method))
         if not found:
             return []
         tops = [(stmt.lineno, stmt.end_lineno or stmt.lineno) for stmt in init.body]
         result: list[tuple[ast.Call, AttrEvent]] = []
-        for call, method in found:
+        for call, method in found.values():
             helper_evaluator = Evaluator(self.index, self.symbols, method, self.method, self_attrs=dict(evaluator.self_attrs))
             helper_evaluator.per_call = False  # constructor code: its values may be rewritten, so no guesses
             if helper_evaluator.self_name is None:
@@ -257,7 +260,7 @@ class ClassFacts:
             evaluator.self_attrs.update(helper_evaluator.self_attrs)
             # `self.best = {"acc": 0}` in init_metrics(): a container other methods may fill
             containers |= helper_walker.containers
-        self.constructor_helpers = {method.name for _, method in found}
+        self.constructor_helpers = {method.name for _, method in found.values()}
         return result
 
     def _run_by_torch_base(self, init: FunctionNode, own: dict[str, ast.AST], self_name: str) -> list[tuple[ast.Call, ast.AST]]:
@@ -279,10 +282,7 @@ class ClassFacts:
             parameters = method.args.args  # type: ignore[attr-defined]
             if parameters:
                 found += [(start, m) for _, m in constructor_helpers.helper_calls(method, parameters[0].arg, own)]
-        unique: dict[int, tuple[ast.Call, ast.AST]] = {}
-        for call, method in found:
-            unique.setdefault(id(method), (call, method))
-        return list(unique.values())
+        return found
 
     def _self_calls_in_init(self) -> Iterator[ast.Call]:
         """The calls `self.<name>(...)` in __init__ (nested ones included)."""
