@@ -681,17 +681,16 @@ class Evaluator:
             receiver = self.eval(func.value)
             if func.attr == "state_dict" and (receiver.instance is not None or receiver.module is not None):
                 return STATE_DICT
+            if (receiver.instance is not None or is_built_module(receiver)) \
+                    and (func.attr in tn.DEVICE_METHODS or func.attr in _MODULE_SELF_METHODS):
+                # self.net = Generator().to(device); `nn.Linear(n, m).double()`: the module itself
+                return receiver
             if receiver.instance is not None:
-                # self.net = Generator().to(device); self.converter.encode(text)
-                if func.attr in tn.DEVICE_METHODS or func.attr in _MODULE_SELF_METHODS:
-                    return receiver
+                # self.converter.encode(text)
                 layer = self._instance_layer(receiver.instance, func.attr)
                 if layer is not None:
                     return layer  # `self.attention.memory_layer(memory)`: a torch layer the instance holds
                 return self._instance_method(receiver.instance, func.attr)
-            if receiver.module is not None and receiver.kind is Kind.NON_TENSOR \
-                    and (func.attr in tn.DEVICE_METHODS or func.attr in _MODULE_SELF_METHODS):
-                return receiver  # `nn.Linear(n, m).double()`: the layer itself, moved or cast
             if receiver.kind is Kind.UNKNOWN and func.attr in tn.TENSOR_ONLY_METHODS:
                 # x.detach(), x.unsqueeze(0): methods nothing but a tensor has
                 receiver = Value(Kind.TENSOR, "data passed in")
