@@ -284,12 +284,23 @@ class RepoIndex:
 
     def forget_unparsed(self, path: Path) -> None:
         """A file whose code does not parse (met when a part of it was parsed on demand): from
-        now on it is a file the index cannot read, as one whose header does not parse is."""
-        for known in list(self._symbols):
-            if os.path.abspath(known) == os.path.abspath(path):
-                self._remember(known, None)
-                return
-        self._remember(path, None)
+        now on it is a file the index cannot read, as one whose header does not parse is.
+
+        Everything derived so far is dropped too.  The error unwound the analysis in the middle
+        of its memoised searches, leaving their recursion guards in place (a class's argument
+        types read as "nothing typed", a constructor as binding nothing), and what was
+        memoised before read the file that is now forgotten; the analysis run again must see
+        the repository without it, as a run that never met it would."""
+        unparsed = [known for known, symbols in self._symbols.items() if symbols is None]
+        unparsed += [known for known in self._symbols if os.path.abspath(known) == os.path.abspath(path)]
+        if not any(os.path.abspath(known) == os.path.abspath(path) for known in unparsed):
+            unparsed.append(path)
+        self._symbols = OrderedDict((known, None) for known in unparsed)
+        self._module_class_memo.clear()
+        self._resolve_memo.clear()
+        self._star_memo.clear()
+        self._headers = None
+        self.memo.clear()
 
     def _remember(self, path: Path, symbols: ModuleSymbols | None) -> None:
         self._symbols[path] = symbols

@@ -460,3 +460,47 @@ def test_a_syntax_error_met_in_another_file_is_that_files_and_this_one_is_analys
     analysis = runner._analyse_path(index, clean, "kernel.py", RunOptions(write=False, validate=False))
     assert calls == [clean, clean]
     assert analysis.result.error is None, analysis.result.error
+
+
+def test_a_caller_file_that_does_not_parse_leaves_no_half_built_memo_behind(tmp_path, monkeypatch) -> None:
+    # The cell's argument is typed from its calls in the parent's constructor; typing the
+    # parent's own argument reads train.py, whose function body (parsed on demand) does not
+    # parse.  The error unwound the search in the middle, and its recursion guard ("nothing
+    # typed") stayed in the memo: the analysis run again without train.py said nothing about
+    # the cell's tensor, where a run that never met train.py reports it.
+    model = (
+        "import torch\nimport torch.nn as nn\n\n\n"
+        "class Cell(nn.Module):\n"
+        "    def __init__(self, n, x_mean=None):\n"
+        "        super().__init__()\n"
+        "        if x_mean is not None:\n"
+        "            self.x_mean = x_mean\n"
+        "        self.lin = nn.Linear(n, n)\n\n"
+        "    def forward(self, x):\n"
+        "        return self.lin(x - self.x_mean)\n\n\n"
+        "class Net(nn.Module):\n"
+        "    def __init__(self, n, x_mean):\n"
+        "        super().__init__()\n"
+        "        self.x_mean = torch.tensor(x_mean)\n"
+        "        self.a = Cell(n, self.x_mean)\n"
+        "        self.b = Cell(n)\n\n"
+        "    def forward(self, x):\n"
+        "        return self.b(self.a(x))\n"
+    )
+    (tmp_path / "model.py").write_text(model)
+    (tmp_path / "train.py").write_text(
+        "from model import Net\n\n\n"
+        "def train(n, means):\n"
+        "    def loss(a, b):\n"
+        "        for t in zip(a, b)\n"
+        "            pass\n"
+        "    return Net(n, means)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    answer = by_file(run(["."], static()))
+    error, _, findings = answer["model.py"]
+    assert error is None, error
+    assert {f"{f['class']}.{f['attribute']}" for f in findings} == {"Cell.x_mean", "Net.x_mean"}
+    # the same answer as a run that never saw train.py
+    (tmp_path / "train.py").unlink()
+    assert by_file(run(["."], static()))["model.py"][2] == findings
