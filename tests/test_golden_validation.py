@@ -93,8 +93,6 @@ COVERED_BY_MORE_BUILDS: dict[tuple[str, str], str] = {
 
 # Rewrites whose forward no made-up input runs: every other check agrees, no forward ran.
 WITHOUT_FORWARD: dict[tuple[str, str], set[str]] = {
-    # the index made up as a float tensor: `x[:, self.unpool_idx]` wants integers
-    ("tensor_argument_reached_through_the_parents_argument", "Unpool"): {"unpool_idx"},
     # x_left @ x needs x with as many rows as the made-up M: no made-up input fits
     ("safety_cpu_data_arithmetic_method_with_a_host_tensor", "Completion"): {"p"},
     # torch.cdist(x, self.codes[:, None]): x must end in a size-1 dimension

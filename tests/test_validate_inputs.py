@@ -15,7 +15,7 @@ import pytest
 import torch
 from torch import nn
 
-from codemod.validate import calls, reads, synth
+from codemod.validate import build, calls, reads, synth
 
 # -- made-up inputs ----------------------------------------------------------------------------
 
@@ -1543,3 +1543,46 @@ def test_a_made_up_tensor_that_from_numpy_refuses_is_made_a_numpy_array():
     assert "embedding=array of full(8x8, 1/8)" in repaired.description
     assert torch.equal(Embedded(**repaired.kwargs).emb.data, table)
     assert isinstance(candidate.kwargs["embedding"], torch.Tensor)  # the candidate itself is left alone
+
+
+def test_the_made_up_numbers_named_on_the_failing_lines_are_made_tensors_in_turn(tmp_path, monkeypatch):
+    """A constructor that takes indices (`torch.unique(user_indices)`) and hands its data on
+    to a helper (`Normalize(X_train, user_indices)`, which indexes `X[...]`): each failing
+    build names the argument to repair on its line, or on the constructor's line that called
+    the helper, so the repairs follow those names (indices as 0 .. n-1, which index_select
+    takes) within the repair budget, where trying every number in turn ran out of it."""
+    (tmp_path / "ratings.py").write_text(textwrap.dedent('''\
+        import torch
+        from torch import nn
+
+
+        class Normalize:
+            def __init__(self, X, user_indices):
+                self.means = torch.stack([X[user_indices == i].mean() for i in range(int(user_indices.max()) + 1)])
+
+
+        class Factorization(nn.Module):
+            def __init__(self, X_train, user_indices, item_indices, n_latent, epochs):
+                super().__init__()
+                self.user_indices = user_indices
+                self.item_indices = item_indices
+                n_users, n_items = torch.unique(user_indices).shape[0], torch.unique(item_indices).shape[0]
+                self.theta = nn.Parameter(torch.zeros(n_users, n_latent))
+                self.norm = Normalize(X_train, user_indices)
+                self.training_set = X_train - torch.index_select(self.norm.means, 0, user_indices)
+    '''))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    cls = importlib.import_module("ratings").Factorization
+    names = ["X_train", "user_indices", "item_indices", "n_latent", "epochs"]
+    candidate = synth.Candidate([], {name: 8 for name in names}, ", ".join(f"{name}=8" for name in names))
+    builds = []
+    real = build._synth_build
+    monkeypatch.setattr(build, "_synth_build", lambda c, made: builds.append(made.description) or real(c, made))
+    repairs, model = build._repairs_that_build_at_all(cls, candidate)
+    assert repairs == [{"tensor": ["user_indices", 0]}, {"tensor": ["item_indices", 0]}, {"tensor": ["X_train", 0]}], builds
+    assert len(builds) == 4, builds
+    assert "user_indices=arange(8)" in builds[-1] and "X_train=ones(8)" in builds[-1]
+    assert torch.equal(model.user_indices, torch.arange(8)) and model.training_set.shape == (8,)

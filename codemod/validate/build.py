@@ -321,7 +321,7 @@ def _repairs_that_build(cls: type, candidate: Any, rewritten: list[str] = ()) ->
     held = _numbers_kept(model, synth.repaired(candidate, repairs), rewritten, cls)
     del model
     for name in held:
-        for option in range(len(synth.argument_tensors())):
+        for option in range(len(synth.argument_tensors(name))):
             tried = repairs + [{"tensor": [name, option]}]
             try:
                 model = _synth_build(cls, synth.repaired(candidate, tried))
@@ -372,7 +372,11 @@ def _repairs_that_build_at_all(cls: type, candidate: Any) -> tuple[list[dict[str
         except Exception as exc:
             first = first or exc
             if len(repairs) < synth.MAX_REPAIRS:
-                frontier += [repairs + [repair] for repair in synth.argument_repairs(current, exc)]
+                found = [repairs + [repair] for repair in synth.argument_repairs(current, exc)]
+                # An error that names an argument on its line (`torch.unique(user_indices)`) is
+                # followed first: the next may name another (`torch.unique(item_indices)`).
+                blamed = synth.blamed_names(exc, list(current.kwargs))
+                frontier = found + frontier if blamed else frontier + found
             continue
         return repairs, model
     assert first is not None

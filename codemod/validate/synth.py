@@ -1193,15 +1193,23 @@ def forget_mapping_reads() -> None:
     _MAPPING_READS.clear()
 
 
-def argument_tensors() -> list[tuple[Any, str]]:
+def argument_tensors(name: str = "") -> list[tuple[Any, str]]:
     """Tensors tried, lowest rank first, for a made-up number the constructor used as a tensor:
     a vector, a matrix, a feature map (batch x 3 channels x H x W), an image (3 x H x W).  The
-    same values on both sides (made from a range, never drawn at random)."""
+    same values on both sides (made from a range, never drawn at random).  An argument named
+    for indices (`user_indices`, `node_ids`) is tried first as the indices 0 .. n-1, which
+    pick every row of what they index (a vector of ones picks row 1 only, or none)."""
     n = SPATIAL
     vector, matrix = _tensor_values("")[:2]  # ones(n), then the uniform n x n matrix
-    return [vector, matrix,
+    indices = [(torch.arange(n), f"arange({n})")] if _names_indices(name) else []
+    return [*indices, vector, matrix,
             (torch.linspace(0.0, 1.0, BATCH * 3 * n * n).reshape(BATCH, 3, n, n), f"linspace({BATCH}x3x{n}x{n})"),
             (torch.linspace(0.0, 1.0, 3 * n * n).reshape(3, n, n), f"linspace(3x{n}x{n})")]
+
+
+def _names_indices(name: str) -> bool:
+    words = _words(name.lower())
+    return bool(words) and words[-1] in ("indices", "index", "idx", "ids", "indexes")
 
 
 def argument_repairs(candidate: Candidate, error: BaseException) -> list[dict[str, Any]]:
@@ -1216,9 +1224,11 @@ def argument_repairs(candidate: Candidate, error: BaseException) -> list[dict[st
         if attribute is not None and not hasattr(torch.Tensor, attribute):
             return []
         names = [name for name, value in candidate.kwargs.items() if type(value).__name__ == kind]
+        # `torch.unique(user_indices)`: the number on the line that raised, where one is there
+        names = blamed_names(error, names) or names
         # `torch.Tensor(bins)` of a made-up 0.5: a size (an int) first, then a tensor
         sizes = [{"int": name} for name in names] if found.group(4) == "float" else []
-        return sizes + [{"tensor": [name, option]} for name in names for option in range(len(argument_tensors()))]
+        return sizes + [{"tensor": [name, option]} for name in names for option in range(len(argument_tensors(name)))]
     if _NOT_AN_ARRAY.search(message):
         # `torch.from_numpy(embedding)` of a made-up tensor: the same values as a numpy array
         return [{"numpy": name} for name, value in candidate.kwargs.items() if isinstance(value, torch.Tensor)]
@@ -1228,6 +1238,35 @@ def argument_repairs(candidate: Candidate, error: BaseException) -> list[dict[st
         for path, value in reversed(_MAPPING_READS):
             if type(value).__name__ == kind:
                 return [{"list": list(path)}]
+        # `X[mask]` of a made-up number handed on (`Normalize(X_train, ...)`): the argument on
+        # the line that raised (or that called the code that did) made a tensor
+        names = blamed_names(error, [name for name, value in candidate.kwargs.items() if type(value).__name__ == kind])
+        return [{"tensor": [name, option]} for name in names for option in range(len(argument_tensors(name)))]
+    return []
+
+
+def blamed_names(error: BaseException, names: list[str]) -> list[str]:
+    """Those of ``names`` written on the line that raised ``error``, or else on the line that
+    called it, and so on out: the traceback's lines in the repository's code (not torch's,
+    not this tool's), innermost first.  Where the constructor calls
+    `torch.unique(user_indices)` and a made-up number fails there, ``user_indices`` is the
+    argument to make a tensor, not any other number it was handed; where a helper fails on
+    its own name for it (`X[mask]` in `Normalize(X_train, ...)`), the constructor's line
+    names it."""
+    import linecache
+    import traceback
+
+    root = os.path.join(os.getcwd(), "")  # the worker runs from the repository's root
+    lines = []
+    for frame, number in traceback.walk_tb(error.__traceback__):
+        filename = os.path.abspath(frame.f_code.co_filename)
+        if filename.startswith(root) and "site-packages" not in filename:
+            lines.append(linecache.getline(filename, number))
+    for line in reversed(lines):
+        words = set(re.findall(r"[A-Za-z_]\w*", line))
+        named = [name for name in names if name in words]
+        if named:
+            return named
     return []
 
 
@@ -1254,7 +1293,7 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
             description = re.sub(rf"\b{re.escape(name)}=[^,]*", lambda _: f"{name}={SPATIAL}", description, count=1)
         elif "tensor" in repair:
             name, option = repair["tensor"]
-            value, shown = argument_tensors()[int(option)]
+            value, shown = argument_tensors(name)[int(option)]
             if name not in kwargs:
                 raise Unsynthesizable(f"no made-up argument {name!r} to repair")
             kwargs[name] = value
