@@ -430,3 +430,58 @@ def test_a_tensor_a_parent_rebinds_to_a_list_stays_plain_where_a_buffer_would_ra
     assert layers[0].anchors == [1.0, 2.0, 3.0, 4.0]
     with pytest.raises(TypeError, match="cannot assign 'list' as buffer 'anchors'"):
         _module(registered, "rebound_buffer").create_network(blocks)
+
+
+def test_a_tensor_computed_with_one_that_stays_plain_waits_for_it():
+    """BUF225.  The factors stay plain attributes (an optimizer of their own trains them:
+    BUF217); the indices computed with them stay plain too.  On the meta device, standing in
+    for the GPU the model is moved to, the original computes on the CPU as before, and so
+    does the rewrite (only `counts`, read alone, is a buffer); registering the indices, as
+    the rewrite without the rule would, makes `torch.index_select` mix devices."""
+    from codemod.validate.devices import DeviceMixChecker, MixedDeviceError
+
+    original, rewritten = _case("safety_computed_with_a_kept_raw_tensor")
+    assert 'register_buffer("counts"' in rewritten and 'register_buffer("user_ids"' not in rewritten
+    old_rewrite = rewritten.replace("self.user_ids = user_ids", 'self.register_buffer("user_ids", user_ids, persistent=False)')
+    old_rewrite = old_rewrite.replace("self.item_ids = item_ids", 'self.register_buffer("item_ids", item_ids, persistent=False)')
+    ratings = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    for text, name in ((original, "original"), (rewritten, "rewritten")):
+        model = _module(text, name).build().to("meta")
+        with DeviceMixChecker():
+            loss = model.fit(ratings)
+        assert loss.device.type == "cpu", name
+    model = _module(old_rewrite, "old_rewrite").build().to("meta")
+    assert model.user_ids.device.type == "meta" and model.theta.device.type == "cpu"
+    with pytest.raises(MixedDeviceError, match="index_select"):
+        with DeviceMixChecker():
+            model.fit(ratings)
+    # the partner reduced to one element is a 0-dim CPU tensor, which mixes with any device
+    with DeviceMixChecker():
+        assert (torch.ones(3, device="meta") * model.theta.sum()).device.type == "meta"
+
+
+def test_a_partner_that_meets_forward_inputs_holds_nothing_back():
+    """BUF225 stays silent where the plain partner is computed with forward's inputs: once the
+    model moves, the original mixes devices there already (`self.lin(x) * self.weights +
+    self.offsets`), so waiting for the partner keeps nothing working that works now."""
+    source = (
+        "import torch\nimport torch.nn as nn\n\n\n"
+        "class Pooler(nn.Module):\n"
+        "    def __init__(self, n=4):\n"
+        "        super().__init__()\n"
+        "        self.lin = nn.Linear(n, n)\n"
+        "        self.weights = torch.linspace(0.0, 1.0, n)\n"
+        "        self.offsets = torch.zeros(n, requires_grad=True)\n"
+        "        self.tuner = torch.optim.SGD([self.offsets], lr=0.1)\n\n"
+        "    def forward(self, x):\n"
+        "        return self.lin(x) * self.weights + self.offsets\n\n"
+        "    def summary(self):\n"
+        "        return self.weights + self.offsets\n"
+    )
+    result = transform_source(source, path="pool.py")
+    codes = {f.attribute: f.code for f in result.findings}
+    assert codes == {"weights": "BUF101", "offsets": "BUF217"}, codes
+    # without forward's inputs, `summary` alone holds the weights back
+    alone = source.replace("return self.lin(x) * self.weights + self.offsets", "return self.lin(x)")
+    codes = {f.attribute: f.code for f in transform_source(alone, path="pool.py").findings}
+    assert codes == {"weights": "BUF225", "offsets": "BUF217"}, codes

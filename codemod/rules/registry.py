@@ -23,6 +23,7 @@ from codemod.rules import (
     device_moves,
     external_bases,
     inplace_init,
+    kept_raw_partners,
     lazy,
     local_first,
     mixins,
@@ -91,6 +92,7 @@ ORDER = (
     persistence,  # BUF101/102: register_buffer
     local_first,  # refine -> BUF106: built in a local first
     device_moves,  # refine: construction-time moves kept unless proven pointless (BUF205)
+    kept_raw_partners,  # refine_class -> BUF225: computed with a tensor that stays raw
     old_torch,  # refine_class -> BUF222: no non-persistent buffers in the torch the repository declares
 )
 
