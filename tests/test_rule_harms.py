@@ -485,3 +485,9 @@ def test_a_partner_that_meets_forward_inputs_holds_nothing_back():
     alone = source.replace("return self.lin(x) * self.weights + self.offsets", "return self.lin(x)")
     codes = {f.attribute: f.code for f in transform_source(alone, path="pool.py").findings}
     assert codes == {"weights": "BUF225", "offsets": "BUF217"}, codes
+    # a partner the constructor puts on a device is not where the weights are made: the
+    # original already computes with the two on different devices
+    placed = alone.replace("torch.zeros(n, requires_grad=True)", "torch.zeros(n, requires_grad=True).to(device)")
+    placed = placed.replace("def __init__(self, n=4):", "def __init__(self, n=4, device='cuda'):")
+    codes = {f.attribute: f.code for f in transform_source(placed, path="pool.py").findings}
+    assert codes["weights"] == "BUF101", codes

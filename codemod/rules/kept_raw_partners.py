@@ -54,7 +54,7 @@ def refine_class(cls: ClassFacts, decided: dict[str, tuple[AttributeFacts, Decis
     methods = [m for m in cls.cls.body if isinstance(m, _METHODS) and m.name != "__init__" and m.args.args]
     raw = {attr for attr, (facts, decision) in decided.items()
            if decision.action is Action.SKIP and _bound_to_a_tensor_in_the_constructor(facts)
-           and not _meets_inputs(methods, attr)}
+           and not _placed_on_a_device(facts) and not _meets_inputs(methods, attr)}
     if not raw:
         return
     changed = True
@@ -96,6 +96,32 @@ def _meets_inputs(methods: list, attr: str) -> bool:
         if any(_found_together(method, _from_attribute(method, me, attr, scalars_mix=True), from_inputs)):
             return True
     return False
+
+
+def _placed_on_a_device(facts: AttributeFacts) -> bool:
+    """Whether the constructor puts the tensor on a device (`.cuda()`, `.to(device)`,
+    `device=`): then it is not where the rewrite's tensor is made either, and the original
+    computes with the two on different devices already (or in ways, such as CPU indices into
+    a CUDA tensor, that torch allows)."""
+    for event in facts.events:
+        for node in ast.walk(event.stmt):
+            if not isinstance(node, ast.Call):
+                continue
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "cuda":
+                return True
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "to" and any(
+                    not _names_a_dtype(a) for a in [*node.args, *(k.value for k in node.keywords if k.arg == "device")]):
+                return True
+            if any(k.arg == "device" and not (isinstance(k.value, ast.Constant) and k.value.value == "cpu")
+                   for k in node.keywords):
+                return True
+    return False
+
+
+def _names_a_dtype(node: ast.expr) -> bool:
+    """`torch.float32`, `torch.long`, `x.dtype`: a cast, not a move."""
+    return isinstance(node, ast.Attribute) and (node.attr == "dtype" or (
+        isinstance(node.value, ast.Name) and node.value.id == "torch" and not node.attr.startswith("device")))
 
 
 def _bound_to_a_tensor_in_the_constructor(facts: AttributeFacts) -> bool:
