@@ -893,6 +893,14 @@ class Evaluator:
                 # An instance of a repository class: a module, a config, ... never a raw
                 # tensor worth registering (a torch.Tensor subclass is left alone too).
                 return Value(Kind.NON_TENSOR, instance=resolved)
+            if resolved.kind == "unknown" or (resolved.kind == "external" and "." not in qualname):
+                # `_to_tensor = _numpy_to_cuda`, where another module binds
+                # `_numpy_to_cuda = lambda x: torch.from_numpy(x).cuda()`: typed from its body
+                found = _module_lambda(qualname, _ModuleScope(self.symbols, self.index))
+                if found is not None:
+                    symbols, function = found
+                    return function_value(self.index, symbols, function, None, self.depth + 1,
+                                          arguments=self._typed_arguments_passed(function, node) or None)
         if kind is tn.CallKind.UNKNOWN and self.index is None and qualname in self.symbols.functions:
             return function_value(None, self.symbols, self.symbols.functions[qualname], None, self.depth + 1)
         local = qualname.rpartition(".")
@@ -1466,6 +1474,25 @@ def _alias(qualname: str, scope) -> tuple[ast.expr, _ModuleScope] | None:
         symbols = scope.index.symbols_for_module(module, scope.symbols.path)
     value = _module_assignments(symbols).get(name) if symbols is not None else None
     return (value, _ModuleScope(symbols, scope.index)) if value is not None and symbols is not None else None
+
+
+def _module_lambda(qualname: str, scope: _ModuleScope) -> tuple[ModuleSymbols, ast.FunctionDef] | None:
+    """The function a module-level `name = lambda ...` stands for, with its module, followed
+    through plain aliases (`_to_tensor = _numpy_to_cuda`, imported from another module)."""
+    for _ in range(_MAX_ALIAS_DEPTH):
+        found = _alias(qualname, scope)
+        if found is None:
+            return None
+        value, scope = found
+        if _module_bindings(scope.symbols).get(qualname.rpartition(".")[2], 0) != 1:
+            return None  # bound again somewhere: which value a call sees depends on the order
+        if isinstance(value, ast.Lambda):
+            Evaluator._eval_Lambda(None, value)  # type: ignore[arg-type]  # makes (once) the function it stands for
+            return scope.symbols, getattr(value, _LAMBDA_FUNCTION_ATTR)
+        qualname = scope.qualify(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+        if qualname is None:
+            return None
+    return None
 
 
 def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
