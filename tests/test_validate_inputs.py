@@ -5,12 +5,14 @@ build (build.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import textwrap
 import typing
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 from torch import nn
@@ -1586,3 +1588,44 @@ def test_the_made_up_numbers_named_on_the_failing_lines_are_made_tensors_in_turn
     assert len(builds) == 4, builds
     assert "user_indices=arange(8)" in builds[-1] and "X_train=ones(8)" in builds[-1]
     assert torch.equal(model.user_indices, torch.arange(8)) and model.training_set.shape == (8,)
+
+
+@dataclasses.dataclass
+class _Grid:
+    size_x: int
+    size_y: int
+    tau: float
+    gravity: tuple = (0.0, 0.0)
+
+
+class _Diffusion(nn.Module):
+    """A wrapper around the network it is handed, with a noise schedule as a numpy array, its
+    dtype and device as arguments, and a dataclass config whose fields have no defaults."""
+
+    def __init__(self, dtype: torch.dtype, model, betas: np.ndarray, device: torch.device, grid: _Grid):
+        super().__init__()
+        self.model = model.to(device)
+        self.betas = torch.tensor(betas, dtype=dtype)
+        self.log_alphas = torch.log(1 - self.betas)
+        self.cells = grid.size_x * grid.size_y
+
+    def forward(self, x):
+        return self.model(x, torch.zeros(1)) * self.log_alphas.sum()
+
+
+def test_wrapped_networks_dtypes_devices_arrays_and_configs_with_required_fields_are_made_up():
+    """The first made-up candidate builds: float32 for a `torch.dtype`, the CPU for a
+    `torch.device`, a numpy ramp in (0, 1) for an `np.ndarray` (a schedule's `log(1 - betas)`
+    stays finite), a module returning its input for a wrapped `model`, and the dataclass
+    built from made-up values for its required fields."""
+    [first, *_] = synth.argument_candidates(_Diffusion)
+    model = _Diffusion(*first.args, **first.kwargs)
+    assert model.betas.dtype == torch.float32 and torch.isfinite(model.log_alphas).all()
+    assert len(set(model.betas.tolist())) == synth.SPATIAL
+    assert isinstance(model.model, synth.PassThrough) and model.cells == synth.SPATIAL ** 2
+    assert "grid=_Grid(size_x=8, size_y=8, tau=0.5)" in first.description, first.description
+    assert "model=a module returning its first input" in first.description
+    x = torch.ones(2, 8)
+    assert torch.equal(model(x), x * model.log_alphas.sum())
+    # casts and moves reach the made-up network's parameter, as they would a real one's
+    assert model.double().model.scale.dtype == torch.float64

@@ -271,6 +271,18 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     if annotation is str:
         value = _string_value(name)
         return [(value, repr(value))] if value is not None else []
+    if annotation is torch.dtype:
+        # float32, the dtype the cast checks start from (a half model is one of them)
+        return [(torch.float32, "torch.float32")]
+    if annotation is torch.device:
+        return [(torch.device("cpu"), "torch.device('cpu')")]  # validation places the models itself
+    if _is_numpy_array_type(annotation):
+        return _numpy_values()
+    if annotation in (nn.Module, typing.Any) and _names_a_wrapped_model(name):
+        # `GaussianDiffusion(model, ...)`, `EMA(model)`: the network a wrapper is built around;
+        # other modules handed in (an encoder, a head) are parts whose outputs the class
+        # computes with, and no made-up module stands for them
+        return [(PassThrough(), "a module returning its first input")]
     if isinstance(annotation, type) and not issubclass(annotation, (nn.Module, torch.Tensor)) \
             and annotation.__module__ not in ("builtins", "typing"):
         made = _config_values(annotation)
@@ -570,6 +582,20 @@ def _config_values(config_cls: type) -> list[tuple[Any, str]]:
         except Exception:
             pass
     if required_parameters(config_cls):
+        # a dataclass with required fields (`SimulationConfig(grid_size_x, grid_size_y, tau)`):
+        # built from made-up values for them, as a constructor's arguments are
+        if config_cls in _CONFIGS_BEING_MADE:
+            return out  # a config that holds one of its own kind
+        _CONFIGS_BEING_MADE.add(config_cls)
+        try:
+            for candidate in argument_candidates(config_cls)[:2]:
+                try:
+                    out.append((config_cls(*candidate.args, **candidate.kwargs), f"{name}({candidate.description})"))
+                    break
+                except Exception:
+                    continue
+        finally:
+            _CONFIGS_BEING_MADE.discard(config_cls)
         return out
     try:
         value = config_cls()
@@ -580,6 +606,9 @@ def _config_values(config_cls: type) -> list[tuple[Any, str]]:
         out.append((shrunk, f"{name}(small sizes)"))
     out.append((value, f"{name}()"))
     return out
+
+
+_CONFIGS_BEING_MADE: set[type] = set()
 
 
 def _is_pretrained_config(cls: type) -> bool:
@@ -707,7 +736,37 @@ def _numpy_data(tree: ast.AST | None, parameter: str) -> bool:
 def _numpy_values() -> list[tuple[Any, str]]:
     import numpy as np  # torch's own dependency; imported only where an array is needed
 
-    return [(np.ones((8, 8), dtype=np.float32), "ones(8, 8) (numpy)"), (np.ones(8, dtype=np.float32), "ones(8) (numpy)")]
+    # a vector of distinct values in (0, 1) first (a noise schedule, weights, probabilities:
+    # `log(1 - betas)` stays finite), then matrices and vectors of ones
+    ramp = np.linspace(0.05, 0.5, SPATIAL, dtype=np.float32)
+    return [(ramp, f"linspace({SPATIAL}, 0.05..0.5) (numpy)"), (np.ones((8, 8), dtype=np.float32), "ones(8, 8) (numpy)"),
+            (np.ones(8, dtype=np.float32), "ones(8) (numpy)")]
+
+
+def _is_numpy_array_type(annotation: Any) -> bool:
+    return isinstance(annotation, type) and annotation.__name__ == "ndarray" and annotation.__module__ == "numpy"
+
+
+# Names of a constructor parameter that hands in a whole network to be wrapped.
+_WRAPPED_MODEL_NAMES = frozenset({"model", "net", "network", "denoiser", "eps_model", "unet", "backbone", "base_model",
+                                  "inner_model", "score_model"})
+
+
+def _names_a_wrapped_model(name: str) -> bool:
+    return name in _WRAPPED_MODEL_NAMES
+
+
+class PassThrough(nn.Module):
+    """A made-up network for a wrapper that takes one (a diffusion process around its denoiser,
+    an EMA around a model): it returns its first input, whatever else it is handed, and holds
+    one parameter so that moves and casts reach it.  The same on both sides."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scale = nn.Parameter(torch.ones(()))
+
+    def forward(self, x: Any = None, *args: Any, **kwargs: Any) -> Any:
+        return x * self.scale if isinstance(x, torch.Tensor) and x.is_floating_point() else x
 
 
 def _variable_data(tree: ast.AST | None, parameter: str) -> bool:
