@@ -285,7 +285,7 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         return [(PassThrough(), "a module returning its first input")]
     if isinstance(annotation, type) and not issubclass(annotation, (nn.Module, torch.Tensor)) \
             and annotation.__module__ not in ("builtins", "typing"):
-        made = _config_values(annotation)
+        made = _config_values(annotation, required_fields=True)
         if made:
             return made
     if isinstance(annotation, type) and issubclass(annotation, torch.Tensor):
@@ -570,8 +570,10 @@ def _string_value(name: str) -> str | None:
 # -- configs -----------------------------------------------------------------------------------
 
 
-def _config_values(config_cls: type) -> list[tuple[Any, str]]:
-    """A repository config class (or PretrainedConfig subclass), built small, then as is."""
+def _config_values(config_cls: type, required_fields: bool = False) -> list[tuple[Any, str]]:
+    """A repository config class (or PretrainedConfig subclass), built small, then as is;
+    with `required_fields` (the parameter's own annotation names the class), one whose
+    fields have no defaults too, built from made-up values for them."""
     out: list[tuple[Any, str]] = []
     name = config_cls.__name__
     if _is_pretrained_config(config_cls):
@@ -582,6 +584,8 @@ def _config_values(config_cls: type) -> list[tuple[Any, str]]:
         except Exception:
             pass
     if required_parameters(config_cls):
+        if not required_fields:
+            return out
         # a dataclass with required fields (`SimulationConfig(grid_size_x, grid_size_y, tau)`):
         # built from made-up values for them, as a constructor's arguments are
         if config_cls in _CONFIGS_BEING_MADE:
