@@ -135,7 +135,11 @@ SEQUENTIAL_OUTPUT = "data passed in (computed by Sequential)"
 # `grad.clone()` on a value nothing types: a method no array, module, container, string or
 # number has (torch_table.TENSOR_METHODS_NOT_ON_OTHER_VALUES), which a repository class may still have
 TENSOR_METHOD_OUTPUT = "data passed in (the result of a method only a tensor has among common values)"
-GUESSED_STATES = frozenset({CHILD_MODULE_OUTPUT, SEQUENTIAL_OUTPUT, LAYER_PARAMETER_DATA, TENSOR_METHOD_OUTPUT})
+# `self.enc.kl`, which the child's class sets to None in __init__ and to a tensor in a method:
+# a tensor once that method has run (lazily_bound_attributes)
+CHILD_LAZY_ATTRIBUTE = "data passed in (what a child module's method binds to one of its attributes)"
+GUESSED_STATES = frozenset({CHILD_MODULE_OUTPUT, SEQUENTIAL_OUTPUT, LAYER_PARAMETER_DATA, TENSOR_METHOD_OUTPUT,
+                            CHILD_LAZY_ATTRIBUTE})
 ARGUMENT_STATE = "data passed in (constructor argument)"
 # Union[Parameter, Tensor]: the author says a Parameter may come, whatever the repository's calls pass
 PARAMETER_ARGUMENT_STATE = "data passed in (constructor argument; annotated to admit an nn.Parameter)"
@@ -1109,6 +1113,11 @@ class Evaluator:
         if lineage is None:
             return UNKNOWN
         value = constructor_attributes(self.index, lineage, self.depth + 1).get(name, UNKNOWN)
+        if value.kind is Kind.NONE and self.per_call:
+            # `self.kl = self.rnn.kl + self.out.kl` in a forward, where each child's class sets
+            # its `kl = None` in __init__ and to a tensor in its own forward: once the children
+            # have run, a tensor, by a guess fit for a report only
+            return lazily_bound_attributes(self.index, lineage, self.depth + 1).get(name, UNKNOWN)
         return value if value.is_tensor or value.kind in (Kind.PARAMETER, Kind.SEQUENCE) else UNKNOWN
 
     def _instance_layer(self, resolved, name: str) -> Value | None:
@@ -1302,6 +1311,55 @@ def _instance_call_value(index: RepoIndex | None, lineage, symbols: ModuleSymbol
     )
     memo[method.name] = (value, dependencies)
     return value
+
+
+_LAZY_MEMO_ATTR = "_codemod_lazily_bound_attrs"
+
+
+def lazily_bound_attributes(index: RepoIndex | None, lineage, depth: int) -> dict[str, Value]:
+    """attr -> a guessed tensor, for each attribute a method of the class (other than
+    __init__) binds to a tensor: what a child's `kl` holds once its forward has run, where its
+    constructor leaves None.  Each method is walked with what self holds after construction;
+    memoised on the class."""
+    cls = lineage[0][1]
+    memo = getattr(cls, _LAZY_MEMO_ATTR, None)
+    if memo is not None:
+        found, dependencies = memo
+        if index is not None:
+            index.note(dependencies)
+        return found
+    if depth > _MAX_DEPTH:
+        return {}
+    setattr(cls, _LAZY_MEMO_ATTR, ({}, ()))  # recursion guard
+    from codemod.walker import BodyWalker  # local import: walker builds on this module
+
+    def bind() -> dict[str, Value]:
+        found: dict[str, Value] = {}
+        built = constructor_attributes(index, lineage, depth)
+        for position, (symbols, owner) in enumerate(lineage):
+            for method in owner.body:
+                if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or method.name == "__init__" \
+                        or not method.args.args or not _binds_self_attributes(method):
+                    continue
+                rest = lineage[position:]
+                evaluator = Evaluator(index, symbols, method, lambda name, rest=rest: method_in(rest, name), depth=depth,
+                                      self_attrs=dict(built))
+                BodyWalker(evaluator).walk(method.body)
+                for attr, value in evaluator.self_attrs.items():
+                    if value.kind is Kind.TENSOR and built.get(attr, UNKNOWN).kind is not Kind.TENSOR:
+                        found.setdefault(attr, Value(Kind.TENSOR, CHILD_LAZY_ATTRIBUTE, guessed=True))
+        return found
+
+    found, dependencies = _tracked(index, bind)
+    setattr(cls, _LAZY_MEMO_ATTR, (found, dependencies))
+    return found
+
+
+def _binds_self_attributes(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    me = method.args.args[0].arg
+    return any(isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and any(
+        isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me
+        for t in (node.targets if isinstance(node, ast.Assign) else [node.target])) for node in ast.walk(method))
 
 
 def method_in(lineage, name: str) -> tuple[ModuleSymbols, ast.FunctionDef | ast.AsyncFunctionDef] | None:

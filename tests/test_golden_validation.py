@@ -116,6 +116,7 @@ HOLDS_NONE: dict[tuple[str, str], set[str]] = {
     ("lazy_fresh_tensor_from_parameter", "VarRNNCell"): {"noise_in"},
     ("lazy_fresh_tensor_from_parameter", "Scratch"): {"workspace"},
     ("lazy_tensor_from_a_helper_handed_a_layer_output", "Decoder"): {"k", "v"},
+    ("lazy_child_attribute_filled_by_a_setup_method", "Standardize"): {"mean", "std"},
     # filled by a gradient hook, which only a backward pass runs
     ("lazy_gradient_kept_by_a_tensor_hook", "GradCamNet"): {"gradients"},
 }
