@@ -349,6 +349,10 @@ class Evaluator:
                 # `weight: Tensor` that the function itself tests (`if not isinstance(weight,
                 # torch.Tensor): weight = torch.tensor(weight)`): its author expects other values
                 self.env[name] = UNKNOWN
+            for name in annotated & _layer_sizes(function, self):
+                # `in_ch: torch.Tensor` handed to `nn.Conv2d(in_ch, out_ch, 3)`: a size, whatever
+                # the annotation says (a torch layer refuses a tensor there)
+                self.env[name] = NON_TENSOR
             if function.name == "forward" and self.self_name is not None:
                 # forward's inputs without a default or an annotation are the batch tensors a model is called with
                 required = positional[: len(positional) - len(args.defaults)]
@@ -1407,6 +1411,20 @@ def type_tested(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
             if name in ("isinstance", "is_tensor", "type"):
                 tested.add(node.args[0].id)
     return tested
+
+
+def _layer_sizes(function: ast.FunctionDef | ast.AsyncFunctionDef, evaluator: Evaluator) -> set[str]:
+    """The names the function hands, as they are, to a torch.nn layer's constructor as a
+    positional argument (`nn.GroupNorm(32, in_ch)`, `nn.Linear(dim, dim)`): sizes.  Losses
+    (`nn.NLLLoss(weight)`) and parameter containers take tensors there, and do not count."""
+    found: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) for a in node.args):
+            qualname = evaluator.qualify(node.func)
+            if qualname is not None and qualname.startswith("torch.nn.") and tn.is_torch_module_class(qualname) \
+                    and not qualname.endswith(("Loss", "ParameterList", "ParameterDict")):
+                found.update(a.id for a in node.args if isinstance(a, ast.Name))
+    return found
 
 
 def _annotation_value(annotation: ast.expr | None, evaluator: Evaluator) -> Value:
