@@ -39,6 +39,25 @@ class SpectralLoss(nn.Module):
         return F.l1_loss(a, b)
 
 
+class SpectralDistance(nn.Module):
+    """SpectralLoss with no forward of its own: used through `distance(input, target)`, which
+    validation runs as its forward (never `save`), so the half cast fails the rewrite here too."""
+
+    def __init__(self, n_fft=16):
+        super().__init__()
+        self.n_fft = n_fft
+        self.window = torch.hann_window(n_fft)
+
+    def distance(self, input, target):
+        a = torch.stft(input, self.n_fft, window=self.window, return_complex=True).abs()
+        b = torch.stft(target, self.n_fft, window=self.window, return_complex=True).abs()
+        return F.l1_loss(a, b)
+
+    def save(self, path):
+        torch.save(self.window, path)
+        return path
+
+
 class GANLoss(nn.Module):
     """A GAN loss that overrides __call__ (no forward): its inputs come from __call__'s
     signature, and the fake label, cached only when `target_is_real` is False, is read only by
@@ -402,6 +421,9 @@ EDITS = [
     ("SpectralLoss", "window", "self.window = torch.hann_window(n_fft)",
      'self.register_buffer("window", torch.hann_window(n_fft), persistent=False)', "buffer", False,
      "persistent=False: derived from constructor arguments"),
+    ("SpectralDistance", "window", "self.window = torch.hann_window(n_fft)",
+     'self.register_buffer("window", torch.hann_window(n_fft), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
     ("FilterBank", "window", "self.window = torch.hann_window(dim)",
      'self.register_buffer("window", torch.hann_window(dim), persistent=False)', "buffer", False,
      "persistent=False: derived from constructor arguments"),
@@ -557,6 +579,15 @@ def test_a_float_window_fed_to_an_fft_in_a_loss_fails_under_a_half_cast(verdicts
     # the inputs: a prediction and a target of the same shape, made up with no setup
     assert any("forward inputs made up" in d and "randn(2x16), randn(2x16)" in d for d in v.details), v.details
     assert "forward:cpu" in v.compared  # in float32 both agree
+
+
+def test_a_method_stands_in_for_a_missing_forward_and_fails_the_half_cast_too(verdicts):
+    v = verdicts["SpectralDistance"]
+    assert v.verdict is Verdict.FAILED, _describe(v)
+    casts = [f for f in v.failures if f.startswith("casts: ")]
+    assert any("model.half()" in f and "MKL FFT doesn't support tensors of type: Half" in f for f in casts), casts
+    assert any("distance(), which reads the rewritten attributes, stood in for it" in d for d in v.details + v.notes), \
+        _describe(v)
 
 
 def test_a_loss_that_overrides_call_gets_inputs_from_its_signature_and_both_flag_values(verdicts):

@@ -1629,3 +1629,41 @@ def test_wrapped_networks_dtypes_devices_arrays_and_configs_with_required_fields
     assert torch.equal(model(x), x * model.log_alphas.sum())
     # casts and moves reach the made-up network's parameter, as they would a real one's
     assert model.double().model.scale.dtype == torch.float64
+
+
+class _Schedule(nn.Module):
+    """No forward: methods that save, fit, or take no data never stand in; the public method
+    that reads the most rewritten attributes (through what it calls) does."""
+
+    def __init__(self):
+        super().__init__()
+        self.betas = torch.linspace(0.1, 0.5, 4)
+        self.alphas = 1 - self.betas
+        self.scale = torch.ones(4)
+
+    def _extract(self, coef, t):
+        return coef[t]
+
+    def q_sample(self, x0, t):
+        return self._extract(self.alphas, t) * x0 + self._extract(self.betas, t)
+
+    def rescale(self, x):
+        return x * self.scale
+
+    def save_schedule(self, path):
+        torch.save(self.betas, path)
+        return path
+
+    def fit(self, data):
+        return data * self.alphas * self.betas * self.scale
+
+    def summary(self):
+        return self.betas.sum() + self.alphas.sum() + self.scale.sum()
+
+
+def test_the_method_that_stands_in_for_a_missing_forward():
+    attrs = ["betas", "alphas", "scale"]
+    assert reads.stand_in(_Schedule, attrs) == "q_sample"
+    assert reads.stand_in(_Schedule, ["scale"]) == "rescale"
+    assert reads.stand_in(nn.Linear, ["weight"]) is None  # a forward of its own
+    assert reads.stand_in(_Diffusion, ["betas"]) is None

@@ -149,9 +149,63 @@ def _methods(cls: type) -> dict[str, ast.FunctionDef] | None:
         for node in body.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name not in found:
                 found[node.name] = node  # type: ignore[assignment]
+    stood_in = getattr(getattr(cls, "forward", None), "__name__", None)
+    if "forward" not in found and stood_in in found and getattr(cls, STAND_IN_ATTR, None) == stood_in:
+        found["forward"] = found.pop(stood_in)  # a method standing in for a missing forward (stand_in)
     if "forward" in found or getattr(cls, "forward", None) is getattr(torch.nn.Module, "forward", None):
         return found
     return None  # forward comes from somewhere unread (a torch subclass): assume it reads
+
+
+# Set on a class whose forward a method stands in for (side.py), to that method's name.
+STAND_IN_ATTR = "_codemod_forward_stand_in"
+# Methods that act on the world rather than compute (save, load, plot, a training loop).
+_NOT_STAND_INS = ("save", "load", "write", "plot", "print", "log", "export", "download", "fit", "train_", "show",
+                  "visuali", "draw", "dump", "update", "step", "reset", "set_", "init")
+
+
+def stand_in(cls: type, attrs: list[str]) -> str | None:
+    """For a module class with no forward of its own (nor a ``__call__``): the public method
+    that reads the most of ``attrs`` (itself or through the methods it calls on self), takes
+    data (a parameter besides self) and returns a value; None where there is none.  A
+    diffusion process kept as an nn.Module (`trainloss(x_0)`, `sample(shape)`) is used through
+    such methods, and running one, on both sides alike, is what a forward would show."""
+    methods = _methods(cls)
+    if methods is None or _entry(methods) is not None:
+        return None
+    constructing = _reached(methods, "__init__") if "__init__" in methods else set()
+    best: tuple[int, str] | None = None
+    for name, function in methods.items():
+        if name.startswith("_") or name in constructing or name == "extra_repr" or name.lower().startswith(_NOT_STAND_INS):
+            continue
+        if _self_name(function) in ("", "cls") or any(
+                isinstance(d, ast.Name) and d.id in ("classmethod", "property") for d in function.decorator_list):
+            continue
+        if not (function.args.args[1:] or function.args.posonlyargs[1:]) or not any(
+                isinstance(n, ast.Return) and n.value is not None for n in ast.walk(function)):
+            continue
+        reached = _reached(methods, name)
+        count = sum(any(_reads(methods[m], attr) for m in reached) for attr in attrs)
+        if count and (best is None or count > best[0]):
+            best = (count, name)
+    return best[1] if best is not None else None
+
+
+def use_stand_in(cls: type, attrs: list[str]) -> str | None:
+    """Make the stand-in (if any) the class's forward in this worker, on both sides alike;
+    its name, or None.  The class object is the worker's own import: the repository's code is
+    untouched."""
+    name = stand_in(cls, attrs)
+    if name is not None:
+        apply_stand_in(cls, name)
+    return name
+
+
+def apply_stand_in(cls: type, name: str) -> None:
+    """Make method ``name`` the class's forward (the rewritten side takes the original's choice)."""
+    cls.forward = getattr(cls, name)
+    setattr(cls, STAND_IN_ATTR, name)
+    _methods.cache_clear()
 
 
 def _self_name(function: ast.FunctionDef) -> str:

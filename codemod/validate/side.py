@@ -702,6 +702,7 @@ class WorkerState:
             if missing is not None:  # an nn.Module only through a package the interpreter lacks
                 return {"status": "not_validated", "message": f"building {target}: {missing}"}
             return {"status": "not_validated", "message": f"{target} is not an nn.Module subclass"}
+        stood_in = reads.use_stand_in(cls, [attr for attr, *_ in request["findings"]])
         phase("examples")
         try:
             source = resolve_source(cls, target, self.examples, request.get("record"), context=self.context)
@@ -764,6 +765,9 @@ class WorkerState:
                 builds[0]["notes"].append(f"no further builds: the first took {first_cpu:.0f} s of CPU time, more than "
                                           f"{MORE_BUILDS_SHARE:.0%} of the {self.timeout:g} s a class may take")
         phase("save")
+        if stood_in is not None:
+            builds[0]["notes"].append(f"{request['class_name']} has no forward: {stood_in}(), which reads the rewritten "
+                                      "attributes, stood in for it (run and compared as its forward, on both sides)")
         if cuda_standin.used() > cuda_calls:
             builds[0]["notes"].append(cuda_standin.note())
         tail = MODULE_TAIL_FAILURES.get(request["module"])
@@ -783,7 +787,7 @@ class WorkerState:
             builds[0]["notes"].append("imported with stand-ins for modules that are not installed: "
                                       + ", ".join(stubs.stubbed()) + f" (not otherwise used while building and running{used})")
         torch.save({"builds": builds, "forward_reads": forward_reads, "handed_on": handed_on,
-                    "unrun_readers": unrun_readers,
+                    "unrun_readers": unrun_readers, "stand_in": stood_in,
                     "tried": tried[0] - (len(builds) - 1), "module_tail": tail[0] if tail else None},
                    request["data"])
         return {"status": "ok", "source": source.kind}
@@ -934,6 +938,8 @@ class WorkerState:
             return {"status": "failed" if blamed else "error",
                     "message": f"the rewritten {request['module']}'s top-level code raised {said}, where the "
                     f"original's raised {original.get('module_tail') or 'nothing'}"}
+        if original.get("stand_in"):
+            reads.apply_stand_in(cls, original["stand_in"])  # the method that stood in for forward there
         results = []
         for number, build_data in enumerate(original["builds"]):
             phase(f"examples:{number + 1}")
