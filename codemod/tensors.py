@@ -1192,16 +1192,6 @@ def constructor_attributes(index: RepoIndex | None, lineage, depth: int) -> dict
     """What self holds once a class is built: the attributes that the constructors of the class
     and of its repository bases bind (lineage: (symbols, class) pairs, nearest first), a base's
     first, as `super().__init__()` runs it first.  Memoised on the class."""
-    cls = lineage[0][1]
-    memo = getattr(cls, _CONSTRUCTOR_MEMO_ATTR, None)
-    if memo is not None:
-        attrs, dependencies = memo
-        if index is not None:
-            index.note(dependencies)
-        return attrs
-    if depth > _MAX_DEPTH:
-        return {}
-    setattr(cls, _CONSTRUCTOR_MEMO_ATTR, ({}, ()))  # recursion guard
     from codemod.walker import BodyWalker  # local import: walker builds on this module
 
     def bind() -> dict[str, Value]:
@@ -1217,9 +1207,26 @@ def constructor_attributes(index: RepoIndex | None, lineage, depth: int) -> dict
             attrs.update(evaluator.self_attrs)
         return attrs
 
-    attrs, dependencies = _tracked(index, bind)
-    setattr(cls, _CONSTRUCTOR_MEMO_ATTR, (attrs, dependencies))
-    return attrs
+    return _memoised_on_class(lineage[0][1], _CONSTRUCTOR_MEMO_ATTR, index, depth, bind)
+
+
+def _memoised_on_class(cls: ast.ClassDef, attr: str, index: RepoIndex | None, depth: int,
+                       compute: Callable[[], dict[str, Value]]) -> dict[str, Value]:
+    """compute()'s attributes of a class, memoised on its node with the files they were read
+    from (noted again for whoever asks later, for the result cache); {} past the depth limit,
+    and while it is being computed (a class reached again through itself)."""
+    memo = getattr(cls, attr, None)
+    if memo is not None:
+        found, dependencies = memo
+        if index is not None:
+            index.note(dependencies)
+        return found
+    if depth > _MAX_DEPTH:
+        return {}
+    setattr(cls, attr, ({}, ()))  # recursion guard
+    found, dependencies = _tracked(index, compute)
+    setattr(cls, attr, (found, dependencies))
+    return found
 
 
 _METHOD_BOUND_MEMO_ATTR = "_codemod_method_bound_attrs"
@@ -1325,16 +1332,6 @@ def lazily_bound_attributes(index: RepoIndex | None, lineage, depth: int) -> dic
     __init__) binds to a tensor: what a child's `kl` holds once its forward has run, where its
     constructor leaves None.  Each method is walked with what self holds after construction;
     memoised on the class."""
-    cls = lineage[0][1]
-    memo = getattr(cls, _LAZY_MEMO_ATTR, None)
-    if memo is not None:
-        found, dependencies = memo
-        if index is not None:
-            index.note(dependencies)
-        return found
-    if depth > _MAX_DEPTH:
-        return {}
-    setattr(cls, _LAZY_MEMO_ATTR, ({}, ()))  # recursion guard
     from codemod.walker import BodyWalker  # local import: walker builds on this module
 
     def bind() -> dict[str, Value]:
@@ -1354,9 +1351,7 @@ def lazily_bound_attributes(index: RepoIndex | None, lineage, depth: int) -> dic
                         found.setdefault(attr, Value(Kind.TENSOR, CHILD_LAZY_ATTRIBUTE, guessed=True))
         return found
 
-    found, dependencies = _tracked(index, bind)
-    setattr(cls, _LAZY_MEMO_ATTR, (found, dependencies))
-    return found
+    return _memoised_on_class(lineage[0][1], _LAZY_MEMO_ATTR, index, depth, bind)
 
 
 def _binds_self_attributes(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -101,12 +101,14 @@ def _mentions(node: ast.AST, self_name: str | None, attr: str | None, tainted: s
     return _computes_from(node, is_source, tainted, dtype)
 
 
-def _computes_from(node: ast.AST, is_source, tainted: set[str], dtype: bool = False) -> bool:
-    """Whether `node` computes from a node `is_source` accepts or a tainted name (see _mentions)."""
+def _computes_from(node: ast.AST, is_source, tainted: set[str], dtype: bool = False, stops=None) -> bool:
+    """Whether `node` computes from a node `is_source` accepts or a tainted name (see _mentions),
+    other than through a node `stops` accepts (by default _ends': what brings the value to
+    the host or to a number)."""
     pending = [node]
     while pending:
         inner = pending.pop()
-        if _ends(inner, dtype):
+        if stops(inner) if stops is not None else _ends(inner, dtype):
             continue
         if isinstance(inner, ast.Name) and inner.id in tainted and isinstance(inner.ctx, ast.Load):
             return True

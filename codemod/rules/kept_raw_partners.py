@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from codemod.ftypes import Action
 from codemod.rules.base import Rule
-from codemod.rules.cpu_data_reads import _PYTHON_NUMBERS, _propagate
+from codemod.rules.cpu_data_reads import _PYTHON_NUMBERS, _computes_from, _propagate
 
 if TYPE_CHECKING:
     from codemod.facts import AttributeFacts, ClassFacts
@@ -192,26 +192,23 @@ _METADATA = frozenset({"device", "dtype", "shape", "ndim", "is_cuda", "layout", 
 
 def _computes(node: ast.AST, is_source, tainted: set[str], scalars_mix: bool = False) -> bool:
     """Whether `node` computes from a node `is_source` accepts or a tainted local, other than
-    through a move (`.to(...)`, `.cuda()`) or a call that leaves tensors (`.item()`, `len`);
-    with `scalars_mix`, other than through a reduction of every element (`.sum()`, `.max()`)."""
-    pending = [node]
-    while pending:
-        inner = pending.pop()
-        if isinstance(inner, ast.Call) and (
-                (isinstance(inner.func, ast.Attribute) and inner.func.attr in _PLACED)
-                or (isinstance(inner.func, ast.Name) and inner.func.id in _PYTHON_NUMBERS)):
-            continue
-        if scalars_mix and isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
-                and inner.func.attr in _FULL_REDUCTIONS and not inner.args and not inner.keywords:
-            continue
-        if isinstance(inner, ast.Attribute) and inner.attr in _METADATA:
-            continue
-        if isinstance(inner, ast.Name) and inner.id in tainted and isinstance(inner.ctx, ast.Load):
-            return True
-        if is_source(inner):
-            return True
-        pending.extend(ast.iter_child_nodes(inner))
-    return False
+    through a move (`.to(...)`, `.cuda()`), a call that leaves tensors (`.item()`, `len`) or a
+    tensor's metadata (`.device`, `.shape`); with `scalars_mix`, other than through a
+    reduction of every element (`.sum()`, `.max()`) either."""
+    return _computes_from(node, is_source, tainted, stops=lambda inner: _stops(inner, scalars_mix))
+
+
+def _stops(inner: ast.AST, scalars_mix: bool) -> bool:
+    if isinstance(inner, ast.Attribute) and inner.attr in _METADATA:
+        return True
+    if not isinstance(inner, ast.Call):
+        return False
+    func = inner.func
+    if isinstance(func, ast.Name):
+        return func.id in _PYTHON_NUMBERS
+    if not isinstance(func, ast.Attribute):
+        return False
+    return func.attr in _PLACED or (scalars_mix and func.attr in _FULL_REDUCTIONS and not inner.args and not inner.keywords)
 
 
 def _operands(node: ast.AST) -> list[ast.AST]:
