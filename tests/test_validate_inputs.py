@@ -1667,3 +1667,17 @@ def test_the_method_that_stands_in_for_a_missing_forward():
     assert reads.stand_in(_Schedule, ["scale"]) == "rescale"
     assert reads.stand_in(nn.Linear, ["weight"]) is None  # a forward of its own
     assert reads.stand_in(_Diffusion, ["betas"]) is None
+
+
+def test_the_made_up_network_answers_what_a_wrapper_asks_of_it_in_kind():
+    """A wrapper reads its network's device (`self.model.get_device`) and calls its parts
+    (`self.model.TrajEncoder(sequence=x)`): the made-up network answers with the CPU, float32
+    and functions that pass the first tensor through, while its own parameter stays one."""
+    net = synth.PassThrough()
+    x = torch.ones(2, 3)
+    assert net.get_device == torch.device("cpu") and net.dtype == torch.float32
+    assert torch.equal(net.TrajEncoder(sequence=x), x) and torch.equal(net(x), x)
+    assert [name for name, _ in net.named_parameters()] == ["scale"]
+    with pytest.raises(AttributeError):
+        net._private_state  # noqa: B018  (private names are not made up)
+    assert net.half().scale.dtype == torch.float16

@@ -763,14 +763,32 @@ def _names_a_wrapped_model(name: str) -> bool:
 class PassThrough(nn.Module):
     """A made-up network for a wrapper that takes one (a diffusion process around its denoiser,
     an EMA around a model): it returns its first input, whatever else it is handed, and holds
-    one parameter so that moves and casts reach it.  The same on both sides."""
+    one parameter so that moves and casts reach it.  What else the wrapper asks of it answers
+    in kind: a name about the device (`self.model.get_device`) is the CPU, its dtype float32,
+    and any other a function that passes its first tensor through
+    (`self.model.TrajEncoder(sequence=x)`).  The same on both sides."""
 
     def __init__(self) -> None:
         super().__init__()
         self.scale = nn.Parameter(torch.ones(()))
+        self._made = True  # from here on, names it does not hold answer in kind
 
     def forward(self, x: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if x is None:
+            x = next((v for v in [*args, *kwargs.values()] if isinstance(v, torch.Tensor)), None)
         return x * self.scale if isinstance(x, torch.Tensor) and x.is_floating_point() else x
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            if name.startswith("_") or not self.__dict__.get("_made"):
+                raise
+            if "device" in name.lower():
+                return torch.device("cpu")
+            if "dtype" in name.lower():
+                return torch.float32
+            return self.forward
 
 
 def _variable_data(tree: ast.AST | None, parameter: str) -> bool:
