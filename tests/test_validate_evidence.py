@@ -896,3 +896,14 @@ def test_an_import_that_fails_outside_the_rewritten_code_is_an_error_and_one_ins
     assert "FileExistsError" in blamed.message and "in code the rewrite does not change" in blamed.message, blamed.message
     broken = verdicts["Broken"]
     assert broken.verdict is Verdict.FAILED and "fails to import" in broken.message, _describe(broken)
+
+
+def test_a_pass_says_when_the_rewrite_changes_the_dtype_a_cast_model_returns(verdicts):
+    """Under model.half() the original's float32 scale promotes its output to float32, while
+    the rewritten buffer follows the cast: the values agree within half rounding and the
+    rewrite passes, and the details say what the output's dtype becomes."""
+    v = verdicts["Tokens"]
+    assert v.verdict is Verdict.PASSED, _describe(v)
+    assert any(d.startswith("casts: after model.half() the rewritten forward returns output float16 where the "
+                            "original's is float32") for d in v.details), v.details
+    assert not any("model.double() the rewritten forward returns" in d for d in v.details), v.details

@@ -748,6 +748,11 @@ def _casts(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[An
             for problem in compare_cast(oe["outputs"], re_["outputs"], dtype)[:3]:
                 j.fail("casts", f"after model.{label} the outputs differ from the original's beyond "
                        f"{str(dtype).replace('torch.', '')} rounding: {problem}")
+            promoted = _output_dtypes(oe["outputs"], re_["outputs"])
+            if promoted:
+                # the buffer follows the cast where the plain tensor promoted the result back
+                j.details.append(f"casts: after model.{label} the rewritten forward returns {promoted}: the "
+                                 "rewritten tensors follow the cast, as the model's parameters do")
         elif re_["forward_error"] and not oe["forward_error"]:
             j.casts[label] = "compared"
             j.fail("casts", f"after model.{label} the rewritten forward raises {re_['forward_error']}; the original's runs")
@@ -771,6 +776,16 @@ def _casts(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[An
             f"model.{label}" for label in j.casts) + " only checked that no rewritten tensor becomes inf or nan, or "
             "loses an imaginary part, where the original's does not; their dtypes and rounded values are not "
             "compared with the original's" + _cast_dtypes(o, r, findings))
+
+
+def _output_dtypes(original: list[tuple[str, Any]], rewritten: list[tuple[str, Any]]) -> str:
+    """``"output float16 where the original's is float32"``: the outputs whose dtype the rewrite
+    changes under a cast (a raw float32 tensor promoted the original's result); "" for none."""
+    changed = [f"{path or 'output'} {str(b.dtype).replace('torch.', '')} where the original's is "
+               f"{str(a.dtype).replace('torch.', '')}"
+               for (path, a), (_, b) in zip(original, rewritten)
+               if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.dtype != b.dtype]
+    return ", ".join(changed[:3])
 
 
 def _cast_dtypes(o: dict, r: dict, findings: list[list[Any]]) -> str:
