@@ -500,6 +500,8 @@ def _sink_through_other_objects(facts: AttributeFacts) -> str | None:
         if tree is None:
             continue
         symbols = cls.index.symbols_for_path(path)
+        if symbols is not None and _builds_another_class_of_the_name(cls, symbols):
+            continue  # `from utils.model import GraNDAG`: the objects read there are the other class's
         scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, _METHODS))]
         for scope in scopes:
             if path == own[0] and own[1] <= getattr(scope, "lineno", 0) <= own[2]:
@@ -531,6 +533,17 @@ def _sink_through_other_objects(facts: AttributeFacts) -> str | None:
                     if sink is not None:
                         return f"{sink} ({path.name}, line {call.lineno}, reading .{attr} through another object)"
     return None
+
+
+def _builds_another_class_of_the_name(cls, symbols: ModuleSymbols) -> bool:
+    """Whether the module binds the class's name to another class of the repository (a
+    same-named class of another file: `utils/model.py` beside `utils/model_.py`), and so reads
+    that class's attributes, not this one's."""
+    name = cls.cls.name
+    if symbols.path == cls.symbols.path or name not in symbols.imports and name not in symbols.classes:
+        return False
+    resolved = cls.index.resolve_expr(symbols, ast.Name(id=name, ctx=ast.Load()))
+    return resolved is not None and resolved.kind == "class" and (resolved.path, resolved.name) != (cls.symbols.path, name)
 
 
 def _bound_by_other_libraries(body: list[ast.stmt], symbols: ModuleSymbols | None, index: RepoIndex) -> set[str]:
