@@ -69,6 +69,8 @@ def _self_name(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
 
 # Calls whose result is no tensor (a number, a list, an array), on any device and dtype.
 _NO_TENSOR = frozenset({"item", "tolist", "numpy"})
+# What a tensor says of itself (its sizes, dtype, device), the same on any device.
+_METADATA = frozenset({"shape", "dtype", "device", "ndim", "is_cuda", "layout", "requires_grad"})
 # Builtins that make a Python number (or a string) of a tensor on any device.
 _PYTHON_NUMBERS = frozenset({"float", "int", "bool", "len", "str", "round", "repr"})
 
@@ -76,6 +78,8 @@ _PYTHON_NUMBERS = frozenset({"float", "int", "bool", "len", "str", "round", "rep
 def _ends(node: ast.AST, dtype: bool) -> bool:
     """Whether a call's result no longer carries the buffer's device (`.cpu()`, `.item()`),
     or, with `dtype`, its dtype (only what leaves tensors: `.item()`, `.tolist()`)."""
+    if isinstance(node, ast.Attribute) and node.attr in _METADATA:
+        return True  # `x.shape[2]`, `t.device`: what a tensor says of itself, on any device
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _PYTHON_NUMBERS:
         return True  # `float(t)`, `len(t)`: a Python number, read from any device
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from codemod.ftypes import Action
 from codemod.rules.base import Rule
-from codemod.rules.cpu_data_reads import _PYTHON_NUMBERS, _computes_from, _propagate
+from codemod.rules.cpu_data_reads import _METADATA, _PYTHON_NUMBERS, _computes_from, _propagate
 
 if TYPE_CHECKING:
     from codemod.facts import AttributeFacts, ClassFacts
@@ -186,8 +186,6 @@ _PLACED = frozenset({"to", "cuda", "cpu", "type_as", "item", "tolist", "numpy", 
 # Reductions that, given no dimension, leave one element: a 0-dim tensor.
 _FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "norm", "std", "var", "amax", "amin", "logsumexp",
                               "any", "all", "median", "nansum", "nanmean", "count_nonzero"})
-# What a tensor says of itself, on any device: `self.scale.device`, `self.table.shape[0]`.
-_METADATA = frozenset({"device", "dtype", "shape", "ndim", "is_cuda", "layout", "requires_grad"})
 
 
 def _computes(node: ast.AST, is_source, tainted: set[str], scalars_mix: bool = False) -> bool:
