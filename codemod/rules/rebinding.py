@@ -55,9 +55,12 @@ def decide(facts: AttributeFacts) -> Decision | None:
                 continue
             return MIXED_REGISTERED.skip(f"also bound to a registered {value.kind.value} at line {event.stmt.lineno}")
     trained = facts.trained is not None
+    own = {(e.stmt.lineno, e.stmt.col_offset) for e in facts.events}
     for label, event in facts.outside:
         if (event.kind not in ("assign", "setattr") and not lazy.chained(event)) or event.value is None:
             continue
+        if (event.stmt.lineno, event.stmt.col_offset) in own:
+            continue  # the constructor's own binding, in a helper another method runs again (rules/rerun_helpers.py)
         if _moved_in_place(event.value_node, facts.attr, facts.cls.self_name):
             continue  # `self.alpha = self.alpha.to(x.device)`: what it was, moved (a buffer stays one)
         kind = event.value.kind
