@@ -416,15 +416,7 @@ class Evaluator:
     def _eval_Lambda(self, node: ast.Lambda) -> Value:
         # `randn = lambda: torch.randn(n, h).to(device)`: calls of it are typed from its body, as
         # those of a function defined in the method are
-        function = getattr(node, _LAMBDA_FUNCTION_ATTR, None)
-        if function is None:
-            function = ast.FunctionDef(name="<lambda>", args=node.args, body=[ast.Return(value=node.body)],
-                                       decorator_list=[], returns=None, type_params=[])
-            ast.copy_location(function, node)
-            ast.copy_location(function.body[0], node.body)
-            ast.fix_missing_locations(function)
-            setattr(node, _LAMBDA_FUNCTION_ATTR, function)
-        return Value(Kind.NON_TENSOR, function=function)
+        return Value(Kind.NON_TENSOR, function=lambda_function(node))
 
     def _sequence(self, elements: list[ast.expr], known_length: bool = False) -> Value:
         values = [self.eval(e) for e in elements]
@@ -1547,6 +1539,20 @@ def _alias(qualname: str, scope) -> tuple[ast.expr, _ModuleScope] | None:
     return (value, _ModuleScope(symbols, scope.index)) if value is not None and symbols is not None else None
 
 
+def lambda_function(node: ast.Lambda) -> ast.FunctionDef:
+    """The function a lambda stands for (`def <lambda>(args): return body`), made once and kept
+    on the lambda's node, so that calls of it are typed and memoised as a function's are."""
+    function = getattr(node, _LAMBDA_FUNCTION_ATTR, None)
+    if function is None:
+        function = ast.FunctionDef(name="<lambda>", args=node.args, body=[ast.Return(value=node.body)],
+                                   decorator_list=[], returns=None, type_params=[])
+        ast.copy_location(function, node)
+        ast.copy_location(function.body[0], node.body)
+        ast.fix_missing_locations(function)
+        setattr(node, _LAMBDA_FUNCTION_ATTR, function)
+    return function
+
+
 def _module_lambda(qualname: str, scope: _ModuleScope) -> tuple[ModuleSymbols, ast.FunctionDef] | None:
     """The function a module-level `name = lambda ...` stands for, with its module, followed
     through plain aliases (`_to_tensor = _numpy_to_cuda`, imported from another module)."""
@@ -1558,8 +1564,7 @@ def _module_lambda(qualname: str, scope: _ModuleScope) -> tuple[ModuleSymbols, a
         if _module_bindings(scope.symbols).get(qualname.rpartition(".")[2], 0) != 1:
             return None  # bound again somewhere: which value a call sees depends on the order
         if isinstance(value, ast.Lambda):
-            Evaluator._eval_Lambda(None, value)  # type: ignore[arg-type]  # makes (once) the function it stands for
-            return scope.symbols, getattr(value, _LAMBDA_FUNCTION_ATTR)
+            return scope.symbols, lambda_function(value)
         qualname = scope.qualify(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
         if qualname is None:
             return None
