@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from codemod.ftypes import Action
 from codemod.rules.base import Rule
-from codemod.rules.cpu_data_reads import _METADATA, _PYTHON_NUMBERS, _computes_from, _propagate
+from codemod.rules.cpu_data_reads import _computes_from, _ends, _propagate
 
 if TYPE_CHECKING:
     from codemod.facts import AttributeFacts, ClassFacts
@@ -197,16 +197,12 @@ def _computes(node: ast.AST, is_source, tainted: set[str], scalars_mix: bool = F
 
 
 def _stops(inner: ast.AST, scalars_mix: bool) -> bool:
-    if isinstance(inner, ast.Attribute) and inner.attr in _METADATA:
+    if _ends(inner, dtype=False):  # a number, a host copy, what a tensor says of itself
         return True
-    if not isinstance(inner, ast.Call):
+    if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)):
         return False
-    func = inner.func
-    if isinstance(func, ast.Name):
-        return func.id in _PYTHON_NUMBERS
-    if not isinstance(func, ast.Attribute):
-        return False
-    return func.attr in _PLACED or (scalars_mix and func.attr in _FULL_REDUCTIONS and not inner.args and not inner.keywords)
+    name = inner.func.attr
+    return name in _PLACED or (scalars_mix and name in _FULL_REDUCTIONS and not inner.args and not inner.keywords)
 
 
 def _operands(node: ast.AST) -> list[ast.AST]:
