@@ -183,6 +183,43 @@ class Unrunnable(nn.Module):
         return x + self.offset[0]
 
 
+class SpectralFeatures(nn.Module):
+    """A forward that reads only its scale, and spectrogram(signal), which a training loop calls
+    and no forward does, reading the STFT window: a further build runs spectrogram() in place of
+    forward on both sides, so the half cast fails the window's rewrite there."""
+
+    def __init__(self, n_fft=16):
+        super().__init__()
+        self.n_fft = n_fft
+        self.proj = nn.Linear(4, 4)
+        self.scale = torch.linspace(0.5, 1.5, 4)
+        self.window = torch.hann_window(n_fft)
+
+    def forward(self, x):
+        return self.proj(x) * self.scale
+
+    def spectrogram(self, signal):
+        return torch.stft(signal, self.n_fft, window=self.window, return_complex=True).abs()
+
+
+class NoiseSchedule(nn.Module):
+    """A diffusion schedule whose forward is the training loss, and whose q_sample(x0, t)
+    reads the noise scale that no forward reads: proven by running q_sample() in place of
+    forward."""
+
+    def __init__(self, steps=8):
+        super().__init__()
+        self.net = nn.Linear(4, 4)
+        self.alphas_bar = torch.cumprod(1 - torch.linspace(0.01, 0.2, steps), 0)
+        self.noise_scale = torch.sqrt(1 - self.alphas_bar)
+
+    def forward(self, x0):
+        return (self.net(x0) * self.alphas_bar[-1]).mean()
+
+    def q_sample(self, x0, t):
+        return x0 * self.alphas_bar[t].sqrt()[:, None] + self.noise_scale[t][:, None]
+
+
 class Sampler(nn.Module):
     """No forward at all: only sample() reads the table."""
 
@@ -424,6 +461,18 @@ EDITS = [
     ("SpectralDistance", "window", "self.window = torch.hann_window(n_fft)",
      'self.register_buffer("window", torch.hann_window(n_fft), persistent=False)', "buffer", False,
      "persistent=False: derived from constructor arguments"),
+    ("SpectralFeatures", "scale", "self.scale = torch.linspace(0.5, 1.5, 4)",
+     'self.register_buffer("scale", torch.linspace(0.5, 1.5, 4), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
+    ("SpectralFeatures", "window", "self.window = torch.hann_window(n_fft)",
+     'self.register_buffer("window", torch.hann_window(n_fft), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
+    ("NoiseSchedule", "alphas_bar", "self.alphas_bar = torch.cumprod(1 - torch.linspace(0.01, 0.2, steps), 0)",
+     'self.register_buffer("alphas_bar", torch.cumprod(1 - torch.linspace(0.01, 0.2, steps), 0), persistent=False)',
+     "buffer", False, "persistent=False: derived from constructor arguments"),
+    ("NoiseSchedule", "noise_scale", "self.noise_scale = torch.sqrt(1 - self.alphas_bar)",
+     'self.register_buffer("noise_scale", torch.sqrt(1 - self.alphas_bar), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
     ("FilterBank", "window", "self.window = torch.hann_window(dim)",
      'self.register_buffer("window", torch.hann_window(dim), persistent=False)', "buffer", False,
      "persistent=False: derived from constructor arguments"),
@@ -587,6 +636,30 @@ def test_a_method_stands_in_for_a_missing_forward_and_fails_the_half_cast_too(ve
     casts = [f for f in v.failures if f.startswith("casts: ")]
     assert any("model.half()" in f and "MKL FFT doesn't support tensors of type: Half" in f for f in casts), casts
     assert any("distance(), which reads the rewritten attributes, stood in for it" in d for d in v.details + v.notes), \
+        _describe(v)
+
+
+def test_a_method_no_forward_calls_runs_in_place_of_forward_and_fails_the_half_cast(verdicts):
+    v = verdicts["SpectralFeatures"]
+    assert v.verdict is Verdict.FAILED and v.verdict_for("window") is Verdict.FAILED, _describe(v)
+    # forward reads the scale and agrees in every cast; the failure names no attribute, so it
+    # holds back every rewrite of the class
+    assert not any(f.startswith("casts: ") for f in v.failures), v.failures
+    casts = [f for f in v.failures if f.startswith("build 2: casts: ")]
+    assert any("model.half()" in f and "MKL FFT doesn't support tensors of type: Half" in f for f in casts), v.failures
+    assert v.builds[1].endswith("running spectrogram() as its forward"), v.builds
+
+
+def test_a_method_no_forward_calls_proves_what_it_reads(verdicts):
+    v = verdicts["NoiseSchedule"]
+    assert v.verdict is Verdict.PASSED, _describe(v)
+    assert v.forward_for("noise_scale") == "compared", v.rewrites
+    message = v.message_for("noise_scale")
+    assert message.startswith("proven by running: q_sample(), which reads it where no forward does, compared in "
+                              "float32 and after model.to(torch.bfloat16), model.half(), model.double() (build 2)"), message
+    assert v.message_for("alphas_bar").startswith("proven by running: forward compared"), v.message_for("alphas_bar")
+    assert any("no forward reads noise_scale: q_sample() does, and ran in place of forward" in n
+               for n in v.details + v.notes), \
         _describe(v)
 
 

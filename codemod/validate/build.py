@@ -81,6 +81,8 @@ class Source:
     arguments: Callable[[], tuple[tuple[Any, ...], dict[str, Any]]] | None = None
     # inputs the repository's own code passes (calls.py), tried before made-up ones
     known_inputs: list[dict[str, Any]] = field(default_factory=list)
+    # the method run as the forward of this build (reads.reader_methods), None for forward itself
+    method: str | None = None
 
     @property
     def label(self) -> dict[str, Any]:

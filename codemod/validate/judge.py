@@ -152,7 +152,9 @@ def judge(
     _training(j, o_checks.get("training"), r_checks.get("training"), findings, rewritten)
     _meta(j, o_checks.get("meta"), r_checks.get("meta"))
     _pretrained(j, o_checks.get("pretrained"), r_checks.get("pretrained"))
-    return j.result(findings, orig.get("coverage"), orig["source_detail"])
+    result = j.result(findings, orig.get("coverage"), orig["source_detail"])
+    result["method"] = (orig.get("source_spec") or {}).get("method")  # run in place of forward
+    return result
 
 
 def build_failure(orig: dict[str, Any], device_label: str, message: str, findings: list[list[Any]]) -> dict[str, Any]:
@@ -337,7 +339,9 @@ def _proof(attr: str, builds: list[dict[str, Any]], forward_builds: list[int], f
     i = forward_builds[0]
     shown = {"compared": "", "original raises": " (where the original raises)", "both raise": " (both raise)"}
     casts = ", ".join(f"model.{label}{shown.get(status, '')}" for label, status in builds[i]["casts"].items())
-    text = f"proven by running: forward compared in float32 and after {casts}"
+    method = builds[i].get("method")
+    ran = f"{method}(), which reads it where no forward does," if method else "forward"
+    text = f"proven by running: {ran} compared in float32 and after {casts}"
     if len(builds) > 1:
         text += f" (build {i + 1})"
     if through:

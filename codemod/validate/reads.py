@@ -16,10 +16,11 @@ compared in float32 and after each cast is the evidence for it (``handed_on``).
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import inspect
 import textwrap
-from typing import Any
+from typing import Any, Iterator
 
 import torch
 
@@ -174,9 +175,38 @@ def stand_in(cls: type, attrs: list[str]) -> str | None:
     if methods is None or _entry(methods) is not None:
         return None
     constructing = _reached(methods, "__init__") if "__init__" in methods else set()
-    best: tuple[int, str] | None = None
+    best = _most_reading(methods, attrs, constructing)
+    return best[0] if best is not None else None
+
+
+def reader_methods(cls: type, attrs: list[str]) -> list[tuple[str, list[str]]]:
+    """For the attributes of ``attrs`` that no forward reads but a method validation does not
+    run does (unrun_readers: `q_sample()` of a diffusion module that also has a forward):
+    the public methods that could run in place of forward in further builds, each with the
+    attributes it reads, those reading the most first.  Each takes data and returns a value
+    (as a stand-in does, stand_in); the caller keeps the first that run."""
+    methods = _methods(cls)
+    if methods is None:
+        return []
+    reads_in_forward = forward_reads(cls, attrs)
+    left = [attr for attr in unrun_readers(cls, attrs) if not reads_in_forward.get(attr, True)]
+    entry = _entry(methods)
+    ran = (_reached(methods, entry) if entry is not None else set()) | (
+        _reached(methods, "__init__") if "__init__" in methods else set())
+    found: list[tuple[str, list[str]]] = []
+    while left and (best := _most_reading(methods, left, ran | {name for name, _ in found})) is not None:
+        found.append(best)
+    return sorted(found, key=lambda candidate: -len(candidate[1]))
+
+
+def _most_reading(methods: dict[str, ast.FunctionDef], attrs: list[str], excluded: set[str]
+                  ) -> tuple[str, list[str]] | None:
+    """The public method outside ``excluded`` that reads the most of ``attrs`` (itself or
+    through the methods it calls on self), with those attributes; only one that takes data,
+    returns a value and computes (not `save`, `plot`, `reset`, a property or a classmethod)."""
+    best: tuple[str, list[str]] | None = None
     for name, function in methods.items():
-        if name.startswith("_") or name in constructing or name == "extra_repr" or name.lower().startswith(_NOT_STAND_INS):
+        if name.startswith("_") or name in excluded or name == "extra_repr" or name.lower().startswith(_NOT_STAND_INS):
             continue
         if _self_name(function) in ("", "cls") or any(
                 isinstance(d, ast.Name) and d.id in ("classmethod", "property") for d in function.decorator_list):
@@ -185,10 +215,10 @@ def stand_in(cls: type, attrs: list[str]) -> str | None:
                 isinstance(n, ast.Return) and n.value is not None for n in ast.walk(function)):
             continue
         reached = _reached(methods, name)
-        count = sum(any(_reads(methods[m], attr) for m in reached) for attr in attrs)
-        if count and (best is None or count > best[0]):
-            best = (count, name)
-    return best[1] if best is not None else None
+        read = [attr for attr in attrs if any(_reads(methods[m], attr) for m in reached)]
+        if read and (best is None or len(read) > len(best[1])):
+            best = (name, read)
+    return best
 
 
 def use_stand_in(cls: type, attrs: list[str]) -> str | None:
@@ -206,6 +236,23 @@ def apply_stand_in(cls: type, name: str) -> None:
     cls.forward = getattr(cls, name)
     setattr(cls, STAND_IN_ATTR, name)
     _methods.cache_clear()
+
+
+@contextlib.contextmanager
+def method_as_forward(cls: type, name: str) -> Iterator[None]:
+    """Run method ``name`` as the class's forward for one build (reader_methods), then give the
+    class back the forward it had (its own, an inherited one, or a stand-in)."""
+    own = {key: cls.__dict__[key] for key in ("forward", STAND_IN_ATTR) if key in cls.__dict__}
+    apply_stand_in(cls, name)
+    try:
+        yield
+    finally:
+        for key in ("forward", STAND_IN_ATTR):
+            if key in own:
+                setattr(cls, key, own[key])
+            elif key in cls.__dict__:
+                delattr(cls, key)
+        _methods.cache_clear()
 
 
 def _self_name(function: ast.FunctionDef) -> str:

@@ -7,6 +7,7 @@ judges each against the original's (judge.py) and merges the verdicts."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import gc
@@ -51,6 +52,9 @@ from codemod.validate.worker import phase, warm_import
 # Builds of one class: the first, then variants while they add evidence (see _more_builds).
 MAX_BUILDS = 4
 MAX_VARIANTS_TRIED = 10
+# Builds that run another method in place of forward (reads.reader_methods): kept, and tried.
+MAX_READER_BUILDS = 2
+MAX_READERS_TRIED = 4
 # A class whose first build takes more than this share of --timeout in CPU time is built once:
 # every kept build costs as much again, on both sides.
 MORE_BUILDS_SHARE = 0.15
@@ -764,6 +768,8 @@ class WorkerState:
                 # CPU time, not the clock: a busy machine decides as an idle one
                 builds[0]["notes"].append(f"no further builds: the first took {first_cpu:.0f} s of CPU time, more than "
                                           f"{MORE_BUILDS_SHARE:.0%} of the {self.timeout:g} s a class may take")
+        if first_cpu <= self.timeout * MORE_BUILDS_SHARE:
+            builds += self._reader_builds(cls, source, request, names)
         phase("save")
         if stood_in is not None:
             builds[0]["notes"].append(f"{request['class_name']} has no forward: {stood_in}(), which reads the rewritten "
@@ -794,7 +800,7 @@ class WorkerState:
 
     def _portable(self, data: dict[str, Any], source: Source) -> dict[str, Any]:
         data["source_spec"] = {"kind": source.kind, "spec": source.spec, "inputs": source.inputs_spec,
-                               "no_inputs": source.make_inputs is None}
+                               "no_inputs": source.make_inputs is None, "method": source.method}
         data["outputs"] = compare.portable(data["outputs"]) if data["outputs"] is not None else None
         if data.get("device"):
             # a GPU forward of the original is the reference of the rewritten one there (the same
@@ -843,6 +849,33 @@ class WorkerState:
             out.append(self._portable(data, source))
         if not evidence.complete() and primary.make_inputs is not None and len(out) + 1 < MAX_BUILDS:
             out += self._input_variants(cls, primary, request, evidence, MAX_BUILDS - 1 - len(out), tried)
+        return out
+
+    def _reader_builds(self, cls: type, primary: Source, request: dict[str, Any], names: list[str]
+                       ) -> list[dict[str, Any]]:
+        """Builds that run, in place of forward, a method that reads rewritten attributes no
+        forward reads (`q_sample()` of a diffusion module whose forward is the training loss):
+        the primary build's arguments, inputs made up for that method, and every check of a
+        forward (float32, casts, meta) on both sides.  Kept only where the method ran and read
+        one of them."""
+        out: list[dict[str, Any]] = []
+        proven: set[str] = set()
+        for number, (method, read) in enumerate(reads.reader_methods(cls, names)):
+            if len(out) >= MAX_READER_BUILDS or number >= MAX_READERS_TRIED:
+                break
+            if not set(read) - proven:
+                continue
+            phase(f"builds:{method}")
+            source = dataclasses.replace(primary, notes=[], inputs_spec=None, make_inputs=None, known_inputs=[],
+                                         method=method, detail=f"{primary.detail}, running {method}() as its forward")
+            with reads.method_as_forward(cls, method):
+                data = self._gathered_with_forward(cls, source, request)
+            if data is None or not data["has_inputs"] or not set(read) & set(data.get("plain_reads") or []):
+                continue
+            proven |= set(read) & set(data["plain_reads"])
+            data["notes"].append(f"no forward reads {', '.join(read)}: {method}() does, and ran in place of forward "
+                                 "(on both sides)")
+            out.append(self._portable(data, source))
         return out
 
     def _gathered_with_forward(self, cls: type, source: Source, request: dict[str, Any]) -> dict[str, Any] | None:
@@ -969,8 +1002,10 @@ class WorkerState:
                 phase("checkpoint")
                 data["checkpoint"] = checkpoint_check(model, state, metadata)
 
+            source.method = chosen.get("method")
             try:
-                data = self._gather(cls, source, request["findings"], after_cpu)
+                with reads.method_as_forward(cls, source.method) if source.method else contextlib.nullcontext():
+                    data = self._gather(cls, source, request["findings"], after_cpu)
             except NotBuildable as exc:
                 if (outcome := failed(exc.message)) is not None:
                     return outcome
@@ -1145,8 +1180,10 @@ class WorkerState:
     def _probe_inputs(self, cls: type, model: torch.nn.Module, source: Source, data: dict[str, Any]) -> None:
         """Forward inputs: the first candidate a copy of the model runs (the repository's own
         calls first, then inputs made up from the model)."""
+        # the repository's calls of the module pass forward's inputs, not another method's
         known = list(source.known_inputs) + [u["inputs"] for u in self.context.usages
-                                              if u.get("inputs") and u["inputs"] not in source.known_inputs]
+                                              if u.get("inputs") and u["inputs"] not in source.known_inputs
+                                              and source.method is None]
         candidates = synth.input_candidates(model, known)
         if not candidates:
             return
