@@ -161,6 +161,7 @@ class BodyWalker:
     # -- statements ----------------------------------------------------------------------------
 
     def _stmt(self, stmt: ast.stmt) -> None:
+        self._nested_requires_grad(stmt)
         if isinstance(stmt, ast.Assign):
             value = self.ev.eval(stmt.value)
             multi = len(stmt.targets) > 1
@@ -225,6 +226,27 @@ class BodyWalker:
             for alias in stmt.names:
                 name = alias.asname or alias.name.partition(".")[0]
                 self.ev.env.pop(name, None)  # the evaluator's import table already knows it
+
+    def _nested_requires_grad(self, stmt: ast.stmt) -> None:
+        """`self.x.requires_grad_()` inside an expression (`self.params = [self.E.requires_grad_(),
+        ...]`): the tensor is made trainable as surely as by a statement of its own."""
+        value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Return)) else (
+            stmt.value if isinstance(stmt, ast.Expr) and not isinstance(stmt.value, ast.Call) else None)
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            value = ast.Tuple([*stmt.value.args, *(k.value for k in stmt.value.keywords)])  # the call itself is _call_statement's
+        if value is None:
+            return
+        todo: list[ast.AST] = [value]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue  # run later, if ever
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "requires_grad_" \
+                    and not (node.args and is_false(node.args[0])):
+                attr = self.ev.self_attr(node.func.value)
+                if attr is not None:
+                    self._event(attr, "requires_grad", stmt)
+            todo.extend(ast.iter_child_nodes(node))
 
     def _assign(self, stmt: ast.stmt, target: ast.expr, value: Value, value_node: ast.expr, *, multi: bool = False, annotation: ast.expr | None = None) -> None:
         attr = self.ev.self_attr(target)

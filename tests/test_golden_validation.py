@@ -71,6 +71,7 @@ STILL_MIXES_AFTER_REWRITE: list[tuple[str, str]] = [
     # the embedding's forward_o builds CPU indices (torch.LongTensor(data)) and moves them only to CUDA
     ("safety_cpu_data_read_through_held_module", "Uniform"),
     ("argument_typed_through_a_comprehension_of_tensors", "Moments"),  # the reported moments stay raw
+    ("trained_tensor_made_trainable_inside_a_list", "Gate"),  # BUF217 keeps the trained scale raw
 ]
 
 BRANCH_NOT_TAKEN: dict[tuple[str, str], set[str]] = {

@@ -54,6 +54,9 @@ def _listed(tree: ast.AST, attr: str, owner: str | None) -> int | None:
     for node in ast.walk(tree):
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and id(node) not in skip:
             for element in node.elts:
+                if isinstance(element, ast.Call) and isinstance(element.func, ast.Attribute) \
+                        and element.func.attr == "requires_grad_":
+                    element = element.func.value  # `[self.E.requires_grad_(), ...]` lists self.E itself
                 if isinstance(element, ast.Attribute) and element.attr == attr and isinstance(element.value, ast.Name):
                     if owner is None or element.value.id == owner:
                         return node.lineno
