@@ -1681,3 +1681,47 @@ def test_the_made_up_network_answers_what_a_wrapper_asks_of_it_in_kind():
     with pytest.raises(AttributeError):
         net._private_state  # noqa: B018  (private names are not made up)
     assert net.half().scale.dtype == torch.float16
+
+
+def test_made_up_values_for_union_shape_callable_covariance_and_permutation_annotations():
+    class Flow(nn.Module):
+        def __init__(self, event_shape: typing.Union[torch.Size, typing.Tuple[int, ...]], g: typing.Callable,
+                     cov: torch.Tensor, forward_permutation: torch.Tensor, sizes: typing.Tuple[int, ...]):
+            super().__init__()
+            self.cov = cov
+
+    parameters = inspect.signature(Flow).parameters
+    hints = typing.get_type_hints(Flow.__init__)
+
+    def values(name):
+        return [v for v, _ in synth.parameter_values(Flow, parameters[name], hints[name])]
+
+    # a union takes what any of its arms takes: a torch.Size first, then tuples (never lists,
+    # which `==` with a shape never matches)
+    shapes = values("event_shape")
+    assert isinstance(shapes[0], torch.Size) and len(shapes[0]) == 1, shapes
+    assert any(type(v) is tuple for v in shapes) and not any(isinstance(v, list) for v in shapes), shapes
+    assert all(type(v) is tuple for v in values("sizes"))
+    g = values("g")[0]
+    x = torch.randn(3)
+    assert torch.equal(g(x, [x]), x)  # a function of the data, returning its first input
+    # a covariance must be positive definite: the identity first
+    assert torch.equal(values("cov")[0], torch.eye(synth.SPATIAL))
+    # a permutation indexes: 0 .. n-1 first, which picks every row
+    assert torch.equal(values("forward_permutation")[0], torch.arange(synth.SPATIAL))
+
+
+def test_a_log_domain_method_may_stand_in_for_forward_and_a_logging_one_may_not():
+    class Gaussian(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.constant = torch.tensor(-0.9189)
+
+        def log_metrics(self, x):
+            print(x)
+            return self.constant
+
+        def log_prob(self, value):
+            return -0.5 * value ** 2 + self.constant
+
+    assert reads.stand_in(Gaussian, ["constant"]) == "log_prob"

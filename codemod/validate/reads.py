@@ -165,6 +165,16 @@ _NOT_STAND_INS = ("save", "load", "write", "plot", "print", "log", "export", "do
                   "visuali", "draw", "dump", "update", "step", "reset", "set_", "init")
 
 
+# Log-domain computations, which the "log" of logging methods does not exclude.
+_LOG_MATH = ("log_prob", "log_lik", "log_density", "log_det", "log_pdf", "log_partition", "log_sum", "log_softmax",
+             "log_norm", "logits")
+
+
+def _acts_on_the_world(name: str) -> bool:
+    lowered = name.lower()
+    return lowered.startswith(_NOT_STAND_INS) and not lowered.startswith(_LOG_MATH)
+
+
 def stand_in(cls: type, attrs: list[str]) -> str | None:
     """For a module class with no forward of its own (nor a ``__call__``): the public method
     that reads the most of ``attrs`` (itself or through the methods it calls on self), takes
@@ -206,7 +216,7 @@ def _most_reading(methods: dict[str, ast.FunctionDef], attrs: list[str], exclude
     returns a value and computes (not `save`, `plot`, `reset`, a property or a classmethod)."""
     best: tuple[str, list[str]] | None = None
     for name, function in methods.items():
-        if name.startswith("_") or name in excluded or name == "extra_repr" or name.lower().startswith(_NOT_STAND_INS):
+        if name.startswith("_") or name in excluded or name == "extra_repr" or _acts_on_the_world(name):
             continue
         if _self_name(function) in ("", "cls") or any(
                 isinstance(d, ast.Name) and d.id in ("classmethod", "property") for d in function.decorator_list):

@@ -260,6 +260,19 @@ def parameter_values(cls: type, parameter: inspect.Parameter, annotation: Any) -
 def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[tuple[Any, str]]:
     name = parameter.name.lower()
     annotation = _strip_optional(annotation)
+    if typing.get_origin(annotation) in (typing.Union, getattr(types, "UnionType", ())):
+        # `Union[torch.Size, Tuple[int, ...]]`: what any arm takes, the first arm's first
+        options: list[tuple[Any, str]] = []
+        for arm in typing.get_args(annotation):
+            if arm is not type(None):
+                options += [o for o in _options(cls, parameter, arm) if o[1] not in {shown for _, shown in options}]
+        return options
+    if annotation in (typing.Callable, collections.abc.Callable) or typing.get_origin(annotation) is collections.abc.Callable:
+        # `g: Callable` kept and called in forward: a function of the data, returning its first input
+        return [(PassThrough(), "a function returning its first input")]
+    if annotation is torch.Size:
+        item = _int_values(name)[0]
+        return [(torch.Size([item]), f"torch.Size([{item}])"), (torch.Size([item, item]), f"torch.Size([{item}, {item}])")]
     if annotation is inspect.Parameter.empty or isinstance(annotation, str):
         annotation = typing.Any  # unannotated (or an annotation that does not resolve): the name decides
     if annotation is bool:
@@ -297,6 +310,8 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
             return [(list(statistics), str(list(statistics)))]
         element = typing.get_args(annotation)[:1]
         item = _float_values(name)[0] if element == (float,) else _int_values(name)[0]  # List[float]: floats
+        if origin is tuple or annotation is tuple:  # `Tuple[int, ...]`: a tuple, which `==` with a shape needs
+            return [((item,), f"({item},)"), ((item, item), f"({item}, {item})")]
         return [([item, item], f"[{item}, {item}]")]
     if annotation is not typing.Any:
         return []  # an annotation we cannot satisfy: guessing against it only builds nonsense
@@ -494,9 +509,17 @@ def _tensor_values(name: str) -> list[tuple[Any, str]]:
     """Made-up tensors for a parameter annotated as one or named like an adjacency: the same
     values on both sides (built from the index, never drawn at random)."""
     n = SPATIAL
+    if any(word in _SQUARE_MATRIX_WORDS for word in _words(name)):
+        return _square_tensors()[::-1]  # the identity first: a covariance must be positive definite
     if _names_an_adjacency(name):
         return _square_tensors()
-    return [(torch.ones(n), f"ones({n})"), *_square_tensors(), (torch.ones(BATCH, n), f"ones({BATCH}x{n})")]
+    # `forward_permutation: torch.Tensor`, `node_ids`: indices 0 .. n-1 first (see argument_tensors)
+    indices = [(torch.arange(n), f"arange({n})")] if _names_indices(name) else []
+    return [*indices, (torch.ones(n), f"ones({n})"), *_square_tensors(), (torch.ones(BATCH, n), f"ones({BATCH}x{n})")]
+
+
+# Words of a tensor parameter's name that make it a square matrix (`cov`, `precision_matrix`).
+_SQUARE_MATRIX_WORDS = frozenset({"cov", "covariance", "precision", "gram"})
 
 
 def _square_tensors() -> list[tuple[Any, str]]:
@@ -1290,7 +1313,7 @@ def argument_tensors(name: str = "") -> list[tuple[Any, str]]:
 
 def _names_indices(name: str) -> bool:
     words = _words(name.lower())
-    return bool(words) and words[-1] in ("indices", "index", "idx", "ids", "indexes")
+    return bool(words) and words[-1] in ("indices", "index", "idx", "ids", "indexes", "perm", "permutation", "order")
 
 
 def argument_repairs(candidate: Candidate, error: BaseException) -> list[dict[str, Any]]:
