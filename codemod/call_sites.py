@@ -722,6 +722,14 @@ def partly_typed_arguments(index: RepoIndex, symbols: ModuleSymbols, cls: ast.Cl
     return index.memo.get(("call_sites_partly_typed", symbols.path, cls.name, cls.lineno), {})
 
 
+def mixed_arguments(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef) -> dict[str, tuple[str, str]]:
+    """argument -> (where a repository call hands it a tensor, where another call, or its
+    default, gives it a non-tensor: `RX(0, torch.tensor(0.5))` and `RX(0, "theta")`), as
+    argument_values found them; empty before it ran.  A raw tensor in the first configuration,
+    which no rewrite can register in the other."""
+    return index.memo.get(("call_sites_mixed", symbols.path, cls.name, cls.lineno), {})
+
+
 def _own_init(cls: ast.ClassDef):
     return next((s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
 
@@ -810,6 +818,7 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
     # handing it a value that cannot be typed is (partly_typed_arguments)
     tensor_at: dict[str, str] = {}
     untyped_at: dict[str, str] = {}
+    non_tensor_at: dict[str, str] = {}  # where a call hands it a number, a string, ... (mixed_arguments)
     seen: dict[str, list[Value]] = {name: [] for name in [*keyword_names, *paths]}
     calls = 0
     target = (symbols.path, cls.name)
@@ -888,6 +897,8 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
                 tensor_at.setdefault(name, where)
             elif value.kind is Kind.UNKNOWN:
                 untyped_at.setdefault(name, where)
+            elif value.kind is Kind.NON_TENSOR and not value.maybe_parameter:
+                non_tensor_at.setdefault(name, where if name in given else f"{where} (its default)")
 
     needles = tuple(sorted(name + "(" for name in names))
     for path in index.files_calling(names):
@@ -911,6 +922,9 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
     )
     index.memo[("call_sites_partly_typed", symbols.path, cls.name, cls.lineno)] = {
         name: (tensor_at[name], untyped_at[name]) for name in seen if name in tensor_at and name in untyped_at
+    }
+    index.memo[("call_sites_mixed", symbols.path, cls.name, cls.lineno)] = {
+        name: (tensor_at[name], non_tensor_at[name]) for name in seen if name in tensor_at and name in non_tensor_at
     }
     if not calls:
         return {}

@@ -22,6 +22,7 @@ from codemod.call_sites import (
     keyword_taken,
     keywords_taken,
     kept_arguments,
+    mixed_arguments,
     partly_typed_arguments,
     refuted_arguments,
     registered_elsewhere,
@@ -48,6 +49,7 @@ from codemod.tensors import (
     Evaluator,
     Kind,
     Value,
+    admits_a_tensor_among_others,
     constructor_attributes,
     mentions_self_attribute,
     method_bound_attributes,
@@ -185,6 +187,7 @@ class ClassFacts:
             return evidenced | combined_with_inputs(self.cls, attrs & open_arguments) | (attrs & (moved | by_signature))
 
         kept = kept_arguments(init, walker.events, walker.ev, worth)
+        self._mixed_arguments(init, walker)
         tested = type_tested(init)  # `if not isinstance(weight, torch.Tensor)`: other values are expected
         kept = {attr: name for attr, name in kept.items() if name.partition(".")[0] not in tested}
         if not kept:
@@ -204,6 +207,12 @@ class ClassFacts:
         # `Model(mean=dataset.mean)`): a raw tensor in the first configuration at least
         partly = partly_typed_arguments(self.index, self.symbols, self.cls)
         partial = {a for a in used | combined if kept[a] not in typed and kept[a] in partly}
+        # a call hands a tensor and another a number or a string (`RX(0, torch.tensor(0.5))`,
+        # `RX(0, "theta")`): a raw tensor in the first configuration, reported, never rewritten
+        mixed = mixed_arguments(self.index, self.symbols, self.cls)
+        for a in sorted(used | combined):
+            if kept[a] not in typed and kept[a] in mixed and a not in untyped | partial:
+                self.untyped_tensor_arguments[a] = (kept[a], None, (*mixed[kept[a]], "non-tensor"))
         if untyped or partial:
             refuted = refuted_arguments(self.index, self.symbols, self.cls)
             scalars = _scalar_parameters(init)  # `size_average=True`: the signature says what it is
@@ -211,11 +220,30 @@ class ClassFacts:
                           and kept[a].partition(".")[0] not in scalars and not registered_elsewhere(self.index, kept[a])}
             evidence = {a: where for a, where in in_bindings.items() if a in candidates}
             evidence.update(tensor_use_evidence(self.cls, walker.ev.self_name, candidates - set(evidence)))
-            self.untyped_tensor_arguments = {a: (kept[a], where, None) for a, where in evidence.items()}
+            self.untyped_tensor_arguments.update((a, (kept[a], where, None)) for a, where in evidence.items())
             for a in sorted(candidates & partial):
                 where = self.untyped_tensor_arguments.get(a, (None, None, None))[1]
                 self.untyped_tensor_arguments[a] = (kept[a], where, partly[kept[a]])
         return typed
+
+    def _mixed_arguments(self, init: FunctionNode, walker: BodyWalker) -> None:
+        """Kept arguments annotated as a tensor among other values (`param_name: str | float |
+        Tensor`) that one repository call hands a tensor and another (or the default) a value
+        that is none: reported (BUF308), since the tensor stays a plain attribute and no
+        rewrite can register the other values."""
+        args = init.args
+        admitting = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+                     if admits_a_tensor_among_others(a.annotation, walker.ev)}
+        if not admitting:
+            return
+        wanted = {attr: name for attr, name in kept_arguments(init, walker.events, walker.ev).items() if name in admitting}
+        if not wanted:
+            return
+        values = argument_values(self.index, self.symbols, self.cls, init, set(wanted.values()))
+        mixed = mixed_arguments(self.index, self.symbols, self.cls)
+        for attr, name in sorted(wanted.items()):
+            if name in mixed and not (name in values and values[name].is_tensor):
+                self.untyped_tensor_arguments[attr] = (name, None, (*mixed[name], "non-tensor"))
 
     def _helper_events(self, init: FunctionNode, evaluator: Evaluator, containers: set[str]
                        ) -> list[tuple[ast.Call, AttrEvent]]:

@@ -1436,6 +1436,24 @@ def _annotation_value(annotation: ast.expr | None, evaluator: Evaluator) -> Valu
     return Value(kind, ARGUMENT_STATE)
 
 
+def admits_a_tensor_among_others(annotation: ast.expr | None, evaluator: Evaluator) -> bool:
+    """`str | int | float | Tensor`, `Union[Tensor, str]`: the author admits a tensor among
+    values that are none (a parameter's name or its value); `Optional[Tensor]` does not count."""
+    annotation = _parse_annotation(annotation)
+    members: list[ast.expr] = []
+    pending = [annotation] if annotation is not None else []
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            pending += [node.left, node.right]
+        elif isinstance(node, ast.Subscript) and (evaluator.qualify(node.value) or "").rpartition(".")[2] == "Union":
+            pending += list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        else:
+            members.append(node)
+    kinds = [_annotated_kind(m, evaluator) for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
+    return Kind.TENSOR in kinds and None in kinds
+
+
 def _item_of(iterated: Value) -> Value:
     """What iterating a value gives, where that is known: the items of a list every item of
     which is a tensor (a comprehension of tensors), or its elements when all are the same tensors."""

@@ -27,8 +27,8 @@ RULE = Rule(
     "BUF308",
     "untyped-tensor-argument",
     "keeps a constructor argument that the class uses as only a tensor is used, while no repository call passes a "
-    "value the codemod can type, or that one call hands a tensor and another a value the codemod cannot type; if it "
-    "is a plain tensor it is neither moved by .to() nor saved",
+    "value the codemod can type, or that one call hands a tensor and another a value the codemod cannot type or no "
+    "tensor at all; if it is a plain tensor it is neither moved by .to() nor saved",
     fact="A tensor in a plain attribute is not moved by .to() nor saved in state_dict(); an nn.Parameter assigned to "
     "an attribute is registered by Module.__setattr__ on its own.",
     before="def __init__(self, adj, dim):\n    super().__init__()\n    self.adj = adj\n    self.linear = nn.Linear(dim, dim)\n\n"
@@ -63,6 +63,14 @@ def decide(facts: AttributeFacts) -> Decision | None:
         # a parameter of the signature (not a keyword taken out of **kwargs)
         suggestion += f"; or annotate the argument (`{argument}: torch.Tensor`) and run again"
     used = f", which the class uses as a tensor ({where})," if where else ""
+    if calls is not None and len(calls) == 3:
+        tensor_at, other_at, _ = calls
+        return RULE.skip(
+            f"keeps the argument {argument}{used}; the call of {facts.cls.cls.name} at {tensor_at} passes a tensor, "
+            f"which stays a plain attribute (neither moved by .to() nor saved), but the one at {other_at} passes a "
+            "value that is no tensor, which register_buffer would refuse",
+            "if the tensor should move with the model, convert the other values to tensors in __init__ and "
+            f'register it: self.register_buffer("{facts.attr}", torch.as_tensor({argument}), persistent=False)')
     if calls is not None:
         tensor_at, untyped_at = calls
         said = (f"keeps the argument {argument}{used} and the call of {facts.cls.cls.name} at {tensor_at} passes a "
