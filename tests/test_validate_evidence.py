@@ -220,6 +220,23 @@ class NoiseSchedule(nn.Module):
         return x0 * self.alphas_bar[t].sqrt()[:, None] + self.noise_scale[t][:, None]
 
 
+class Mixture(nn.Module):
+    """No forward: log_prob(x) stands in first, but wants events of 13 values, which no
+    made-up input has; sample(n), the next method that reads the weights, runs instead."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(11, 4)
+        self.weights = torch.linspace(0.1, 1.0, 11)
+
+    def log_prob(self, x):
+        assert x.shape[-1] == 13, "events have 13 values"
+        return x.sum(-1) + self.weights.sum()
+
+    def sample(self, n: int):
+        return self.lin(self.weights.repeat(n, 1))
+
+
 class Sampler(nn.Module):
     """No forward at all: only sample() reads the table."""
 
@@ -473,6 +490,9 @@ EDITS = [
     ("NoiseSchedule", "noise_scale", "self.noise_scale = torch.sqrt(1 - self.alphas_bar)",
      'self.register_buffer("noise_scale", torch.sqrt(1 - self.alphas_bar), persistent=False)', "buffer", False,
      "persistent=False: derived from constructor arguments"),
+    ("Mixture", "weights", "self.weights = torch.linspace(0.1, 1.0, 11)",
+     'self.register_buffer("weights", torch.linspace(0.1, 1.0, 11), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
     ("FilterBank", "window", "self.window = torch.hann_window(dim)",
      'self.register_buffer("window", torch.hann_window(dim), persistent=False)', "buffer", False,
      "persistent=False: derived from constructor arguments"),
@@ -661,6 +681,15 @@ def test_a_method_no_forward_calls_proves_what_it_reads(verdicts):
     assert any("no forward reads noise_scale: q_sample() does, and ran in place of forward" in n
                for n in v.details + v.notes), \
         _describe(v)
+
+
+def test_the_next_method_stands_in_where_the_first_one_s_inputs_do_not_run(verdicts):
+    v = verdicts["Mixture"]
+    assert v.verdict is Verdict.PASSED and v.forward_for("weights") == "compared", _describe(v)
+    said = v.details + v.notes
+    assert any(d.startswith("log_prob() did not run with made-up inputs") and "events have 13 values" in d
+               for d in said), _describe(v)
+    assert any("sample(), which reads the rewritten attributes, stood in for it" in d for d in said), _describe(v)
 
 
 def test_a_loss_that_overrides_call_gets_inputs_from_its_signature_and_both_flag_values(verdicts):

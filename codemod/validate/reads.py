@@ -181,12 +181,22 @@ def stand_in(cls: type, attrs: list[str]) -> str | None:
     data (a parameter besides self) and returns a value; None where there is none.  A
     diffusion process kept as an nn.Module (`trainloss(x_0)`, `sample(shape)`) is used through
     such methods, and running one, on both sides alike, is what a forward would show."""
+    found = stand_ins(cls, attrs)
+    return found[0] if found else None
+
+
+def stand_ins(cls: type, attrs: list[str]) -> list[str]:
+    """Every method that could stand in for a missing forward (stand_in), the best first: the
+    next is tried where the made-up inputs of one do not run it (`log_prob(x)` of a flow whose
+    event size nothing makes up, then `sample(n)`)."""
     methods = _methods(cls)
     if methods is None or _entry(methods) is not None:
-        return None
-    constructing = _reached(methods, "__init__") if "__init__" in methods else set()
-    best = _most_reading(methods, attrs, constructing)
-    return best[0] if best is not None else None
+        return []
+    excluded = _reached(methods, "__init__") if "__init__" in methods else set()
+    found: list[tuple[str, list[str]]] = []
+    while (best := _most_reading(methods, attrs, excluded | {name for name, _ in found})) is not None:
+        found.append(best)
+    return [name for name, _ in sorted(found, key=lambda candidate: -len(candidate[1]))]
 
 
 def reader_methods(cls: type, attrs: list[str]) -> list[tuple[str, list[str]]]:
@@ -229,16 +239,6 @@ def _most_reading(methods: dict[str, ast.FunctionDef], attrs: list[str], exclude
         if read and (best is None or len(read) > len(best[1])):
             best = (name, read)
     return best
-
-
-def use_stand_in(cls: type, attrs: list[str]) -> str | None:
-    """Make the stand-in (if any) the class's forward in this worker, on both sides alike;
-    its name, or None.  The class object is the worker's own import: the repository's code is
-    untouched."""
-    name = stand_in(cls, attrs)
-    if name is not None:
-        apply_stand_in(cls, name)
-    return name
 
 
 def apply_stand_in(cls: type, name: str) -> None:

@@ -52,6 +52,8 @@ from codemod.validate.worker import phase, warm_import
 # Builds of one class: the first, then variants while they add evidence (see _more_builds).
 MAX_BUILDS = 4
 MAX_VARIANTS_TRIED = 10
+# Methods tried as a missing forward's stand-in (reads.stand_ins), the first included.
+MAX_STAND_INS_TRIED = 3
 # Builds that run another method in place of forward (reads.reader_methods): kept, and tried.
 MAX_READER_BUILDS = 2
 MAX_READERS_TRIED = 4
@@ -706,7 +708,10 @@ class WorkerState:
             if missing is not None:  # an nn.Module only through a package the interpreter lacks
                 return {"status": "not_validated", "message": f"building {target}: {missing}"}
             return {"status": "not_validated", "message": f"{target} is not an nn.Module subclass"}
-        stood_in = reads.use_stand_in(cls, [attr for attr, *_ in request["findings"]])
+        stand_ins = reads.stand_ins(cls, [attr for attr, *_ in request["findings"]])
+        stood_in = stand_ins[0] if stand_ins else None
+        if stood_in is not None:
+            reads.apply_stand_in(cls, stood_in)
         phase("examples")
         try:
             source = resolve_source(cls, target, self.examples, request.get("record"), context=self.context)
@@ -737,6 +742,8 @@ class WorkerState:
                 source = resolve_source(cls, target, self.examples, request.get("record"), context=self.context,
                                         defaults_raised=exc.text)
                 data = self._gather(cls, source, findings, coverage_file=request.get("file"))
+            if stood_in is not None and not data["has_inputs"]:
+                stood_in, data = self._other_stand_ins(cls, source, findings, request, stand_ins, data)
         except NotBuildable as exc:
             return {"status": "not_validated", "message": exc.message, "snippet": exc.snippet}
         except StageError as exc:
@@ -850,6 +857,24 @@ class WorkerState:
         if not evidence.complete() and primary.make_inputs is not None and len(out) + 1 < MAX_BUILDS:
             out += self._input_variants(cls, primary, request, evidence, MAX_BUILDS - 1 - len(out), tried)
         return out
+
+    def _other_stand_ins(self, cls: type, source: Source, findings: list[list[Any]], request: dict[str, Any],
+                         stand_ins: list[str], data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The next methods that could stand in for the missing forward (``stand_ins``, the
+        first applied), while none has run: the first whose made-up inputs run it, with its
+        build; else the first stand-in's."""
+        first = stand_ins[0]
+        for name in stand_ins[1:MAX_STAND_INS_TRIED]:
+            reads.apply_stand_in(cls, name)
+            try:
+                other = self._gather(cls, source, findings, coverage_file=request.get("file"))
+            except (NotBuildable, StageError):
+                continue
+            if other["has_inputs"]:
+                other["notes"].append(f"{first}() did not run with made-up inputs ({_inputs_failure(data)})")
+                return name, other
+        reads.apply_stand_in(cls, first)
+        return first, data
 
     def _reader_builds(self, cls: type, primary: Source, request: dict[str, Any], names: list[str]
                        ) -> list[dict[str, Any]]:
@@ -1293,6 +1318,12 @@ def _cuda_usable() -> bool:
         return True
     except Exception:
         return False
+
+
+def _inputs_failure(data: dict[str, Any]) -> str:
+    """What the build's notes say its made-up inputs raised."""
+    note = next((n for n in data.get("notes") or [] if n.startswith("forward not compared: made-up inputs did not run: ")), "")
+    return note.removeprefix("forward not compared: made-up inputs did not run: ") or "no inputs were made up"
 
 
 def _first_line(exc: BaseException) -> str:
