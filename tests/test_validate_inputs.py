@@ -1725,3 +1725,25 @@ def test_a_log_domain_method_may_stand_in_for_forward_and_a_logging_one_may_not(
             return -0.5 * value ** 2 + self.constant
 
     assert reads.stand_in(Gaussian, ["constant"]) == "log_prob"
+
+
+def test_made_up_lists_a_rewritten_buffer_keeps_are_made_tensors_together_and_shown_whole():
+    class Split(nn.Module):
+        def __init__(self, which, on):
+            super().__init__()
+            if len(which) != len(on):
+                raise ValueError("as many dimensions transformed as conditioned on")
+            self.which = which
+            self.on = on
+
+        def forward(self, x):
+            return torch.index_select(x, -1, self.which) + torch.index_select(x, -1, self.on)
+
+    first = synth.argument_candidates(Split)[0]
+    assert isinstance(first.kwargs["which"], list), first  # a sequence: what `len()` takes
+    repairs = build._repairs_that_build(Split, first, ["which", "on"])
+    made = synth.repaired(first, repairs)
+    # the rewritten buffers refuse a list: both are made tensors, of one length, at once
+    assert all(isinstance(made.kwargs[name], torch.Tensor) for name in ("which", "on")), made
+    assert len(made.kwargs["which"]) == len(made.kwargs["on"])
+    assert "]" not in made.description and made.description.count("=") == 2, made.description

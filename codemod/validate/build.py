@@ -322,25 +322,35 @@ def _repairs_that_build(cls: type, candidate: Any, rewritten: list[str] = ()) ->
     repairs, model = _repairs_that_build_at_all(cls, candidate)
     held = _numbers_kept(model, synth.repaired(candidate, repairs), rewritten, cls)
     del model
+    # every such argument made a tensor of the same option at once first (`len(which) ==
+    # len(on)` holds), then each on its own, keeping what builds
+    joint = [[{"tensor": [name, option]} for name in held] for option in range(len(synth.argument_tensors()))]
     for name in held:
-        for option in range(len(synth.argument_tensors(name))):
-            tried = repairs + [{"tensor": [name, option]}]
-            try:
-                model = _synth_build(cls, synth.repaired(candidate, tried))
-            except Exception:
-                continue
-            if all(isinstance(getattr(model, attr, None), torch.Tensor) for attr in held[name]):
-                return tried
-    return repairs
+        joint += [[{"tensor": [name, option]}] for option in range(len(synth.argument_tensors(name)))]
+    wanted = {attr for attrs in held.values() for attr in attrs}
+    best: tuple[int, list[dict[str, Any]]] = (0, repairs)
+    for added in joint if held else []:
+        tried = repairs + added
+        try:
+            model = _synth_build(cls, synth.repaired(candidate, tried))
+        except Exception:
+            continue
+        tensors = sum(isinstance(getattr(model, attr, None), torch.Tensor) for attr in wanted)
+        if tensors == len(wanted):
+            return tried
+        if tensors > best[0]:
+            best = (tensors, tried)
+    return best[1]
 
 
 def _numbers_kept(model: Any, candidate: Any, rewritten: list[str], cls: type | None = None) -> dict[str, list[str]]:
-    """Made-up keyword arguments that are numbers, with the rewritten attributes of ``model``
+    """Made-up keyword arguments that are numbers or lists, with the rewritten attributes of ``model``
     (built from ``candidate``) that keep them as handed: the same object, or, for the small
     ints Python keeps one of, an equal one where the constructor reads `self.attr = name`."""
     from codemod.validate import synth
 
-    numbers = {name: value for name, value in candidate.kwargs.items() if type(value) in (int, float)}
+    # numbers, and the lists a made-up sequence is (`which=[8, 8, 8]`, indices a caller hands as a tensor)
+    numbers = {name: value for name, value in candidate.kwargs.items() if type(value) in (int, float, list, tuple)}
     if not rewritten or not numbers:
         return {}
     tree = synth._init_tree(cls) if cls is not None else None
@@ -349,7 +359,7 @@ def _numbers_kept(model: Any, candidate: Any, rewritten: list[str], cls: type | 
         held = model.__dict__.get(attr)
         for name, value in numbers.items():
             # the same object: a float made up here, or an int past those Python keeps one of
-            same = held is value and (type(value) is float or value not in range(-5, 257))
+            same = held is value and (type(value) in (float, list, tuple) or value not in range(-5, 257))
             if not same and tree is not None and type(held) is type(value) and held == value:
                 same = attr in synth._kept_as(tree, name)
             if same:

@@ -1308,7 +1308,9 @@ def argument_tensors(name: str = "") -> list[tuple[Any, str]]:
     indices = [(torch.arange(n), f"arange({n})")] if _names_indices(name) else []
     return [*indices, vector, matrix,
             (torch.linspace(0.0, 1.0, BATCH * 3 * n * n).reshape(BATCH, 3, n, n), f"linspace({BATCH}x3x{n}x{n})"),
-            (torch.linspace(0.0, 1.0, 3 * n * n).reshape(3, n, n), f"linspace(3x{n}x{n})")]
+            (torch.linspace(0.0, 1.0, 3 * n * n).reshape(3, n, n), f"linspace(3x{n}x{n})"),
+            # last, for what only indices build (`torch.index_select(x, -1, self.which)`)
+            *([] if indices else [(torch.arange(n), f"arange({n})")])]
 
 
 def _names_indices(name: str) -> bool:
@@ -1388,20 +1390,20 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
             if not isinstance(kwargs.get(name), torch.Tensor):
                 raise Unsynthesizable(f"no made-up tensor {name!r} to repair")
             kwargs[name] = kwargs[name].numpy()
-            description = re.sub(rf"\b{re.escape(name)}=([^,]*)", lambda m: f"{name}=array of {m.group(1)}", description, count=1)
+            description = _shown_again(description, name, lambda old: f"array of {old}")
         elif "int" in repair:
             name = repair["int"]
             if name not in kwargs:
                 raise Unsynthesizable(f"no made-up argument {name!r} to repair")
             kwargs[name] = SPATIAL
-            description = re.sub(rf"\b{re.escape(name)}=[^,]*", lambda _: f"{name}={SPATIAL}", description, count=1)
+            description = _shown_again(description, name, lambda _: str(SPATIAL))
         elif "tensor" in repair:
             name, option = repair["tensor"]
             value, shown = argument_tensors(name)[int(option)]
             if name not in kwargs:
                 raise Unsynthesizable(f"no made-up argument {name!r} to repair")
             kwargs[name] = value
-            description = re.sub(rf"\b{re.escape(name)}=[^,]*", lambda _: f"{name}={shown}", description, count=1)
+            description = _shown_again(description, name, lambda _, shown=shown: shown)
         else:
             *parents, key = repair["list"]
             level: Any = kwargs
@@ -1411,6 +1413,28 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
             level[key] = [value, value]
             description += f"; {'.'.join(repair['list'])}=[{value!r}, {value!r}]"
     return Candidate(candidate.args, kwargs, description)
+
+
+def _shown_again(description: str, name: str, show: Callable[[str], str]) -> str:
+    """``description`` with the value shown for ``name=`` replaced by ``show(old)``; a value in
+    brackets (`which=[8, 8, 8]`) is replaced whole, commas and all."""
+    found = re.search(rf"\b{re.escape(name)}=", description)
+    if found is None:
+        return description
+    start = end = found.end()
+    depth = 0
+    while end < len(description):
+        char = description[end]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif char == "," and depth == 0:
+            break
+        end += 1
+    return description[:start] + show(description[start:end]) + description[end:]
 
 
 # -- values described as JSON ------------------------------------------------------------------
