@@ -237,6 +237,20 @@ class Mixture(nn.Module):
         return self.lin(self.weights.repeat(n, 1))
 
 
+class TrainedWeight(nn.Module):
+    """A weight trained by an optimizer it is handed to (`Adam(model.params)`), wrongly made a
+    buffer: training still updates it on the CPU, but a cast or a move replaces the buffer
+    with a copy that optimizer never sees."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = torch.ones(4).requires_grad_()
+        self.params = [self.w]
+
+    def forward(self, x):
+        return x * self.w
+
+
 class Sampler(nn.Module):
     """No forward at all: only sample() reads the table."""
 
@@ -493,6 +507,9 @@ EDITS = [
     ("Mixture", "weights", "self.weights = torch.linspace(0.1, 1.0, 11)",
      'self.register_buffer("weights", torch.linspace(0.1, 1.0, 11), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
+    ("TrainedWeight", "w", "self.w = torch.ones(4).requires_grad_()",
+     'self.register_buffer("w", torch.ones(4).requires_grad_(), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
     ("FilterBank", "window", "self.window = torch.hann_window(dim)",
      'self.register_buffer("window", torch.hann_window(dim), persistent=False)', "buffer", False,
      "persistent=False: derived from constructor arguments"),
@@ -690,6 +707,14 @@ def test_the_next_method_stands_in_where_the_first_one_s_inputs_do_not_run(verdi
     assert any(d.startswith("log_prob() did not run with made-up inputs") and "events have 13 values" in d
                for d in said), _describe(v)
     assert any("sample(), which reads the rewritten attributes, stood in for it" in d for d in said), _describe(v)
+
+
+def test_a_trained_tensor_made_a_buffer_fails_with_what_parts_it_from_its_optimizer(verdicts):
+    v = verdicts["TrainedWeight"]
+    assert v.verdict is Verdict.FAILED, _describe(v)
+    training = [f for f in v.failures if f.startswith("training: ")]
+    assert any("w requires grad in the original" in f and "a cast or a move to another device replaces it with a "
+               "copy that such an optimizer never updates" in f for f in training), v.failures
 
 
 def test_a_loss_that_overrides_call_gets_inputs_from_its_signature_and_both_flag_values(verdicts):

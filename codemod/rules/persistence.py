@@ -203,7 +203,9 @@ def state_of(attr: str, events, outside, init: ast.FunctionDef | None, self_name
             if what.startswith("(constructor argument"):
                 how = what[len("(constructor argument") : -1].lstrip("; ")  # how it was typed (call_sites)
                 how = f" ({how})" if how else ""
-                return False, f"a tensor handed to the constructor{how}, which its caller builds again on each construction"
+                what = "a tensor handed to the constructor" if _kept_as_handed(events) else \
+                    "computed from a tensor handed to the constructor"
+                return False, f"{what}{how}, which its caller builds again on each construction"
             if "load" in what:
                 return False, f"loaded from a file in __init__ {what}; rebuilt on each construction"
             return False, f"derived from constructor arguments or data {what}; rebuilt on each construction"
@@ -329,6 +331,29 @@ def _only_moves_itself(node: ast.expr, attr: str, self_name: str | None) -> bool
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MOVE_METHODS:
         node = node.func.value
     return _is_self_attr(node, attr, self_name)
+
+
+def _kept_as_handed(events) -> bool:
+    """Whether the constructor keeps the argument itself (`self.w = w`, `args.adj`, `w.to(device)`,
+    `w.view(-1)`), not a value computed from it (`-torch.sum(torch.log(w))`)."""
+    for event in events:
+        node = event.value_node
+        if event.kind != "assign" or node is None:
+            continue
+        while isinstance(node, ast.Call) and (isinstance(node.func, ast.Attribute) or (
+                isinstance(node.func, ast.Name) and node.func.id == "Variable" and node.args)):
+            # a method of the value (a move, a cast, a view), or the old Variable wrapper
+            node = node.func.value if isinstance(node.func, ast.Attribute) else node.args[0]
+        root = node
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value  # `args.adj`, `kwargs["adj"]`
+        if not isinstance(root, ast.Name) or (root.id in _LIBRARY_NAMES and node is not event.value_node):
+            return False  # `torch.cat([...])`, `torch.nn.functional.pad(w, ...)`: a library's function, computing
+    return True
+
+
+# Names a constructor reaches libraries through, not arguments.
+_LIBRARY_NAMES = frozenset({"torch", "F", "nn", "np", "numpy", "math", "scipy"})
 
 
 def _reads_arguments(events, init: ast.FunctionDef | None, self_name: str | None, cache: dict | None = None) -> bool:

@@ -816,8 +816,10 @@ def _training(j: _Judgement, o: dict | None, r: dict | None, findings: list[list
         # a leaf that requires grad is meant to be trained; a result computed from one (`t.repeat(10, 1, 1)`)
         # is trained by nothing, as a raw attribute or as a buffer
         if oa and ra and oa["requires_grad"] and oa.get("leaf", True) and ra["where"] == "buffer":
-            j.fail("training", f"{attr} requires grad in the original (a tensor meant to be trained), but as a buffer "
-                   "no optimizer over model.parameters() ever updates it: it should be an nn.Parameter", attr)
+            j.fail("training", f"{attr} requires grad in the original (a tensor meant to be trained, by an "
+                   "optimizer it is handed to), but as a buffer a cast or a move to another device replaces it "
+                   "with a copy that such an optimizer never updates, where the original's stays the tensor it "
+                   "trains: it should be an nn.Parameter, or stay as it is", attr)
     expected = set(o.get("optimizer") or []) | {n for n, (action, _) in rewritten.items() if action == "parameter"}
     got = set(r.get("optimizer") or [])
     if o.get("optimizer") is not None and r.get("optimizer") is not None:
