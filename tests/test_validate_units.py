@@ -416,3 +416,16 @@ def test_a_snapshot_reads_the_buffers_of_a_script_module():
 
     snap = side.snapshot(Scripted(), [])
     assert [tuple(b) for b in snap["buffers"]] == [("grid", True)]
+
+
+def test_a_cast_output_that_overflows_is_said_to_become_inf_not_to_differ_by_zero():
+    from codemod.validate.compare import compare_cast
+
+    original = [("output", torch.tensor([1.0, 70000.0]))]  # a float32 table kept the sum in range
+    rewritten = [("output", torch.tensor([1.0, float("inf")], dtype=torch.float16))]
+    assert compare_cast(original, rewritten, torch.float16) == [
+        "output: 1 of 2 values become inf or nan where the original's are finite (the computation overflows at the "
+        "cast's range)"]
+    # finite values that differ still give the largest difference
+    assert compare_cast(original, [("output", torch.tensor([1.0, 60000.0]))], torch.float16) == [
+        "output differs (max abs diff 1e+04)"]

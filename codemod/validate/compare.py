@@ -221,5 +221,11 @@ def compare_cast(reference: list[tuple[str, Any]], got: list[tuple[str, Any]], d
         finite = a64[torch.isfinite(a64)]
         scale = max(1.0, float(finite.abs().max())) if finite.numel() else 1.0
         if not bool(torch.isclose(b64, a64, rtol=tol, atol=tol * scale, equal_nan=True).all()):
-            problems.append(f"{path} differs (max abs diff {max_abs_diff(a64, b64):.3g})")
+            overflow = int((torch.isfinite(a64) & ~torch.isfinite(b64)).sum())
+            if overflow:
+                # `max abs diff` counts finite values only: say what the rest became
+                problems.append(f"{path}: {overflow} of {b64.numel()} values become inf or nan where the original's "
+                                "are finite (the computation overflows at the cast's range)")
+            else:
+                problems.append(f"{path} differs (max abs diff {max_abs_diff(a64, b64):.3g})")
     return problems
