@@ -104,7 +104,7 @@ SETTINGS = os.environ["A_VARIABLE_THIS_ENVIRONMENT_LACKS"]  # the import fails h
 
 
 class Broken(nn.Module):
-    def __init__(self, n=3):
+    def __init__(self, n=len(SETTINGS)):  # no class without the setting
         super().__init__()
         self.idx = torch.arange(n, dtype=torch.long)
 

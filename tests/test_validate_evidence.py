@@ -612,6 +612,40 @@ PATCH_EDITS = [
 ]
 
 
+# A training script that loads its data before it defines its loss, and defines the loss only
+# under a flag: importing it raises before the class exists, so the module is built from its
+# definitions (definitions.py), skipping the load that raises and the script's work.
+SCRIPT = '''
+import sys
+
+import torch
+import torch.nn as nn
+
+USE_WEIGHTED = "--weighted" in sys.argv
+recordings = torch.load("recordings_that_are_not_here.pt")
+
+if USE_WEIGHTED:
+    class WeightedError(nn.Module):
+        def __init__(self, weight):
+            super().__init__()
+            self.weight = weight
+
+        def forward(self, input, target):
+            return (self.weight * (input - target) ** 2).mean()
+
+    criterion = WeightedError(torch.ones(8))
+
+for epoch in range(3):
+    print(criterion(recordings, recordings))
+'''
+
+SCRIPT_EDITS = [
+    ("WeightedError", "weight", "self.weight = weight",
+     'self.register_buffer("weight", weight, persistent=False)', "buffer", False,
+     "persistent=False: a tensor handed to the constructor"),
+]
+
+
 def _module(root: Path, name: str, source: str, edits) -> tuple[list[ClassRewrite], dict[Path, str]]:
     text = textwrap.dedent(source).lstrip("\n")
     path = root / "pkg" / f"{name}.py"
@@ -619,7 +653,7 @@ def _module(root: Path, name: str, source: str, edits) -> tuple[list[ClassRewrit
     lines = text.splitlines()
     rewrites = []
     for cls, attr, old, new, action, persistent, reason in edits:
-        start = next(i for i, line in enumerate(lines) if line.startswith(f"class {cls}("))
+        start = next(i for i, line in enumerate(lines) if line.lstrip().startswith(f"class {cls}("))
         index = next(i for i in range(start, len(lines)) if lines[i].strip() == old)
         lines[index] = lines[index].replace(old, new)
         finding = Finding(f"pkg/{name}.py", index + 1, 9, cls, attr, Action(action), persistent, reason)
@@ -638,7 +672,9 @@ def _repository(root: Path) -> tuple[list[ClassRewrite], dict[Path, str]]:
     rewrites, overlay = _module(root, "models", MODELS, EDITS)
     more, other = _module(root, "patches", PATCHES, PATCH_EDITS)
     overlay.update(other)
-    return rewrites + more, overlay
+    script, other = _module(root, "train_script", SCRIPT, SCRIPT_EDITS)
+    overlay.update(other)
+    return rewrites + more + script, overlay
 
 
 @pytest.fixture(scope="module")
@@ -715,6 +751,15 @@ def test_a_trained_tensor_made_a_buffer_fails_with_what_parts_it_from_its_optimi
     training = [f for f in v.failures if f.startswith("training: ")]
     assert any("w requires grad in the original" in f and "a cast or a move to another device replaces it with a "
                "copy that such an optimizer never updates" in f for f in training), v.failures
+
+
+def test_a_class_a_script_defines_after_code_that_raises_is_built_from_the_script_s_definitions(verdicts):
+    v = verdicts["WeightedError"]
+    assert v.verdict is Verdict.PASSED and v.forward_for("weight") == "compared", _describe(v)
+    said = v.details + v.notes
+    assert any("train_script's top-level code raised FileNotFoundError" in d and "before defining WeightedError" in d
+               and "the definitions that raised were skipped (line 7 (FileNotFoundError))" in d for d in said), \
+        _describe(v)
 
 
 def test_a_loss_that_overrides_call_gets_inputs_from_its_signature_and_both_flag_values(verdicts):

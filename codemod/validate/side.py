@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import torch
 
-from codemod.validate import checks, compare, compat, cuda_standin, devices, reads, stubs, synth
+from codemod.validate import checks, compare, compat, cuda_standin, definitions, devices, reads, stubs, synth
 from codemod.validate.build import (
     FORWARD_SEED,
     Context,
@@ -220,6 +220,11 @@ PACKAGE_INIT_FAILURES: dict[str, str] = {}
 # rewritten file's lines differ), and the exception itself.
 MODULE_TAIL_FAILURES: dict[str, tuple[str, BaseException]] = {}
 
+# Modules whose own top-level code raised before the class was defined, built from their
+# definitions instead (definitions.py): module name -> (what the import raised, the
+# statements skipped because they raised).
+DEFINITIONS_ONLY: dict[str, tuple[str, list[str]]] = {}
+
 
 def _import_module(module_name: str, root: str | None, needed: str | None = None) -> Any:
     """The module; where its own code ran to the end but its package's __init__ raised later
@@ -241,7 +246,16 @@ def _import_module(module_name: str, root: str | None, needed: str | None = None
             return ran
         partial = _ran_until_it_raised(exc, module_name, needed)
         if partial is None:
-            raise
+            # (a module that is not there, or lacks a name, has its own answers: stubs, how to build it)
+            ran = None if isinstance(exc, ImportError) or _unbuilt_extension(exc, root) is not None else \
+                _module_namespace(exc, module_name, own=True)
+            built = definitions.definitions_only(module_name, ran, needed) if ran is not None and needed else None
+            if built is None:
+                raise
+            # a script whose top-level code raised before defining the class: its definitions
+            said = re.sub(r"0x[0-9a-fA-F]+", "0x...", f"{type(exc).__name__}: {exc}")
+            DEFINITIONS_ONLY[module_name] = (said, built[1])
+            return built[0]
         # compared across the two sides: an object's address in the message differs between them
         said = re.sub(r"0x[0-9a-fA-F]+", "0x...", f"{type(exc).__name__}: {exc}")
         MODULE_TAIL_FAILURES[module_name] = (said, exc)
@@ -249,13 +263,30 @@ def _import_module(module_name: str, root: str | None, needed: str | None = None
         return partial
 
 
+def _what_raised(skipped: list[str] | None) -> list[str] | None:
+    """The exceptions of the statements definitions_only skipped, in order, without their lines
+    (a rewrite may move the lines below it)."""
+    return None if skipped is None else [entry.rpartition(" (")[2] for entry in skipped]
+
+
+def _module_namespace(exc: BaseException, module_name: str, own: bool = False) -> dict[str, Any] | None:
+    """The globals of ``module_name``'s top-level code where ``exc`` went through it; None where
+    it did not.  ``own``: only where no module it imports raised it (the innermost top-level
+    code the traceback runs through is this module's)."""
+    namespace = None
+    innermost = None
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
+        if frame.f_code.co_name == "<module>":
+            innermost = frame.f_globals.get("__name__")
+            if innermost == module_name:
+                namespace = frame.f_globals
+    return None if own and innermost != module_name else namespace
+
+
 def _ran_until_it_raised(exc: BaseException, module_name: str, needed: str | None) -> Any:
     """The module ``module_name`` as far as its top-level code ran before raising ``exc``, where
     that code is the module's own (not a module it imports) and had already defined ``needed``."""
-    namespace = None
-    for frame, _ in traceback.walk_tb(exc.__traceback__):
-        if frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == module_name:
-            namespace = frame.f_globals
+    namespace = _module_namespace(exc, module_name)
     if namespace is None or needed is None:
         return None
     defined = namespace.get(needed)
@@ -788,6 +819,13 @@ class WorkerState:
             builds[0]["notes"].append(f"{request['module']} was imported as far as its top-level code ran: after "
                                       f"defining {request['class_name']}, it raised {format_exception(tail[1])} "
                                       "(on both sides alike)")
+        only = DEFINITIONS_ONLY.get(request["module"])
+        if only is not None:
+            skipped = f"; the definitions that raised were skipped ({', '.join(only[1])})" if only[1] else ""
+            builds[0]["notes"].append(
+                f"{request['module']}'s top-level code raised {only[0]} before defining {request['class_name']}: "
+                "the module was built from its imports, functions, classes and plain assignments, without the "
+                f"code that does the script's work (on both sides alike){skipped}")
         if PACKAGE_INIT_FAILURES:
             builds[0]["notes"].append("imported although its package's __init__ raised after the module had run: "
                                       + "; ".join(f"{m}: {e}" for m, e in sorted(PACKAGE_INIT_FAILURES.items())))
@@ -801,6 +839,8 @@ class WorkerState:
                                       + ", ".join(stubs.stubbed()) + f" (not otherwise used while building and running{used})")
         torch.save({"builds": builds, "forward_reads": forward_reads, "handed_on": handed_on,
                     "unrun_readers": unrun_readers, "stand_in": stood_in,
+                    "definitions_only": list(DEFINITIONS_ONLY[request["module"]][1])
+                    if request["module"] in DEFINITIONS_ONLY else None,
                     "tried": tried[0] - (len(builds) - 1), "module_tail": tail[0] if tail else None},
                    request["data"])
         return {"status": "ok", "source": source.kind}
@@ -996,6 +1036,12 @@ class WorkerState:
             return {"status": "failed" if blamed else "error",
                     "message": f"the rewritten {request['module']}'s top-level code raised {said}, where the "
                     f"original's raised {original.get('module_tail') or 'nothing'}"}
+        only = DEFINITIONS_ONLY.get(request["module"])
+        if _what_raised(only[1] if only else None) != _what_raised(original.get("definitions_only")):
+            # built from its definitions on one side only, or skipping other statements
+            said = f"skipped {', '.join(only[1]) or 'nothing'}" if only else "imported whole"
+            return {"status": "error", "message": f"the rewritten {request['module']} was {said} where the "
+                    f"original's definitions skipped {', '.join(original.get('definitions_only') or []) or 'nothing'}"}
         if original.get("stand_in"):
             reads.apply_stand_in(cls, original["stand_in"])  # the method that stood in for forward there
         results = []
