@@ -1608,7 +1608,11 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
     pair = _prediction_and_target(required, first_layers, hints)
     if pair is not None:
         prediction, target = pair
-        per_param[target] = per_param[prediction]  # the same shapes, drawn separately
+        # the same shapes, drawn separately; a target in [0, 1) (probabilities, a mask, soft
+        # labels), never negative: `F.cross_entropy(x, randn)` in a focal loss gives a negative
+        # loss whose `exp(-ce)` overflows under a half cast, which no real target does
+        per_param[target] = [{**spec, "op": "rand"} if spec.get("op") == "randn" else spec
+                             for spec in per_param[prediction]]
     for j in range(max(len(s) for s in per_param)):
         chosen = [s[min(j, len(s) - 1)] for s in per_param]
         add(_arrange(required, chosen))
@@ -2070,8 +2074,8 @@ def _first_nested(candidate: dict[str, Any]) -> dict[str, Any] | None:
 def _replaced_deep(candidate: dict[str, Any], old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """_replaced, inside made-up dicts and lists too (every tensor made like ``old``)."""
     def change(spec: Any) -> Any:
-        if spec == old:
-            return new
+        if _alike(spec, old):
+            return _as(spec, new)
         if isinstance(spec, dict) and spec.get("op") == "dict":
             return {**spec, "items": [[key, change(value)] for key, value in spec.get("items") or []]}
         if isinstance(spec, dict) and spec.get("op") in ("list", "tuple"):
@@ -2198,7 +2202,27 @@ def _first_input(candidate: dict[str, Any], ops: tuple[str, ...]) -> dict[str, A
 
 def _replaced(candidate: dict[str, Any], old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The candidate with every input made like ``old`` (a pair to compare alike) made ``new``."""
-    return _mapped(candidate, lambda spec: new if spec == old else spec)
+    return _mapped(candidate, lambda spec: _as(spec, new) if _alike(spec, old) else spec)
+
+
+# Ops of made-up float tensors that differ only in their values: a prediction (`randn`) and
+# its target (`rand`) are a pair made again alike.
+_FLOAT_DRAWS = ("randn", "rand")
+
+
+def _alike(spec: Any, old: dict[str, Any]) -> bool:
+    """Whether ``spec`` is made as ``old`` is, its values drawn from either float draw."""
+    if spec == old:
+        return True
+    return (isinstance(spec, dict) and spec.get("op") in _FLOAT_DRAWS and old.get("op") in _FLOAT_DRAWS
+            and {k: v for k, v in spec.items() if k != "op"} == {k: v for k, v in old.items() if k != "op"})
+
+
+def _as(spec: Any, new: dict[str, Any]) -> dict[str, Any]:
+    """``new``, keeping the float draw of ``spec`` (a target stays in [0, 1))."""
+    if isinstance(spec, dict) and spec.get("op") in _FLOAT_DRAWS and new.get("op") in _FLOAT_DRAWS:
+        return {**new, "op": spec["op"]}
+    return new
 
 
 def _with_input(candidate: dict[str, Any], k: int, new: dict[str, Any]) -> dict[str, Any]:
