@@ -267,6 +267,21 @@ class FocalLoss(nn.Module):
         return ((1 - pt) ** self.gamma * ce).mean()
 
 
+class DecayCell(nn.Module):
+    """The empirical mean, kept only when given (`x_mean=None` by default): the build that gives
+    it a value makes one up (a number, 8), which the rewritten buffer refuses; that proves
+    nothing about a tensor, so the rewrite is not validated, never failed."""
+
+    def __init__(self, hidden, x_mean=None):
+        super().__init__()
+        self.lin = nn.Linear(hidden, hidden)
+        if x_mean is not None:
+            self.x_mean = x_mean
+
+    def forward(self, x):
+        return self.lin(x)
+
+
 class Sampler(nn.Module):
     """No forward at all: only sample() reads the table."""
 
@@ -529,6 +544,9 @@ EDITS = [
     ("FocalLoss", "weight", "self.weight = weight",
      'self.register_buffer("weight", weight, persistent=False)', "buffer", False,
      "persistent=False: a tensor handed to the constructor"),
+    ("DecayCell", "x_mean", "self.x_mean = x_mean",
+     'self.register_buffer("x_mean", x_mean, persistent=False)', "buffer", False,
+     "persistent=False: a tensor handed to the constructor"),
     ("FilterBank", "window", "self.window = torch.hann_window(dim)",
      'self.register_buffer("window", torch.hann_window(dim), persistent=False)', "buffer", False,
      "persistent=False: derived from constructor arguments"),
@@ -785,6 +803,12 @@ def test_a_focal_loss_s_made_up_target_is_never_negative_so_its_half_cast_is_com
     v = verdicts["FocalLoss"]
     assert v.verdict is Verdict.PASSED and v.forward_for("weight") == "compared", _describe(v)
     assert not any("inf or nan" in d for d in v.details + v.failures), _describe(v)
+
+
+def test_a_made_up_value_a_variant_gives_that_a_rewritten_buffer_refuses_is_no_failure(verdicts):
+    v = verdicts["DecayCell"]
+    assert v.verdict is not Verdict.FAILED and v.verdict_for("x_mean") is Verdict.NOT_VALIDATED, _describe(v)
+    assert not v.failures, v.failures
 
 
 def test_a_loss_that_overrides_call_gets_inputs_from_its_signature_and_both_flag_values(verdicts):

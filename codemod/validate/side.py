@@ -263,6 +263,18 @@ def _import_module(module_name: str, root: str | None, needed: str | None = None
         return partial
 
 
+def _made_up(chosen: dict[str, Any]) -> bool:
+    """Whether a build's arguments, or the one its variant changes, are made up by the tool
+    (`x_mean=8` for a `None` default): a non-tensor among them proves nothing about a tensor."""
+    if chosen.get("kind") in _MADE_UP:
+        return True
+    if chosen.get("kind") != "variant":
+        return False
+    spec = chosen.get("spec") or {}
+    return (spec.get("base") or {}).get("kind") in _MADE_UP or any(
+        isinstance(value, dict) and value.get("op") == "synth" for _, value in spec.get("set") or [])
+
+
 def _what_raised(skipped: list[str] | None) -> list[str] | None:
     """The exceptions of the statements definitions_only skipped, in order, without their lines
     (a rewrite may move the lines below it)."""
@@ -1082,7 +1094,7 @@ class WorkerState:
                     return outcome
                 continue
             except StageError as exc:
-                if exc.stage == "build" and chosen["kind"] in _MADE_UP and _NOT_A_TENSOR_FOR_BUFFER in exc.text:
+                if exc.stage == "build" and _made_up(chosen) and _NOT_A_TENSOR_FOR_BUFFER in exc.text:
                     # Made-up arguments handed the attribute a non-tensor: the
                     # rewritten class rightly refuses it, and nothing is learnt about a tensor.
                     message = (f"the arguments of build {number + 1} ({source.detail}) hand a rewritten buffer a "
