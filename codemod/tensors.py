@@ -584,6 +584,14 @@ class Evaluator:
 
     def _eval_BinOp(self, node: ast.BinOp) -> Value:
         left, right = self._operand(node.left), self._operand(node.right)
+        if isinstance(node.op, ast.Mult):
+            for repeated, count in ((left, right), (right, left)):
+                if repeated.kind is Kind.SEQUENCE and count.kind not in (Kind.TENSOR, Kind.SEQUENCE):
+                    # `[torch.zeros(1)] * self.nl`: the list repeated, the same tensors again
+                    item = _item_of(repeated)
+                    return Value(Kind.SEQUENCE, repeated.stateful, items=item if item.is_tensor else None)
+        if isinstance(node.op, ast.Add) and left.kind is right.kind is Kind.SEQUENCE:
+            return Value(Kind.SEQUENCE, combine_state(left, right))  # `[a] + [b]`: a longer list of tensors
         tensors = [v for v in (left, right) if v.kind is Kind.TENSOR]
         if not tensors:
             if left.kind is right.kind is Kind.NON_TENSOR:
