@@ -192,11 +192,8 @@ def stand_ins(cls: type, attrs: list[str]) -> list[str]:
     methods = _methods(cls)
     if methods is None or _entry(methods) is not None:
         return []
-    excluded = _reached(methods, "__init__") if "__init__" in methods else set()
-    found: list[tuple[str, list[str]]] = []
-    while (best := _most_reading(methods, attrs, excluded | {name for name, _ in found})) is not None:
-        found.append(best)
-    return [name for name, _ in sorted(found, key=lambda candidate: -len(candidate[1]))]
+    constructing = _reached(methods, "__init__") if "__init__" in methods else set()
+    return [name for name, _ in _readers(methods, attrs, constructing)]
 
 
 def reader_methods(cls: type, attrs: list[str]) -> list[tuple[str, list[str]]]:
@@ -213,18 +210,16 @@ def reader_methods(cls: type, attrs: list[str]) -> list[tuple[str, list[str]]]:
     entry = _entry(methods)
     ran = (_reached(methods, entry) if entry is not None else set()) | (
         _reached(methods, "__init__") if "__init__" in methods else set())
+    return _readers(methods, left, ran)
+
+
+def _readers(methods: dict[str, ast.FunctionDef], attrs: list[str], excluded: set[str]
+             ) -> list[tuple[str, list[str]]]:
+    """The public methods outside ``excluded`` that read some of ``attrs`` (themselves or
+    through the methods they call on self), each with those attributes, those reading the most
+    first (in the class's order among equals); only those that take data, return a value and
+    compute (not `save`, `plot`, `reset`, a property or a classmethod)."""
     found: list[tuple[str, list[str]]] = []
-    while left and (best := _most_reading(methods, left, ran | {name for name, _ in found})) is not None:
-        found.append(best)
-    return sorted(found, key=lambda candidate: -len(candidate[1]))
-
-
-def _most_reading(methods: dict[str, ast.FunctionDef], attrs: list[str], excluded: set[str]
-                  ) -> tuple[str, list[str]] | None:
-    """The public method outside ``excluded`` that reads the most of ``attrs`` (itself or
-    through the methods it calls on self), with those attributes; only one that takes data,
-    returns a value and computes (not `save`, `plot`, `reset`, a property or a classmethod)."""
-    best: tuple[str, list[str]] | None = None
     for name, function in methods.items():
         if name.startswith("_") or name in excluded or name == "extra_repr" or _acts_on_the_world(name):
             continue
@@ -236,9 +231,9 @@ def _most_reading(methods: dict[str, ast.FunctionDef], attrs: list[str], exclude
             continue
         reached = _reached(methods, name)
         read = [attr for attr in attrs if any(_reads(methods[m], attr) for m in reached)]
-        if read and (best is None or len(read) > len(best[1])):
-            best = (name, read)
-    return best
+        if read:
+            found.append((name, read))
+    return sorted(found, key=lambda candidate: -len(candidate[1]))  # stable: the class's order among equals
 
 
 def apply_stand_in(cls: type, name: str) -> None:
