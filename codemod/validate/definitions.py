@@ -11,7 +11,8 @@ name the file's lines), those inside `if` blocks too, whatever the test (a class
 under a flag); one that raises is skipped, as is every statement that does work: expression
 statements (`train()`, `plt.show()`), loops, `with` blocks, the `__main__` guard, and
 assignments that call a function or class the module itself defines (`model = Net()`,
-`history = fit(model)`), which would run the script's own code.  The rewritten side builds its module the same way, so both run the same statements.
+`history = fit(model)`), which would run the script's own code.  The rewritten side builds
+its module the same way, so both run the same statements.
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 
-def definitions_only(module_name: str, ran: dict[str, Any], needed: str) -> tuple[types.ModuleType, list[str]] | None:
-    """The module built from the definitions of its file, with the lines of the statements
-    skipped because they raised; None where ``needed`` is still not a class of it.  ``ran``:
+def definitions_only(module_name: str, ran: dict[str, Any], needed: str
+                     ) -> tuple[types.ModuleType, list[list[Any]]] | None:
+    """The module built from the definitions of its file, with ``[line, exception name]`` for
+    each statement skipped because it raised; None where ``needed`` is still not a class of it.  ``ran``:
     the namespace of the import that raised, whose loader serves the text (the rewritten
     side's overlay serves the rewritten one)."""
     file = ran.get("__file__")
@@ -48,8 +50,9 @@ def definitions_only(module_name: str, ran: dict[str, Any], needed: str) -> tupl
     previous = sys.modules.get(module_name)
     sys.modules[module_name] = module  # the class's __module__, pickling, relative imports
     statements = _top_level(tree.body)
-    local = {stmt.name for stmt in statements if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-    skipped: list[str] = []
+    local = {stmt.name for stmt in statements
+             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    skipped: list[list[Any]] = []
     for stmt in statements:
         if not _defines(stmt, local):
             continue
@@ -57,7 +60,7 @@ def definitions_only(module_name: str, ran: dict[str, Any], needed: str) -> tupl
         try:
             exec(code, module.__dict__)  # noqa: S102 - the repository's own definitions, as an import runs them
         except (Exception, SystemExit) as exc:
-            skipped.append(f"line {stmt.lineno} ({type(exc).__name__})")
+            skipped.append([stmt.lineno, type(exc).__name__])
     defined = module.__dict__.get(needed)
     if not (isinstance(defined, type) and defined.__module__ == module_name):
         if previous is not None:

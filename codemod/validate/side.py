@@ -223,7 +223,7 @@ MODULE_TAIL_FAILURES: dict[str, tuple[str, BaseException]] = {}
 # Modules whose own top-level code raised before the class was defined, built from their
 # definitions instead (definitions.py): module name -> (what the import raised, the
 # statements skipped because they raised).
-DEFINITIONS_ONLY: dict[str, tuple[str, list[str]]] = {}
+DEFINITIONS_ONLY: dict[str, tuple[str, list[list[Any]]]] = {}
 
 
 def _import_module(module_name: str, root: str | None, needed: str | None = None) -> Any:
@@ -244,6 +244,8 @@ def _import_module(module_name: str, root: str | None, needed: str | None = None
         if "." in module_name and ran is not None and getattr(ran, "__spec__", None) is not None:
             PACKAGE_INIT_FAILURES[module_name] = format_exception(exc)
             return ran
+        # compared across the two sides: an object's address in the message differs between them
+        said = re.sub(r"0x[0-9a-fA-F]+", "0x...", f"{type(exc).__name__}: {exc}")
         partial = _ran_until_it_raised(exc, module_name, needed)
         if partial is None:
             # (a module that is not there, or lacks a name, has its own answers: stubs, how to build it)
@@ -253,11 +255,8 @@ def _import_module(module_name: str, root: str | None, needed: str | None = None
             if built is None:
                 raise
             # a script whose top-level code raised before defining the class: its definitions
-            said = re.sub(r"0x[0-9a-fA-F]+", "0x...", f"{type(exc).__name__}: {exc}")
             DEFINITIONS_ONLY[module_name] = (said, built[1])
             return built[0]
-        # compared across the two sides: an object's address in the message differs between them
-        said = re.sub(r"0x[0-9a-fA-F]+", "0x...", f"{type(exc).__name__}: {exc}")
         MODULE_TAIL_FAILURES[module_name] = (said, exc)
         sys.modules[module_name] = partial  # later imports of the module (pickling the class) find it
         return partial
@@ -275,10 +274,15 @@ def _made_up(chosen: dict[str, Any]) -> bool:
         isinstance(value, dict) and value.get("op") == "synth" for _, value in spec.get("set") or [])
 
 
-def _what_raised(skipped: list[str] | None) -> list[str] | None:
+def _what_raised(skipped: list[list[Any]] | None) -> list[str] | None:
     """The exceptions of the statements definitions_only skipped, in order, without their lines
     (a rewrite may move the lines below it)."""
-    return None if skipped is None else [entry.rpartition(" (")[2] for entry in skipped]
+    return None if skipped is None else [name for _, name in skipped]
+
+
+def _skipped_text(skipped: list[list[Any]] | None) -> str:
+    """``"line 7 (FileNotFoundError), line 9 (NameError)"``, or "nothing"."""
+    return ", ".join(f"line {line} ({name})" for line, name in skipped or []) or "nothing"
 
 
 def _module_namespace(exc: BaseException, module_name: str, own: bool = False) -> dict[str, Any] | None:
@@ -833,7 +837,7 @@ class WorkerState:
                                       "(on both sides alike)")
         only = DEFINITIONS_ONLY.get(request["module"])
         if only is not None:
-            skipped = f"; the definitions that raised were skipped ({', '.join(only[1])})" if only[1] else ""
+            skipped = f"; the definitions that raised were skipped ({_skipped_text(only[1])})" if only[1] else ""
             builds[0]["notes"].append(
                 f"{request['module']}'s top-level code raised {only[0]} before defining {request['class_name']}: "
                 "the module was built from its imports, functions, classes and plain assignments, without the "
@@ -1051,9 +1055,9 @@ class WorkerState:
         only = DEFINITIONS_ONLY.get(request["module"])
         if _what_raised(only[1] if only else None) != _what_raised(original.get("definitions_only")):
             # built from its definitions on one side only, or skipping other statements
-            said = f"skipped {', '.join(only[1]) or 'nothing'}" if only else "imported whole"
+            said = f"skipped {_skipped_text(only[1])}" if only else "imported whole"
             return {"status": "error", "message": f"the rewritten {request['module']} was {said} where the "
-                    f"original's definitions skipped {', '.join(original.get('definitions_only') or []) or 'nothing'}"}
+                    f"original's definitions skipped {_skipped_text(original.get('definitions_only'))}"}
         if original.get("stand_in"):
             reads.apply_stand_in(cls, original["stand_in"])  # the method that stood in for forward there
         results = []
@@ -1308,7 +1312,7 @@ class WorkerState:
             last = errors[candidates.index(made_again[-1])] if made_again else None
             if last is not None and last.split(" raised ", 1)[-1] == errors[0].split(" raised ", 1)[-1]:
                 last = None
-            data["notes"].append("forward not compared: made-up inputs did not run: " + errors[0]
+            data["notes"].append(_NO_INPUTS_NOTE + errors[0]
                                  + (f"; made again as the errors asked, the last {last}" if last else ""))
         del trial_model
 
@@ -1380,8 +1384,12 @@ def _cuda_usable() -> bool:
 
 def _inputs_failure(data: dict[str, Any]) -> str:
     """What the build's notes say its made-up inputs raised."""
-    note = next((n for n in data.get("notes") or [] if n.startswith("forward not compared: made-up inputs did not run: ")), "")
-    return note.removeprefix("forward not compared: made-up inputs did not run: ") or "no inputs were made up"
+    note = next((n for n in data.get("notes") or [] if n.startswith(_NO_INPUTS_NOTE)), "")
+    return note.removeprefix(_NO_INPUTS_NOTE) or "no inputs were made up"
+
+
+# How a build's notes say that no made-up input ran its forward (_probe_inputs).
+_NO_INPUTS_NOTE = "forward not compared: made-up inputs did not run: "
 
 
 def _first_line(exc: BaseException) -> str:
