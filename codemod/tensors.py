@@ -1448,16 +1448,7 @@ def admits_a_tensor_among_others(annotation: ast.expr | None, evaluator: Evaluat
     """`str | int | float | Tensor`, `Union[Tensor, str]`: the author admits a tensor among
     values that are none (a parameter's name or its value); `Optional[Tensor]` does not count."""
     annotation = _parse_annotation(annotation)
-    members: list[ast.expr] = []
-    pending = [annotation] if annotation is not None else []
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-            pending += [node.left, node.right]
-        elif isinstance(node, ast.Subscript) and (evaluator.qualify(node.value) or "").rpartition(".")[2] == "Union":
-            pending += list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
-        else:
-            members.append(node)
+    members = _union_members(annotation, evaluator, ("Union",)) if annotation is not None else []
     kinds = [_annotated_kind(m, evaluator) for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
     return Kind.TENSOR in kinds and None in kinds
 
@@ -1492,21 +1483,28 @@ _PARAMETER_ANNOTATIONS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Pa
 
 def _is_parameter_union(node: ast.expr, evaluator: Evaluator) -> bool:
     """`Union[Parameter, Tensor]`, `Optional[Union[nn.Parameter, Tensor]]`, `Parameter | Tensor`."""
+    members = _union_members(node, evaluator, ("Union", "Optional"))
+    if len(members) < 2:
+        return False
+    parameters = [m for m in members if isinstance(m, (ast.Name, ast.Attribute)) and evaluator.qualify(m) in _PARAMETER_ANNOTATIONS]
+    others = [m for m in members if m not in parameters and not (isinstance(m, ast.Constant) and m.value is None)]
+    return bool(parameters) and bool(others) and all(_annotated_kind(m, evaluator) is Kind.TENSOR for m in others)
+
+
+def _union_members(node: ast.expr, evaluator: Evaluator, wrappers: tuple[str, ...]) -> list[ast.expr]:
+    """The members of a union annotation (`A | B`, and `Union[A, B]` or whichever ``wrappers``
+    name), unions within it unfolded; [node] for one that is no union."""
     members: list[ast.expr] = []
     pending = [node]
     while pending:
         current = pending.pop()
         if isinstance(current, ast.BinOp) and isinstance(current.op, ast.BitOr):
             pending += [current.left, current.right]
-        elif isinstance(current, ast.Subscript) and (evaluator.qualify(current.value) or "").rpartition(".")[2] in ("Union", "Optional"):
+        elif isinstance(current, ast.Subscript) and (evaluator.qualify(current.value) or "").rpartition(".")[2] in wrappers:
             pending += list(current.slice.elts) if isinstance(current.slice, ast.Tuple) else [current.slice]
         else:
             members.append(current)
-    if len(members) < 2:
-        return False
-    parameters = [m for m in members if isinstance(m, (ast.Name, ast.Attribute)) and evaluator.qualify(m) in _PARAMETER_ANNOTATIONS]
-    others = [m for m in members if m not in parameters and not (isinstance(m, ast.Constant) and m.value is None)]
-    return bool(parameters) and bool(others) and all(_annotated_kind(m, evaluator) is Kind.TENSOR for m in others)
+    return members
 
 
 _CONTAINER_ANNOTATIONS = frozenset({"list", "List", "tuple", "Tuple", "Sequence", "dict", "Dict", "Mapping", "MutableMapping", "OrderedDict"})
