@@ -209,10 +209,7 @@ class ClassFacts:
         partial = {a for a in used | combined if kept[a] not in typed and kept[a] in partly}
         # a call hands a tensor and another a number or a string (`RX(0, torch.tensor(0.5))`,
         # `RX(0, "theta")`): a raw tensor in the first configuration, reported, never rewritten
-        mixed = mixed_arguments(self.index, self.symbols, self.cls)
-        for a in sorted(used | combined):
-            if kept[a] not in typed and kept[a] in mixed and a not in untyped | partial:
-                self.untyped_tensor_arguments[a] = (kept[a], None, (*mixed[kept[a]], "non-tensor"))
+        self._note_mixed({a: kept[a] for a in used | combined if a not in untyped | partial}, typed)
         if untyped or partial:
             refuted = refuted_arguments(self.index, self.symbols, self.cls)
             scalars = _scalar_parameters(init)  # `size_average=True`: the signature says what it is
@@ -240,9 +237,14 @@ class ClassFacts:
         if not wanted:
             return
         values = argument_values(self.index, self.symbols, self.cls, init, set(wanted.values()))
+        self._note_mixed(wanted, {name for name, value in values.items() if value.is_tensor})
+
+    def _note_mixed(self, kept: dict[str, str], typed: set[str] | dict[str, Value]) -> None:
+        """Report (BUF308) each kept argument (attr -> argument) not typed a tensor that one
+        repository call hands a tensor and another a value that is none (mixed_arguments)."""
         mixed = mixed_arguments(self.index, self.symbols, self.cls)
-        for attr, name in sorted(wanted.items()):
-            if name in mixed and not (name in values and values[name].is_tensor):
+        for attr, name in sorted(kept.items()):
+            if name in mixed and name not in typed:
                 self.untyped_tensor_arguments[attr] = (name, None, (*mixed[name], "non-tensor"))
 
     def _helper_events(self, init: FunctionNode, evaluator: Evaluator, containers: set[str]
