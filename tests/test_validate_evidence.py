@@ -683,6 +683,34 @@ SCRIPT_EDITS = [
 ]
 
 
+# A network whose constructor reads its layout from a file beside its module, named relative to
+# that folder (YOLOv5's `Model(cfg="yolov5s.yaml")`): from the root the file is not found.
+CONFIGURED = '''
+import json
+
+import torch
+import torch.nn as nn
+
+
+class ConfiguredNet(nn.Module):
+    def __init__(self, cfg="layout.json"):
+        super().__init__()
+        with open(cfg) as handle:
+            width = json.load(handle)["width"]
+        self.proj = nn.Linear(width, width)
+        self.scale = torch.linspace(0.5, 1.5, width)
+
+    def forward(self, x):
+        return self.proj(x) * self.scale
+'''
+
+CONFIGURED_EDITS = [
+    ("ConfiguredNet", "scale", "self.scale = torch.linspace(0.5, 1.5, width)",
+     'self.register_buffer("scale", torch.linspace(0.5, 1.5, width), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
+]
+
+
 def _module(root: Path, name: str, source: str, edits) -> tuple[list[ClassRewrite], dict[Path, str]]:
     text = textwrap.dedent(source).lstrip("\n")
     path = root / "pkg" / f"{name}.py"
@@ -711,7 +739,10 @@ def _repository(root: Path) -> tuple[list[ClassRewrite], dict[Path, str]]:
     overlay.update(other)
     script, other = _module(root, "train_script", SCRIPT, SCRIPT_EDITS)
     overlay.update(other)
-    return rewrites + more + script, overlay
+    configured, other = _module(root, "configured", CONFIGURED, CONFIGURED_EDITS)
+    overlay.update(other)
+    (root / "pkg" / "layout.json").write_text('{"width": 6}')
+    return rewrites + more + script + configured, overlay
 
 
 @pytest.fixture(scope="module")
@@ -797,6 +828,12 @@ def test_a_class_a_script_defines_after_code_that_raises_is_built_from_the_scrip
     assert any("train_script's top-level code raised FileNotFoundError" in d and "before defining WeightedError" in d
                and "the definitions that raised were skipped (line 7 (FileNotFoundError))" in d for d in said), \
         _describe(v)
+
+
+def test_a_constructor_that_opens_a_file_beside_its_module_is_built_from_that_folder(verdicts):
+    v = verdicts["ConfiguredNet"]
+    assert v.verdict is Verdict.PASSED and v.forward_compared, _describe(v)
+    assert any("built from pkg/ (which holds layout.json)" in note for note in v.details + v.notes), _describe(v)
 
 
 def test_a_focal_loss_s_made_up_target_is_never_negative_so_its_half_cast_is_compared(verdicts):

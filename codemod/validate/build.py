@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterator
 import torch
 
 from codemod import examples as examples_api
-from codemod.validate import cuda_standin, sources
+from codemod.validate import cuda_standin, own_folder, sources
 
 Inputs = tuple[tuple[Any, ...], dict[str, Any]]
 
@@ -410,7 +410,18 @@ def _synth_build(cls: type, candidate: Any) -> Any:
 def _without_gpu(construct: Callable[[], Any]) -> Any:
     """``construct()``; where it fails for want of CUDA (a factory given device="cuda"), or
     leaves a tensor on the GPU, again with the factories' CPU stand-in (cuda_standin), which
-    both sides then use."""
+    both sides then use; where it fails for want of a file named relative to the module's own
+    folder, again from that folder (own_folder)."""
+    try:
+        return _on_cpu(construct)
+    except Exception as exc:
+        again = own_folder.retried(lambda: _on_cpu(construct), exc)
+        if again is None:
+            raise
+        return again[0]
+
+
+def _on_cpu(construct: Callable[[], Any]) -> Any:
     try:
         model = construct()
     except Exception as exc:

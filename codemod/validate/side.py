@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import torch
 
-from codemod.validate import checks, compare, compat, cuda_standin, definitions, devices, reads, stubs, synth
+from codemod.validate import checks, compare, compat, cuda_standin, definitions, devices, own_folder, reads, stubs, synth
 from codemod.validate.build import (
     FORWARD_SEED,
     Context,
@@ -736,7 +736,7 @@ class WorkerState:
 
     def _original(self, request: dict[str, Any]) -> dict[str, Any]:
         target = f"{request['module']}.{request['class_name']}"
-        cuda_calls = cuda_standin.used()
+        cuda_calls, folder_builds = cuda_standin.used(), own_folder.used()
         self.context.usages = list(request.get("usages") or [])
         self.context.rewritten = [attr for attr, *_ in request["findings"]]
         phase("import")
@@ -830,6 +830,8 @@ class WorkerState:
                                       "attributes, stood in for it (run and compared as its forward, on both sides)")
         if cuda_standin.used() > cuda_calls:
             builds[0]["notes"].append(cuda_standin.note())
+        if own_folder.used() > folder_builds:
+            builds[0]["notes"].append(own_folder.note(folder_builds))
         tail = MODULE_TAIL_FAILURES.get(request["module"])
         if tail is not None:
             builds[0]["notes"].append(f"{request['module']} was imported as far as its top-level code ran: after "

@@ -51,7 +51,7 @@ import torch
 from torch import nn
 
 from codemod.keywords import kwargs_access
-from codemod.validate import sources
+from codemod.validate import own_folder, sources
 
 MAX_CANDIDATES = 4
 BATCH, SEQ, SPATIAL = 2, 7, 8
@@ -1179,7 +1179,7 @@ def _declarations() -> tuple[dict[str, str | bool], dict[str, list[str]]]:
     found: dict[str, str | bool] = {}
     choices: dict[str, list[str]] = {}
     seen = 0
-    for directory, subdirectories, files in os.walk(os.getcwd()):
+    for directory, subdirectories, files in os.walk(own_folder.repository_root()):
         subdirectories[:] = sorted(d for d in subdirectories if not d.startswith(".") and d not in (
             "node_modules", "site-packages", "__pycache__", "venv", "env"))
         for name in sorted(files):
@@ -1362,7 +1362,7 @@ def blamed_names(error: BaseException, names: list[str]) -> list[str]:
     import linecache
     import traceback
 
-    root = os.path.join(os.getcwd(), "")  # the worker runs from the repository's root
+    root = os.path.join(own_folder.repository_root(), "")
     lines = []
     for frame, number in traceback.walk_tb(error.__traceback__):
         filename = os.path.abspath(frame.f_code.co_filename)
