@@ -767,3 +767,33 @@ def test_a_package_beside_the_importer_wins_over_a_module_of_another_folder_name
                                  before=f"sys.path[:0] = [{str(tmp_path / 'other')!r}, {str(tmp_path / 'somoformer')!r}]")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "6"
+
+
+def test_an_installed_module_refusing_a_stand_in_of_its_missing_dependency_is_stood_in_for(tmp_path):
+    """`from torch.utils.tensorboard import SummaryWriter` without tensorboard installed: torch's
+    module imports `tensorboard` (a stand-in) and then raises "TensorBoard logging requires
+    TensorBoard version 1.15 or above" as the stand-in has no version. The installed module is
+    stood in for as a whole, and using what it holds names the missing dependency."""
+    site = tmp_path / "site"  # an installed package, outside the repository
+    _repo(site, {"boardlib/__init__.py": "",
+                 "boardlib/logging/__init__.py": (
+                     "import boarddep_for_codemod_test\n"
+                     "if not hasattr(boarddep_for_codemod_test, '__version__'):\n"
+                     "    raise ImportError('Board logging requires BoardDep_for_codemod_test 1.15 or above')\n"
+                     "class Writer:\n    pass\n")})
+    repo = tmp_path / "repo"
+    _repo(repo, {"trainer.py": "from boardlib.logging import Writer\nVALUE = 42\n",
+                 "own_check.py": "raise ImportError('requires boarddep_for_codemod_test')\n"})
+    done = _fresh_stubbed_import(repo, "trainer", """
+        print(module.VALUE, stubs.stubbed())
+        try:
+            module.Writer()
+        except stubs.StubUsed as exc:
+            print(exc.module)
+    """, before=f"sys.path.append({str(site)!r})")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["42", "['boarddep_for_codemod_test',", "'boardlib.logging']",
+                                   "boarddep_for_codemod_test"], done.stdout
+    # the repository's own ImportError stays its error
+    done = _fresh_stubbed_import(repo, "own_check", "", before=f"sys.path.append({str(site)!r})")
+    assert done.returncode != 0 and "requires boarddep_for_codemod_test" in done.stderr

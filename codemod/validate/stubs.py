@@ -108,16 +108,19 @@ def _make(qualname: str, module: str) -> type:
 class StubModule(types.ModuleType):
     """A module object whose every attribute is a stub class."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, missing: str | None = None) -> None:
         super().__init__(name)
         self.__file__ = None  # type: ignore[assignment]
         self.__path__ = []  # type: ignore[assignment]  # a package: submodules are stubbed too
         self.__codemod_stub__ = True
+        # the missing module a use names: the module's own top level, or the dependency an
+        # installed module stood in for needed (`tensorboard` for `torch.utils.tensorboard`)
+        self.__codemod_missing__ = missing or name.split(".")[0]
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") and name.endswith("__"):
-            raise StubAttributeMissing(self.__name__.split(".")[0], name)
-        value = _make(f"{self.__name__}.{name}", self.__name__.split(".")[0])
+            raise StubAttributeMissing(self.__codemod_missing__, name)
+        value = _make(f"{self.__name__}.{name}", self.__codemod_missing__)
         setattr(self, name, value)
         return value
 
@@ -150,8 +153,35 @@ _finder = StubFinder()
 DECORATED: list[str] = []
 
 
+# Installed modules stood in for because they refused a stand-in of a missing dependency:
+# module name -> that dependency (`torch.utils.tensorboard` -> `tensorboard`).
+_REFUSING: dict[str, str] = {}
+
+
 def stubbed() -> list[str]:
-    return list(_finder.names)
+    return list(_finder.names) + [name for name in _REFUSING if name not in _finder.names]
+
+
+def refusing_module(exc: ImportError, root: str) -> tuple[str, str] | None:
+    """``(module, dependency)`` where an installed module (outside the repository) raised ``exc``
+    while checking a dependency stood in for: `torch.utils.tensorboard` raises "TensorBoard
+    logging requires TensorBoard version 1.15 or above" when `tensorboard` is a stand-in, which
+    has no version. The module is then stood in for as a whole, naming that dependency."""
+    if isinstance(exc, ModuleNotFoundError) or not _finder.names:
+        return None
+    frames = list(traceback.walk_tb(exc.__traceback__))
+    if not frames:
+        return None
+    frame = frames[-1][0]  # where it was raised
+    filename = os.path.realpath(frame.f_code.co_filename)
+    if filename.startswith(os.path.realpath(root).rstrip(os.sep) + os.sep):
+        return None  # the repository's own code: its error, not an installed package's check
+    name = frame.f_globals.get("__name__")
+    said = str(exc).lower()
+    dependency = next((d for d in _finder.names if d.lower() in said and d in frame.f_globals), None)
+    if not isinstance(name, str) or dependency is None or name in _REFUSING or name.split(".")[0] == dependency:
+        return None
+    return name, dependency
 
 
 def missing_module(exc: BaseException, root: str) -> str | None:
@@ -390,6 +420,15 @@ def import_with_stubs(module_name: str, root: str) -> Any:
             _forget_half_imported(before, root)
             importlib.invalidate_caches()
         except ImportError as exc:
+            refusing = refusing_module(exc, root) if added < MAX_STUBS else None
+            if refusing is not None:
+                _REFUSING[refusing[0]] = refusing[1]
+                added += 1
+                _forget_half_imported(before, root)
+                # (after forgetting: stand-ins made during the failed attempt are forgotten too)
+                sys.modules[refusing[0]] = StubModule(refusing[0], missing=refusing[1])
+                importlib.invalidate_caches()
+                continue
             # `from utils.sampling import resample_torch` in utils/utils.py, which utils/sampling.py
             # imports first: a cycle the repository's own entry point enters from the other side
             entry = _cycle_entry(exc, root, module_name) if cycles < MAX_CYCLES else None
