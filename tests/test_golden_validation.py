@@ -117,9 +117,15 @@ HOLDS_NONE: dict[tuple[str, str], set[str]] = {
     ("lazy_fresh_tensor_from_parameter", "VarRNNCell"): {"noise_in"},
     ("lazy_fresh_tensor_from_parameter", "Scratch"): {"workspace"},
     ("lazy_tensor_from_a_helper_handed_a_layer_output", "Decoder"): {"k", "v"},
-    ("lazy_child_attribute_filled_by_a_setup_method", "Standardize"): {"mean", "std"},
     # filled by a gradient hook, which only a backward pass runs
     ("lazy_gradient_kept_by_a_tensor_hook", "GradCamNet"): {"gradients"},
+}
+
+# Lazy slots that a setter method fills (reads.setter_methods): proven by a further build that
+# calls it with made-up inputs right after construction, then runs forward (passed). The
+# setter named here.
+FILLED_BY_SETTER: dict[tuple[str, str], tuple[set[str], str]] = {
+    ("lazy_child_attribute_filled_by_a_setup_method", "Standardize"): ({"mean", "std"}, "calibrate"),
 }
 
 # Lazy slots (None after construction) that forward fills: compared as the first forward
@@ -395,7 +401,8 @@ def test_lists_name_real_golden_classes():
 
     for (case, cls), reason in CANNOT_BUILD.items():
         assert reason and (GOLDEN / case / "input.py").is_file(), (case, cls)
-    for case, cls in [*BRANCH_NOT_TAKEN, *COVERED_BY_MORE_BUILDS, *WITHOUT_FORWARD, *HOLDS_NONE, *FILLED_BY_FORWARD]:
+    for case, cls in [*BRANCH_NOT_TAKEN, *COVERED_BY_MORE_BUILDS, *WITHOUT_FORWARD, *HOLDS_NONE, *FILLED_BY_FORWARD,
+                      *FILLED_BY_SETTER]:
         assert re.search(rf"^class {cls}\b", read_source(GOLDEN / case / "input.py").text, re.M), (case, cls)
     for case, cls, attr in MIXES_DEVICES:
         text = read_source(GOLDEN / case / "input.py").text
@@ -432,6 +439,10 @@ def test_golden_case_validates(case: Path, golden_validation):
             assert f"attributes: {attr} holds None after construction; compared as the first forward left it" \
                 in validation.details, _describe(validation)
             assert any(d.startswith("casts after a first forward: ") for d in validation.details), _describe(validation)
+        filled_by_setter, setter = FILLED_BY_SETTER.get((case.name, cls), (set(), ""))
+        for attr in filled_by_setter:
+            assert validation.rewrites[attr]["forward"] == "compared", _describe(validation)
+            assert any(f"then {setter}(" in validation.builds[i - 1] for i in validation.rewrites[attr]["builds"])
         for attr, own in validation.rewrites.items():
             if attr in unproven:
                 expected = Verdict.NOT_VALIDATED

@@ -711,6 +711,52 @@ CONFIGURED_EDITS = [
 ]
 
 
+# Empty slots a setter fills before forward reads them, as the repository's own code calls it
+# (an ODE function conditioned before integration): None after construction, so only a build
+# that calls the setter first proves the rewrite, and a half cast after it fails the window.
+SLOTS = '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class ConditionedField(nn.Module):
+    def __init__(self, dim=4, groups=3):
+        super().__init__()
+        self.embed = nn.Embedding(groups, dim)
+        self.net = nn.Linear(dim, dim)
+        self.code = None
+
+    def set_condition(self, group):
+        self.code = self.embed(group).mean(0)
+
+    def forward(self, x):
+        return self.net(x) * self.code
+
+
+class ConfiguredSpectrum(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.window = None
+
+    def configure(self, n_fft: int):
+        self.window = torch.hann_window(n_fft + 14)
+
+    def forward(self, input, target):
+        n_fft = self.window.numel()
+        a = torch.stft(input, n_fft, window=self.window, return_complex=True).abs()
+        b = torch.stft(target, n_fft, window=self.window, return_complex=True).abs()
+        return F.l1_loss(a, b)
+'''
+
+SLOT_EDITS = [
+    ("ConditionedField", "code", "self.code = None", 'self.register_buffer("code", None, persistent=False)', "buffer",
+     False, "persistent=False: set to None here and to a tensor in ConditionedField.set_condition"),
+    ("ConfiguredSpectrum", "window", "self.window = None", 'self.register_buffer("window", None, persistent=False)',
+     "buffer", False, "persistent=False: set to None here and to a tensor in ConfiguredSpectrum.configure"),
+]
+
+
 def _module(root: Path, name: str, source: str, edits) -> tuple[list[ClassRewrite], dict[Path, str]]:
     text = textwrap.dedent(source).lstrip("\n")
     path = root / "pkg" / f"{name}.py"
@@ -741,6 +787,9 @@ def _repository(root: Path) -> tuple[list[ClassRewrite], dict[Path, str]]:
     overlay.update(other)
     configured, other = _module(root, "configured", CONFIGURED, CONFIGURED_EDITS)
     overlay.update(other)
+    slots, other = _module(root, "slots", SLOTS, SLOT_EDITS)
+    overlay.update(other)
+    configured += slots
     (root / "pkg" / "layout.json").write_text('{"width": 6}')
     return rewrites + more + script + configured, overlay
 
@@ -834,6 +883,19 @@ def test_a_constructor_that_opens_a_file_beside_its_module_is_built_from_that_fo
     v = verdicts["ConfiguredNet"]
     assert v.verdict is Verdict.PASSED and v.forward_compared, _describe(v)
     assert any("built from pkg/ (which holds layout.json)" in note for note in v.details + v.notes), _describe(v)
+
+
+def test_an_empty_slot_a_setter_fills_is_proven_by_a_build_that_calls_the_setter_first(verdicts):
+    v = verdicts["ConditionedField"]
+    assert v.verdict is Verdict.PASSED and v.forward_compared, _describe(v)
+    assert any("set_condition(" in build for build in v.builds), _describe(v)
+    assert any("set_condition() fills it" in note for note in v.details + v.notes), _describe(v)
+
+
+def test_an_empty_slot_a_setter_fills_fails_the_half_cast_it_is_then_given(verdicts):
+    v = verdicts["ConfiguredSpectrum"]
+    assert v.verdict is Verdict.FAILED, _describe(v)
+    assert any("half" in f for f in v.failures if f.startswith(("casts: ", "build 2: casts: "))), _describe(v)
 
 
 def test_a_focal_loss_s_made_up_target_is_never_negative_so_its_half_cast_is_compared(verdicts):

@@ -33,6 +33,7 @@ from codemod.validate import cuda_standin, own_folder, sources
 Inputs = tuple[tuple[Any, ...], dict[str, Any]]
 
 FORWARD_SEED = 2  # seeded right before every forward, on both sides
+PREPARE_SEED = 3  # seeded right before a method that fills empty slots (Source.prepare), on both sides
 
 
 _EVERY_DEVICE = [False]  # seed the accelerators' generators too (validating on CUDA)
@@ -83,6 +84,9 @@ class Source:
     known_inputs: list[dict[str, Any]] = field(default_factory=list)
     # the method run as the forward of this build (reads.reader_methods), None for forward itself
     method: str | None = None
+    # a method that fills empty slots, called once right after each build with made-up inputs
+    # (reads.setter_methods), JSON: {"method": name, "inputs": synth spec}; None for none
+    prepare: dict[str, Any] | None = None
 
     @property
     def label(self) -> dict[str, Any]:
@@ -850,7 +854,23 @@ def build(cls: type, source: Source) -> Any:
             f"the example built a {type(model).__module__}.{type(model).__qualname__}, not {cls.__qualname__}", None
         )
     evaluation_mode(model)
+    if source.prepare is not None:
+        fill_slots(model, source.prepare)
     return model
+
+
+def fill_slots(model: torch.nn.Module, prepare: dict[str, Any]) -> None:
+    """Call the method ``prepare`` names with its made-up inputs, as the repository's own code
+    calls a setter before using the module (`ode_func.set_condition(source, target)`): the
+    empty slots it fills are then checked as any tensor the constructor binds. Seeded, and
+    without autograd (a slot holding a graph could not be copied), on both sides alike."""
+    from codemod.validate import synth  # heavier: imported only when asked
+
+    seed_all(1)  # the inputs drawn as forward's are (make_inputs)
+    args, kwargs = synth.make_inputs(prepare["inputs"])
+    seed_all(PREPARE_SEED)
+    with torch.no_grad():
+        getattr(model, prepare["method"])(*args, **kwargs)
 
 
 def evaluation_mode(model: torch.nn.Module) -> None:

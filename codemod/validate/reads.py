@@ -165,6 +165,12 @@ _NOT_STAND_INS = ("save", "load", "write", "plot", "print", "log", "export", "do
                   "visuali", "draw", "dump", "update", "step", "reset", "set_", "init")
 
 
+# Methods that read or write files, draw or train: never called to fill a slot (setter_methods),
+# where `set_`, `update`, `init` and `reset` methods are what fills one.
+_INPUT_OUTPUT = ("save", "load", "write", "plot", "print", "log_", "logging", "export", "download", "fit", "train",
+                 "show", "visuali", "draw", "dump")
+
+
 # Log-domain computations, which the "log" of logging methods does not exclude.
 _LOG_MATH = ("log_prob", "log_lik", "log_density", "log_det", "log_pdf", "log_partition", "log_sum", "log_softmax",
              "log_norm", "logits")
@@ -211,6 +217,52 @@ def reader_methods(cls: type, attrs: list[str]) -> list[tuple[str, list[str]]]:
     ran = (_reached(methods, entry) if entry is not None else set()) | (
         _reached(methods, "__init__") if "__init__" in methods else set())
     return _readers(methods, left, ran)
+
+
+def setter_methods(cls: type, attrs: list[str]) -> list[tuple[str, list[str]]]:
+    """For empty slots of ``attrs`` (None after construction), the methods that fill them:
+    those, other than the constructor and what it calls, that bind ``self.attr`` (themselves
+    or through the methods they call on self), each with the attributes it binds, those
+    binding the most first and those forward does not call before those it does
+    (`set_condition(source, target)` of an ODE function, which its owner calls before
+    integrating). Each takes data; none is a classmethod, a property or a method that reads or
+    writes files, draws or trains (`save`, `plot`, `fit`)."""
+    methods = _methods(cls)
+    if methods is None:
+        return []
+    built = _reached(methods, "__init__") if "__init__" in methods else set()
+    entry = _entry(methods)
+    called = _reached(methods, entry) if entry is not None else set()
+    found: list[tuple[str, list[str]]] = []
+    for name, function in methods.items():
+        if name in built or name == entry or (name.startswith("__") and name.endswith("__")) \
+                or name.lstrip("_").lower().startswith(_INPUT_OUTPUT):
+            continue
+        if _self_name(function) in ("", "cls") or any(
+                isinstance(d, ast.Name) and d.id in ("classmethod", "property") for d in function.decorator_list):
+            continue
+        if not (function.args.args[1:] or function.args.posonlyargs[1:]):
+            continue
+        reached = _reached(methods, name)
+        bound = [attr for attr in attrs if any(_binds(methods[m], attr) for m in reached)]
+        if bound:
+            found.append((name, bound))
+    return sorted(found, key=lambda candidate: (-len(candidate[1]), candidate[0] in called))
+
+
+def _binds(function: ast.FunctionDef, attr: str) -> bool:
+    """Whether the method assigns ``self.attr`` (alone, in a tuple, or through setattr)."""
+    me = _self_name(function)
+    for node in ast.walk(function):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        for target in targets:
+            if any(_is_self_attr(inner, me, attr) and isinstance(inner.ctx, ast.Store) for inner in ast.walk(target)):
+                return True
+    return False
 
 
 def _readers(methods: dict[str, ast.FunctionDef], attrs: list[str], excluded: set[str]

@@ -14,6 +14,7 @@ import gc
 import importlib
 import importlib.util
 import inspect
+import json
 import os
 import re
 import sys
@@ -35,6 +36,7 @@ from codemod.validate.build import (
     NotBuildable,
     Source,
     build,
+    fill_slots,
     forwarded_base,
     format_exception,
     make_inputs,
@@ -57,6 +59,11 @@ MAX_STAND_INS_TRIED = 3
 # Builds that run another method in place of forward (reads.reader_methods): kept, and tried.
 MAX_READER_BUILDS = 2
 MAX_READERS_TRIED = 4
+# Builds whose empty slots a method fills first (reads.setter_methods): kept, methods tried, and
+# made-up inputs tried for each method.
+MAX_SETTER_BUILDS = 2
+MAX_SETTERS_TRIED = 3
+MAX_SETTER_INPUTS = 8
 # A class whose first build takes more than this share of --timeout in CPU time is built once:
 # every kept build costs as much again, on both sides.
 MORE_BUILDS_SHARE = 0.15
@@ -824,6 +831,7 @@ class WorkerState:
                                           f"{MORE_BUILDS_SHARE:.0%} of the {self.timeout:g} s a class may take")
         if first_cpu <= self.timeout * MORE_BUILDS_SHARE:
             builds += self._reader_builds(cls, source, request, names)
+            builds += self._setter_builds(cls, source, request, builds)
         phase("save")
         if stood_in is not None:
             builds[0]["notes"].append(f"{request['class_name']} has no forward: {stood_in}(), which reads the rewritten "
@@ -865,7 +873,8 @@ class WorkerState:
 
     def _portable(self, data: dict[str, Any], source: Source) -> dict[str, Any]:
         data["source_spec"] = {"kind": source.kind, "spec": source.spec, "inputs": source.inputs_spec,
-                               "no_inputs": source.make_inputs is None, "method": source.method}
+                               "no_inputs": source.make_inputs is None, "method": source.method,
+                               "prepare": source.prepare}
         data["outputs"] = compare.portable(data["outputs"]) if data["outputs"] is not None else None
         if data.get("device"):
             # a GPU forward of the original is the reference of the rewritten one there (the same
@@ -960,6 +969,71 @@ class WorkerState:
                                  "(on both sides)")
             out.append(self._portable(data, source))
         return out
+
+    def _setter_builds(self, cls: type, primary: Source, request: dict[str, Any], builds: list[dict[str, Any]]
+                       ) -> list[dict[str, Any]]:
+        """Builds for rewritten slots that hold None after construction and after every forward
+        compared (`self.source_idx = None`, filled by `set_condition(source, target)`, which the
+        repository calls before integrating): the primary build's arguments, then a method that
+        binds them called with made-up inputs (build.fill_slots), then every check of a
+        forward. A cast or a move after the slot is filled is what separates the rewritten
+        buffer from the original's plain tensor. Kept only where the slots then hold tensors
+        and a forward ran."""
+        empty = [attr for attr, *_ in request["findings"] if all(_empty_slot(b, attr) for b in builds)]
+        out: list[dict[str, Any]] = []
+        filled: set[str] = set()
+        for number, (method, binds) in enumerate(reads.setter_methods(cls, empty) if empty else []):
+            if len(out) >= MAX_SETTER_BUILDS or number >= MAX_SETTERS_TRIED:
+                break
+            if not set(binds) - filled:
+                continue
+            phase(f"builds:{method}:fill")
+            chosen = self._setter_inputs(cls, primary, method, binds)
+            if chosen is None:
+                continue
+            spec, tensors = chosen
+            source = dataclasses.replace(
+                primary, notes=[], prepare={"method": method, "inputs": spec},
+                inputs_spec=primary.inputs_spec if primary.make_inputs is not None else None,
+                detail=f"{primary.detail}, then {method}({synth.describe(spec)}) called")
+            data = self._gathered_with_forward(cls, source, request)
+            if data is None or not data["has_inputs"]:
+                continue
+            got = [attr for attr in tensors if (data["attrs"].get(attr) or {}).get("where") == "dict"]
+            if not got:
+                continue
+            filled |= set(got)
+            data["notes"].append(f"{', '.join(got)} {'holds' if len(got) == 1 else 'hold'} None after construction: "
+                                 f"{method}() fills {'it' if len(got) == 1 else 'them'}, called with made-up inputs "
+                                 "right after each build of this one, before its checks (on both sides alike)")
+            out.append(self._portable(data, source))
+        return out
+
+    def _setter_inputs(self, cls: type, primary: Source, method: str, binds: list[str]
+                       ) -> tuple[dict[str, Any], list[str]] | None:
+        """The first made-up inputs for ``method`` with which it runs and leaves some of
+        ``binds`` holding tensors, with those; None where none does."""
+        try:
+            model = build(cls, primary)
+        except BaseException:
+            return None
+        with reads.method_as_forward(cls, method):
+            try:
+                candidates = synth.input_candidates(model)
+            except Exception:
+                return None
+        for candidate in candidates[:MAX_SETTER_INPUTS]:
+            if '"op": "call"' in json.dumps(candidate, default=str):
+                continue  # built by the repository's own code: fill_slots makes plain values only
+            try:
+                trial = copy.deepcopy(model)
+                fill_slots(trial, {"method": method, "inputs": candidate})
+            except (Exception, SystemExit):
+                continue
+            tensors = [attr for attr in binds if isinstance(trial.__dict__.get(attr), torch.Tensor)]
+            if tensors:
+                return candidate, tensors
+        return None
 
     def _gathered_with_forward(self, cls: type, source: Source, request: dict[str, Any]) -> dict[str, Any] | None:
         """A further build's data, or None where it does not build or its forward raises."""
@@ -1092,6 +1166,7 @@ class WorkerState:
                 data["checkpoint"] = checkpoint_check(model, state, metadata)
 
             source.method = chosen.get("method")
+            source.prepare = chosen.get("prepare")
             try:
                 with reads.method_as_forward(cls, source.method) if source.method else contextlib.nullcontext():
                     data = self._gather(cls, source, request["findings"], after_cpu)
@@ -1372,6 +1447,12 @@ class WorkerState:
 
 # Inputs made again at the rank a failed forward asked for, at most (synth.repaired_candidates).
 MAX_REPAIRED_INPUTS = 12
+
+
+def _empty_slot(build_data: dict[str, Any], attr: str) -> bool:
+    """Whether ``attr`` held None after the build and was not a tensor after its forward."""
+    after = (build_data.get("attrs_after_forward") or {}).get(attr) or {}
+    return (build_data.get("attrs") or {}).get(attr, {}).get("type") == "NoneType" and after.get("where") != "dict"
 
 
 def _cuda_usable() -> bool:
