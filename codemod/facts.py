@@ -46,6 +46,7 @@ from codemod.symbols import ModuleSymbols
 from codemod.tensors import (
     FORWARD_INPUT,
     TAKEN_KEYWORD,
+    UNKNOWN,
     Evaluator,
     Kind,
     Value,
@@ -66,6 +67,8 @@ FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 INNER_FUNCTION = "'s inner function "
 # In the label of an event bound by a function of the module that a method hands self to.
 THROUGH_FUNCTION = " through "
+# Why a slot copied from another slot (`self.previous = self.pending`) is taken to hold a tensor.
+COPIED_SLOT = "data passed in (another slot of the module that a method fills with a tensor)"
 
 
 def _binds_attribute_of(name: str) -> re.Pattern[str]:
@@ -514,6 +517,7 @@ class ClassFacts:
         """
         result: dict[str, list[tuple[str, AttrEvent]]] = {}
         self._collect_method_events(self.symbols, self.cls, self.init, result, "own", candidates)
+        self._type_copied_slots(result)
         self._collect_function_events(result)
         self._collect_closure_events(result)
         if candidates:
@@ -522,6 +526,25 @@ class ClassFacts:
             for symbols, cls in self.subclasses:
                 self._collect_method_events(symbols, cls, None, result, "subclass", candidates)
         return result
+
+    def _type_copied_slots(self, result: dict[str, list[tuple[str, AttrEvent]]]) -> None:
+        """`self.previous = self.pending` in a method, where the constructor leaves `pending`
+        None and a method of the class binds it a tensor: `previous` then holds a tensor or
+        None, whatever the walk of that method read for `pending` (the constructor's None).
+        A guess, fit for a report (rules/placeholder.py)."""
+        filled = {
+            attr for attr, events in result.items()
+            if self.final_attrs.get(attr, UNKNOWN).kind is Kind.NONE
+            and any(e.kind in ("assign", "unpack") and e.value is not None and e.value.kind is Kind.TENSOR
+                    for _, e in events)
+        }
+        for attr, events in result.items():
+            for _label, event in events:
+                node = event.value_node
+                if event.kind == "assign" and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                        and node.attr in filled and node.attr != attr \
+                        and (event.value is None or event.value.kind in (Kind.NONE, Kind.UNKNOWN)):
+                    event.value = Value(Kind.TENSOR_OR_NONE, COPIED_SLOT, guessed=True)
 
     @cached_property
     def attrs_after_construction(self) -> dict[str, Value]:
@@ -991,7 +1014,7 @@ class AttributeFacts:
 
     def own_tensor_binding(self, kinds: tuple[str, ...] = ("assign",), through_inner_functions: bool = True
                            ) -> tuple[str, AttrEvent] | None:
-        """(where, event) of the first binding of a tensor to the attribute by a method of the
+        """(where, event) of the first binding of a tensor (or of a tensor-or-None) to the attribute by a method of the
         class itself (not of a base or a subclass) outside __init__; without the functions
         defined inside a method (hooks, callbacks) when `through_inner_functions` is False."""
         own = f"{self.cls.cls.name}."
@@ -1001,7 +1024,8 @@ class AttributeFacts:
                 and (through_inner_functions or INNER_FUNCTION not in label)
                 and event.kind in kinds
                 and event.value is not None
-                and event.value.kind is Kind.TENSOR
+                # `h if self.keep else None`: a tensor or None, both of which an empty buffer slot holds
+                and event.value.kind in (Kind.TENSOR, Kind.TENSOR_OR_NONE)
             ):
                 return label, event
         return None

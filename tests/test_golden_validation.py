@@ -94,6 +94,9 @@ COVERED_BY_MORE_BUILDS: dict[tuple[str, str], str] = {
 
 # Rewrites whose forward no made-up input runs: every other check agrees, no forward ran.
 WITHOUT_FORWARD: dict[tuple[str, str], set[str]] = {
+    # filled by update(), which a further build calls; only update() reads it again, and
+    # validation does not run that method after a cast
+    ("report_slot_copied_from_another_slot", "SeamPadder"): {"pending"},
     # the class has no forward: popularity() reads the counts, which validation does not run
     ("safety_computed_with_a_kept_raw_tensor", "Factorization"): {"counts"},
     # x_left @ x needs x with as many rows as the made-up M: no made-up input fits
@@ -117,6 +120,8 @@ HOLDS_NONE: dict[tuple[str, str], set[str]] = {
     ("lazy_fresh_tensor_from_parameter", "VarRNNCell"): {"noise_in"},
     ("lazy_fresh_tensor_from_parameter", "Scratch"): {"workspace"},
     ("lazy_tensor_from_a_helper_handed_a_layer_output", "Decoder"): {"k", "v"},
+    # kept only when `keep_state` is set, which no constructor argument and no build sets
+    ("lazy_state_kept_under_a_flag", "SentenceEncoder"): {"h_last"},
     # filled by a gradient hook, which only a backward pass runs
     ("lazy_gradient_kept_by_a_tensor_hook", "GradCamNet"): {"gradients"},
 }

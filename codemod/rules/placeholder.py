@@ -59,6 +59,15 @@ def _later_binding(facts: AttributeFacts):
     return found
 
 
+def _copied_slot(node: ast.expr | None, facts: AttributeFacts) -> str | None:
+    """The other attribute of self that ``node`` reads whole (`self.pending`), or None."""
+    self_name = facts.cls.init.args.args[0].arg if facts.cls.init is not None and facts.cls.init.args.args else "self"
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_name \
+            and node.attr != facts.attr:
+        return node.attr
+    return None
+
+
 def _is_none(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
@@ -110,6 +119,15 @@ def decide(facts: AttributeFacts) -> Decision | None:
             "state a method rebuilds on every call (a recurrent (h, c) passed back in) needs no change; a tuple the model "
             "keeps between calls: one buffer per tensor, each declared in __init__ with register_buffer(name, None, "
             "persistent=False)",
+        )
+    copied = _copied_slot(event.value_node, facts)
+    if number == "None" and copied is not None:
+        # `self.previous = self.pending`: the slot holds what the other slot held
+        return RULE.skip(
+            f"set to None in __init__ and to the tensor of self.{copied} in {label} (line {line}); that tensor is not "
+            "moved by .to() nor saved",
+            f'declare it as self.{copied} is declared, so that both move and cast together: an empty buffer slot, '
+            f'self.register_buffer("{facts.attr}", None, persistent=False), where self.{copied} is one',
         )
     empty = empty_container(facts.events[0].value_node)
     if (number == "None" or empty) and lazy.replaced_on_every_call(facts):
