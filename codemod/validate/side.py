@@ -24,7 +24,7 @@ import traceback
 import types
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import torch
 
@@ -64,6 +64,7 @@ MAX_READERS_TRIED = 4
 MAX_SETTER_BUILDS = 2
 MAX_SETTERS_TRIED = 3
 MAX_SETTER_INPUTS = 8
+MAX_SETTER_FILLS = 3  # inputs that fill the slots, tried in turn until a forward runs after them
 # A class whose first build takes more than this share of --timeout in CPU time is built once:
 # every kept build costs as much again, on both sides.
 MORE_BUILDS_SHARE = 0.15
@@ -988,16 +989,16 @@ class WorkerState:
             if not set(binds) - filled:
                 continue
             phase(f"builds:{method}:fill")
-            chosen = self._setter_inputs(cls, primary, method, binds)
-            if chosen is None:
-                continue
-            spec, tensors = chosen
-            source = dataclasses.replace(
-                primary, notes=[], prepare={"method": method, "inputs": spec},
-                inputs_spec=primary.inputs_spec if primary.make_inputs is not None else None,
-                detail=f"{primary.detail}, then {method}({synth.describe(spec)}) called")
-            data = self._gathered_with_forward(cls, source, request)
-            if data is None or not data["has_inputs"]:
+            for spec, tensors in self._setter_inputs(cls, primary, method, binds):
+                source = dataclasses.replace(
+                    primary, notes=[], prepare={"method": method, "inputs": spec},
+                    inputs_spec=primary.inputs_spec if primary.make_inputs is not None else None,
+                    detail=f"{primary.detail}, then {method}({synth.describe(spec)}) called")
+                data = self._gathered_with_forward(cls, source, request)
+                # (inputs that fill the slots at a shape no forward input fits: the next ones)
+                if data is not None and data["has_inputs"]:
+                    break
+            else:
                 continue
             got = [attr for attr in tensors if (data["attrs"].get(attr) or {}).get("where") == "dict"]
             if not got:
@@ -1010,30 +1011,38 @@ class WorkerState:
         return out
 
     def _setter_inputs(self, cls: type, primary: Source, method: str, binds: list[str]
-                       ) -> tuple[dict[str, Any], list[str]] | None:
-        """The first made-up inputs for ``method`` with which it runs and leaves some of
-        ``binds`` holding tensors, with those; None where none does."""
+                       ) -> Iterator[tuple[dict[str, Any], list[str]]]:
+        """Made-up inputs for ``method`` with which it runs and leaves some of ``binds`` holding
+        tensors, each with those, at most MAX_SETTER_FILLS of them."""
         try:
             model = build(cls, primary)
         except BaseException:
-            return None
+            return
         with reads.method_as_forward(cls, method):
             try:
                 candidates = synth.input_candidates(model)
             except Exception:
-                return None
-        for candidate in candidates[:MAX_SETTER_INPUTS]:
+                return
+        found = 0
+        tried = 0
+        for candidate in candidates:  # grows: a failure's error may ask for other inputs (indices)
+            if tried >= MAX_SETTER_INPUTS:
+                break
             if '"op": "call"' in json.dumps(candidate, default=str):
                 continue  # built by the repository's own code: fill_slots makes plain values only
+            tried += 1
             try:
                 trial = copy.deepcopy(model)
                 fill_slots(trial, {"method": method, "inputs": candidate})
-            except (Exception, SystemExit):
+            except (Exception, SystemExit) as exc:
+                candidates += [again for again in synth.repaired_candidates(candidate, str(exc)) if again not in candidates]
                 continue
             tensors = [attr for attr in binds if isinstance(trial.__dict__.get(attr), torch.Tensor)]
             if tensors:
-                return candidate, tensors
-        return None
+                yield candidate, tensors
+                found += 1
+                if found >= MAX_SETTER_FILLS:
+                    return
 
     def _gathered_with_forward(self, cls: type, source: Source, request: dict[str, Any]) -> dict[str, Any] | None:
         """A further build's data, or None where it does not build or its forward raises."""

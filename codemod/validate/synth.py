@@ -2283,6 +2283,9 @@ def _param_specs(p: inspect.Parameter, annotation: Any, layer: nn.Module | None,
         return [{"op": "value", "value": True}, {"op": "value", "value": False}]
     if layer is not None:
         specs = layer_specs(layer, seen.nodes)
+        if specs and name.endswith("idx"):
+            # `source_idx` into an embedding: one index per sample as well as a token batch
+            specs = _distinct(specs + [{**spec, "shape": [BATCH]} for spec in specs if spec.get("op") == "randint"])
         if specs:
             return specs
     if _names_a_given_size(name):
@@ -2299,7 +2302,9 @@ def _param_specs(p: inspect.Parameter, annotation: Any, layer: nn.Module | None,
         return [{"op": "rand", "shape": [n, n]} for n in (seen.nodes or [SPATIAL])]
     if name in _TOKEN_NAMES or name.endswith(("_ids", "_idx", "_tokens")):
         high = seen.embedding.num_embeddings if seen.embedding is not None else 10
-        return [{"op": "randint", "high": high, "shape": [BATCH, SEQ]}]
+        tokens = [{"op": "randint", "high": high, "shape": [BATCH, SEQ]}]
+        # `source_idx`, one index per sample (a class, a group), where `_ids`/`_tokens` are sequences
+        return tokens + ([{"op": "randint", "high": high, "shape": [BATCH]}] if name.endswith("idx") else [])
     specs = []
     if name in _TIME_NAMES:  # a diffusion timestep, a noise level: one number per sample
         specs.append({"op": "rand", "shape": [BATCH]})
