@@ -222,6 +222,23 @@ def test_an_operation_on_a_parameter_made_on_the_spot_leaves_the_parameter_unreg
     assert model.to("meta").bias.device.type == "cpu"  # nor moved
 
 
+def test_a_cast_that_changes_a_parameter_s_dtype_leaves_the_parameter_unregistered():
+    """BUF316's fact for casts: `.double()` of a float32 parameter is a non-leaf copy, while a
+    cast to the dtype it has hands back the Parameter itself."""
+
+    class SpatialConv(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.theta = torch.nn.Parameter(torch.FloatTensor(4, 2)).double().to("cpu")
+            self.scale = torch.nn.Parameter(torch.ones(2)).float()
+
+    model = SpatialConv()
+    assert not isinstance(model.theta, torch.nn.Parameter) and not model.theta.is_leaf and model.theta.requires_grad
+    assert isinstance(model.scale, torch.nn.Parameter)
+    assert set(dict(model.named_parameters())) == {"scale"}
+    assert "theta" not in model.state_dict()
+
+
 def test_a_parameter_nothing_reads_trains_nothing_and_breaks_strict_loads_and_optimizer_states():
     """BUF219's facts: an unread tensor made nn.Parameter gets no gradient, yet a checkpoint and an
     optimizer state saved before no longer load."""
