@@ -1012,6 +1012,8 @@ def test_passed_without_a_forward_says_no_forward_reads_the_attribute(verdicts):
     assert v.verdict is Verdict.PASSED, _describe(v)
     assert v.forward_for("low") == "not used"
     assert "no forward of the class reads low" in v.message_for("low")
+    # its forward ran and was compared (it reads the span): the text never says none was
+    assert v.forward_compared and "so the forward compared says nothing about it" in v.message_for("low")
 
 
 def test_a_rewrite_only_a_method_validation_does_not_run_reads_is_checked_without_forward(verdicts):

@@ -334,6 +334,10 @@ def _new_keys_message(keys: list[str], forward: str) -> str:
 
 def _proof(attr: str, builds: list[dict[str, Any]], forward_builds: list[int], forward: str, through: bool) -> str:
     if forward == "not used":
+        if any(b["forward"] for b in builds):
+            # the class's forward ran and was compared: it simply never reads the attribute
+            return (f"proven by running; no forward of the class reads {attr}, so the forward compared says "
+                    "nothing about it (the attribute, checkpoint, cast and meta checks do)")
         return (f"proven by running; no forward of the class reads {attr}, so no forward was compared "
                 "(the attribute, checkpoint, cast and meta checks were)")
     i = forward_builds[0]
