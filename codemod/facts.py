@@ -67,6 +67,20 @@ FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 INNER_FUNCTION = "'s inner function "
 # In the label of an event bound by a function of the module that a method hands self to.
 THROUGH_FUNCTION = " through "
+# Methods that return their receiver's kind, moved, cast or copied: a tensor gives a tensor (a
+# module, a module; None raises in either version), so `self.x = self.x.to(device)` binds nothing new.
+SAME_KIND_METHODS = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "long", "int", "bool",
+                               "type_as", "contiguous", "detach", "clone"})
+
+
+def same_kind_receiver(node: ast.expr | None) -> ast.expr | None:
+    """What a chain of such methods starts from (`self.h.detach().clone()` -> `self.h`); the
+    node itself where it is no such call."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SAME_KIND_METHODS:
+        node = node.func.value
+    return node
+
+
 # Why a slot copied from another slot (`self.previous = self.pending`) is taken to hold a tensor.
 COPIED_SLOT = "data passed in (another slot of the module that a method fills with a tensor)"
 
@@ -528,7 +542,7 @@ class ClassFacts:
         return result
 
     def _type_copied_slots(self, result: dict[str, list[tuple[str, AttrEvent]]]) -> None:
-        """`self.previous = self.pending` in a method, where the constructor leaves `pending`
+        """`self.previous = self.pending` (or `.clone()` of it) in a method, where the constructor leaves `pending`
         None and a method of the class binds it a tensor: `previous` then holds a tensor or
         None, whatever the walk of that method read for `pending` (the constructor's None).
         A guess, fit for a report (rules/placeholder.py)."""
@@ -540,7 +554,7 @@ class ClassFacts:
         }
         for attr, events in result.items():
             for _label, event in events:
-                node = event.value_node
+                node = same_kind_receiver(event.value_node)  # `self.pending.clone()` copies it too
                 if event.kind == "assign" and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                         and node.attr in filled and node.attr != attr \
                         and (event.value is None or event.value.kind in (Kind.NONE, Kind.UNKNOWN)):

@@ -97,6 +97,7 @@ WITHOUT_FORWARD: dict[tuple[str, str], set[str]] = {
     # filled by update(), which a further build calls; only update() reads it again, and
     # validation does not run that method after a cast
     ("report_slot_copied_from_another_slot", "SeamPadder"): {"pending"},
+    ("report_slot_cloned_from_another_slot", "RowPadder"): {"next_row"},
     # the class has no forward: popularity() reads the counts, which validation does not run
     ("safety_computed_with_a_kept_raw_tensor", "Factorization"): {"counts"},
     # x_left @ x needs x with as many rows as the made-up M: no made-up input fits

@@ -86,16 +86,10 @@ def decide(facts: AttributeFacts) -> Decision | None:
     return None
 
 
-# Methods that return their receiver's kind, moved or cast: a tensor gives a tensor (a module,
-# a module; None raises in either version), so `self.x = self.x.to(device)` binds nothing new.
-_SAME_KIND_METHODS = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "long", "int", "bool",
-                                "type_as", "contiguous"})
-
-
 def _moved_in_place(node: ast.expr | None, attr: str, self_name: str | None) -> bool:
-    """`self.<attr>.to(...)` (or a cast) of the same attribute."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SAME_KIND_METHODS):
-        return False
-    receiver = node.func.value
-    return (isinstance(receiver, ast.Attribute) and receiver.attr == attr and isinstance(receiver.value, ast.Name)
-            and receiver.value.id in {"self", self_name})
+    """`self.<attr>.to(...)` (or a cast, `.detach().clone()`) of the same attribute."""
+    from codemod.facts import same_kind_receiver
+
+    receiver = same_kind_receiver(node)
+    return (receiver is not node and isinstance(receiver, ast.Attribute) and receiver.attr == attr
+            and isinstance(receiver.value, ast.Name) and receiver.value.id in {"self", self_name})
