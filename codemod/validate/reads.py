@@ -251,7 +251,7 @@ def setter_methods(cls: type, attrs: list[str]) -> list[tuple[str, list[str]]]:
 
 
 def _binds(function: ast.FunctionDef, attr: str) -> bool:
-    """Whether the method assigns ``self.attr`` (alone, in a tuple, or through setattr)."""
+    """Whether the method assigns ``self.attr`` (alone, in a tuple, or augmented)."""
     me = _self_name(function)
     for node in ast.walk(function):
         targets: list[ast.expr] = []
