@@ -81,6 +81,15 @@ def same_kind_receiver(node: ast.expr | None) -> ast.expr | None:
     return node
 
 
+def copied_attribute(node: ast.expr | None, self_names: set[str | None]) -> str | None:
+    """The attribute of self that a value is, whole or through such methods (`self.pending`,
+    `self.h.detach().clone()`), or None."""
+    node = same_kind_receiver(node)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in self_names:
+        return node.attr
+    return None
+
+
 # Why a slot copied from another slot (`self.previous = self.pending`) is taken to hold a tensor.
 COPIED_SLOT = "data passed in (another slot of the module that a method fills with a tensor)"
 
@@ -554,9 +563,8 @@ class ClassFacts:
         }
         for attr, events in result.items():
             for _label, event in events:
-                node = same_kind_receiver(event.value_node)  # `self.pending.clone()` copies it too
-                if event.kind == "assign" and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                        and node.attr in filled and node.attr != attr \
+                copied = copied_attribute(event.value_node, {"self", self.self_name})  # `.clone()` of it too
+                if event.kind == "assign" and copied in filled and copied != attr \
                         and (event.value is None or event.value.kind in (Kind.NONE, Kind.UNKNOWN)):
                     event.value = Value(Kind.TENSOR_OR_NONE, COPIED_SLOT, guessed=True)
 

@@ -61,14 +61,10 @@ def _later_binding(facts: AttributeFacts):
 
 def _copied_slot(node: ast.expr | None, facts: AttributeFacts) -> str | None:
     """The other attribute of self that ``node`` reads whole (`self.pending`, `self.pending.clone()`), or None."""
-    from codemod.facts import same_kind_receiver
+    from codemod.facts import copied_attribute
 
-    node = same_kind_receiver(node)
-    self_name = facts.cls.init.args.args[0].arg if facts.cls.init is not None and facts.cls.init.args.args else "self"
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_name \
-            and node.attr != facts.attr:
-        return node.attr
-    return None
+    copied = copied_attribute(node, {"self", facts.cls.self_name})
+    return copied if copied != facts.attr else None
 
 
 def _is_none(node: ast.expr | None) -> bool:

@@ -88,8 +88,6 @@ def decide(facts: AttributeFacts) -> Decision | None:
 
 def _moved_in_place(node: ast.expr | None, attr: str, self_name: str | None) -> bool:
     """`self.<attr>.to(...)` (or a cast, `.detach().clone()`) of the same attribute."""
-    from codemod.facts import same_kind_receiver
+    from codemod.facts import copied_attribute, same_kind_receiver
 
-    receiver = same_kind_receiver(node)
-    return (receiver is not node and isinstance(receiver, ast.Attribute) and receiver.attr == attr
-            and isinstance(receiver.value, ast.Name) and receiver.value.id in {"self", self_name})
+    return same_kind_receiver(node) is not node and copied_attribute(node, {"self", self_name}) == attr

@@ -14,7 +14,6 @@ import gc
 import importlib
 import importlib.util
 import inspect
-import json
 import os
 import re
 import sys
@@ -1028,8 +1027,6 @@ class WorkerState:
         for candidate in candidates:  # grows: a failure's error may ask for other inputs (indices)
             if tried >= MAX_SETTER_INPUTS:
                 break
-            if '"op": "call"' in json.dumps(candidate, default=str):
-                continue  # built by the repository's own code: fill_slots makes plain values only
             tried += 1
             try:
                 trial = copy.deepcopy(model)
