@@ -83,6 +83,17 @@ BRANCH_NOT_TAKEN: dict[tuple[str, str], set[str]] = {
     ("branches_exact_type_test_rewritten", "Reservoir"): {"scale"},
 }
 
+# Rewrites whose statement ran and whose forward was compared, but where a read of the tensor
+# sits in a branch no compared forward ran: not proven.  (case, class) -> those attributes.
+READ_NOT_RUN: dict[tuple[str, str], set[str]] = {
+    ("persistent_cache_recomputed_outside_init", "Rotary"): {"positions"},  # _grow(), for longer inputs
+    # the else arm runs from the second call on, which no forward after a cast is
+    ("persistent_starts_empty_replaced_later", "DiverseSearch"): {"overlap"},
+    # `if self.alpha.device != logits.device:` (the device stage's forward is not counted: it
+    # compares no cast) and the class weights only a further build would give
+    ("rebound_to_itself_moved_in_forward", "WeightedLoss"): {"alpha"},
+}
+
 # Rewrites in arms that the first build does not take and a further build does: proven with
 # coverage merged over the builds.  (case, class) -> what the further builds change.
 COVERED_BY_MORE_BUILDS: dict[tuple[str, str], str] = {
@@ -407,7 +418,7 @@ def test_lists_name_real_golden_classes():
 
     for (case, cls), reason in CANNOT_BUILD.items():
         assert reason and (GOLDEN / case / "input.py").is_file(), (case, cls)
-    for case, cls in [*BRANCH_NOT_TAKEN, *COVERED_BY_MORE_BUILDS, *WITHOUT_FORWARD, *HOLDS_NONE, *FILLED_BY_FORWARD,
+    for case, cls in [*BRANCH_NOT_TAKEN, *READ_NOT_RUN, *COVERED_BY_MORE_BUILDS, *WITHOUT_FORWARD, *HOLDS_NONE, *FILLED_BY_FORWARD,
                       *FILLED_BY_SETTER]:
         assert re.search(rf"^class {cls}\b", read_source(GOLDEN / case / "input.py").text, re.M), (case, cls)
     for case, cls, attr in MIXES_DEVICES:
@@ -437,6 +448,7 @@ def test_golden_case_validates(case: Path, golden_validation):
             assert CANNOT_BUILD[(case.name, cls)] in validation.message, _describe(validation)
             continue
         unproven = BRANCH_NOT_TAKEN.get((case.name, cls), set())
+        unread = READ_NOT_RUN.get((case.name, cls), set())
         holds_none = HOLDS_NONE.get((case.name, cls), set())
         filled_by_forward = FILLED_BY_FORWARD.get((case.name, cls), set())
         without_forward = WITHOUT_FORWARD.get((case.name, cls), set())
@@ -453,6 +465,9 @@ def test_golden_case_validates(case: Path, golden_validation):
             if attr in unproven:
                 expected = Verdict.NOT_VALIDATED
                 assert "branch not taken in any of the" in own["message"] or "with these arguments" in own["message"]
+            elif attr in unread:
+                expected = Verdict.NOT_VALIDATED
+                assert own["forward"] == "compared" and "never ran, so what a cast" in own["message"], own
             elif attr in holds_none:
                 expected = Verdict.NOT_VALIDATED
                 assert "holds None" in own["message"], own
@@ -464,7 +479,7 @@ def test_golden_case_validates(case: Path, golden_validation):
             else:
                 expected = Verdict.PASSED
             assert validation.verdict_for(attr) is expected, f"{case.name}.{cls}.{attr}: {own}\n{_describe(validation)}"
-        assert set(validation.rewrites) >= unproven | holds_none | without_forward | filled_by_forward
+        assert set(validation.rewrites) >= unproven | unread | holds_none | without_forward | filled_by_forward
         if (case.name, cls) in COVERED_BY_MORE_BUILDS:
             assert len(validation.builds) >= 2, validation.builds
             assert any(COVERED_BY_MORE_BUILDS[(case.name, cls)] in b for b in validation.builds[1:]), validation.builds

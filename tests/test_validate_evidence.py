@@ -773,6 +773,55 @@ SLOT_EDITS = [
 ]
 
 
+# Reads in a branch of forward: a pass needs every read of the rewritten tensor to have run in
+# a compared forward, not only the first (a detection head's anchors meet CPU targets only in
+# the training branch, which made-up inputs do not take).
+BRANCHES = '''
+import torch
+import torch.nn as nn
+
+
+def match(targets, anchors):
+    return (targets[:, :2] * anchors[0]).sum()
+
+
+class DetectionHead(nn.Module):
+    def __init__(self, width=4):
+        super().__init__()
+        self.proj = nn.Linear(width, width)
+        self.anchors = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+
+    def forward(self, x, targets=None):
+        y = self.proj(x) * self.anchors.sum()
+        if targets is not None:
+            return y, match(targets, self.anchors)
+        return y
+
+
+class ResidualScale(nn.Module):
+    def __init__(self, width=4, residual=False):
+        super().__init__()
+        self.proj = nn.Linear(width, width)
+        self.residual = residual
+        self.scale = torch.full((width,), 0.5)
+
+    def forward(self, x):
+        y = self.proj(x) * self.scale
+        if self.residual:
+            y = y + x * self.scale
+        return y
+'''
+
+BRANCH_EDITS = [
+    ("DetectionHead", "anchors", "self.anchors = torch.tensor([[1.0, 2.0], [3.0, 4.0]])",
+     'self.register_buffer("anchors", torch.tensor([[1.0, 2.0], [3.0, 4.0]]), persistent=False)', "buffer", False,
+     "persistent=False: a constant"),
+    ("ResidualScale", "scale", "self.scale = torch.full((width,), 0.5)",
+     'self.register_buffer("scale", torch.full((width,), 0.5), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
+]
+
+
 def _module(root: Path, name: str, source: str, edits) -> tuple[list[ClassRewrite], dict[Path, str]]:
     text = textwrap.dedent(source).lstrip("\n")
     path = root / "pkg" / f"{name}.py"
@@ -806,6 +855,9 @@ def _repository(root: Path) -> tuple[list[ClassRewrite], dict[Path, str]]:
     slots, other = _module(root, "slots", SLOTS, SLOT_EDITS)
     overlay.update(other)
     configured += slots
+    branches, other = _module(root, "branches", BRANCHES, BRANCH_EDITS)
+    overlay.update(other)
+    configured += branches
     (root / "pkg" / "layout.json").write_text('{"width": 6}')
     return rewrites + more + script + configured, overlay
 
@@ -970,6 +1022,22 @@ def test_a_rewrite_in_an_arm_only_a_second_build_takes_fails(verdicts):
     assert v.branches == [1, 1]
     message = v.message_for("window")
     assert "build 2" in message and "model.half()" in message, message
+
+
+def test_a_read_in_a_branch_no_compared_forward_takes_leaves_the_rewrite_not_validated(verdicts):
+    # inference reads the anchors, and its forward is compared; the training branch reads them
+    # too, with targets, and none of the forwards ran it
+    v = verdicts["DetectionHead"]
+    assert v.verdict is Verdict.NOT_VALIDATED, _describe(v)
+    assert v.forward_for("anchors") == "compared"
+    message = v.message_for("anchors")
+    assert "the read at line 18 in forward() never ran" in message, message
+
+
+def test_a_read_in_a_branch_a_second_build_takes_is_proven_by_that_build(verdicts):
+    v = verdicts["ResidualScale"]
+    assert v.verdict is Verdict.PASSED, _describe(v)
+    assert len(v.builds) == 2 and v.builds[1].endswith("with residual=True"), v.builds
 
 
 def test_a_size_the_constructor_compares_with_zero_gets_a_build_with_a_positive_one(verdicts):

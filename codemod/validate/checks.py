@@ -478,25 +478,28 @@ class PlainReads(ForwardReads):
 
 
 class LineCoverage:
-    """Lines executed in one file while the block runs.
+    """Lines executed in some files while the block runs (``lines``: the first file's;
+    ``ran(file)``: any file's).  The block may be entered again: lines accumulate.
 
     Python 3.12+ uses ``sys.monitoring`` (each other code location is disabled after its
     first event, so the cost is paid once per location); 3.11 uses ``sys.settrace`` with
-    a local tracer only in frames of that file.
+    a local tracer only in frames of those files.
     """
 
-    def __init__(self, filename: str) -> None:
-        self.filename = os.path.normcase(os.path.realpath(filename))
-        self.lines: set[int] = set()
-        self._known: dict[str, bool] = {}
+    def __init__(self, filename: str, *others: str) -> None:
+        self.files = {os.path.normcase(os.path.realpath(f)): set() for f in (filename, *others)}  # type: ignore[var-annotated]
+        self.lines: set[int] = self.files[os.path.normcase(os.path.realpath(filename))]
+        self._known: dict[str, set[int] | None] = {}
         self._tool: int | None = None
-        self._previous: Any = None
 
-    def _ours(self, filename: str) -> bool:
-        known = self._known.get(filename)
-        if known is None:
-            known = self._known[filename] = os.path.normcase(os.path.realpath(filename)) == self.filename
-        return known
+    def _ours(self, filename: str) -> set[int] | None:
+        """The set of lines ``filename`` adds to, None for a file not traced."""
+        if filename not in self._known:
+            self._known[filename] = self.files.get(os.path.normcase(os.path.realpath(filename)))
+        return self._known[filename]
+
+    def ran(self, filename: str) -> set[int]:
+        return self.files.get(os.path.normcase(os.path.realpath(filename)), set())
 
     def __enter__(self) -> LineCoverage:
         monitoring = getattr(sys, "monitoring", None)
@@ -512,28 +515,19 @@ class LineCoverage:
             monitoring = sys.monitoring  # type: ignore[attr-defined]
 
             def on_line(code, line):
-                if self._ours(code.co_filename):
-                    self.lines.add(line)
+                lines = self._ours(code.co_filename)
+                if lines is not None:
+                    lines.add(line)
                 return monitoring.DISABLE
 
             monitoring.register_callback(self._tool, monitoring.events.LINE, on_line)
             monitoring.set_events(self._tool, monitoring.events.LINE)
             monitoring.restart_events()
             return self
-        self._previous = sys.gettrace()
-
-        def local(frame, event, arg):
-            if event == "line":
-                self.lines.add(frame.f_lineno)
-            return local
-
-        def global_trace(frame, event, arg):
-            if event == "call" and self._ours(frame.f_code.co_filename):
-                self.lines.add(frame.f_lineno)
-                return local
-            return None
-
-        sys.settrace(global_trace)
+        if not _TRACING:
+            _TRACING.append(sys.gettrace())  # the tracer to give back when the last one ends
+            sys.settrace(_dispatch)
+        _TRACING.append(self)
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -543,10 +537,49 @@ class LineCoverage:
             monitoring.register_callback(self._tool, monitoring.events.LINE, None)
             monitoring.free_tool_id(self._tool)
             self._tool = None
-        else:
-            sys.settrace(self._previous)
+            return
+        if self in _TRACING:
+            _TRACING.remove(self)
+        if len(_TRACING) == 1:
+            sys.settrace(_TRACING.pop())
+
+
+# Under sys.settrace there is one tracer: the previous tracer, then the coverages now running
+# (one started inside another, `read_sites` while a build is traced, both see every line).
+_TRACING: list[Any] = []
+
+
+def _dispatch(frame: Any, event: str, arg: Any) -> Any:
+    if event != "call":
+        return None
+    filename = frame.f_code.co_filename
+    targets = [lines for coverage in _TRACING[1:] if (lines := coverage._ours(filename)) is not None]
+    if not targets:
+        return None
+    for lines in targets:
+        lines.add(frame.f_lineno)
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            for lines in targets:
+                lines.add(frame.f_lineno)
+        return local
+
+    return local
 
 
 def not_run(lines: set[int], spans: list[list[int]]) -> list[int]:
     """The first lines of the statements in ``spans`` of which no line ran."""
     return [start for start, end in spans if not any(n in lines for n in range(start, end + 1))]
+
+
+def unread_sites(coverage: LineCoverage, sites: dict[str, list[tuple[str, int, int, str]]]) -> dict[str, list[list[Any]]]:
+    """``{attr: [[method, first line], ...]}``: the read sites (reads.read_sites) of which no
+    line ran while ``coverage`` traced."""
+    out: dict[str, list[list[Any]]] = {}
+    for attr, found in sites.items():
+        for filename, first, last, method in found:
+            lines = coverage.ran(filename)
+            if not any(n in lines for n in range(first, last + 1)):
+                out.setdefault(attr, []).append([method, first])
+    return out

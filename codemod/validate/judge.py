@@ -154,6 +154,7 @@ def judge(
     _pretrained(j, o_checks.get("pretrained"), r_checks.get("pretrained"))
     result = j.result(findings, orig.get("coverage"), orig["source_detail"])
     result["method"] = (orig.get("source_spec") or {}).get("method")  # run in place of forward
+    result["unread"] = orig.get("unread")  # reads of rewritten attributes no forward ran
     return result
 
 
@@ -224,6 +225,8 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
         forward_builds = [i for i in tensor_builds if builds[i]["forward_with_casts"]
                           and (attr in builds[i]["read"] or attr in handed_on)]
         keys = sorted({k for b in builds for k in b["new_keys"].get(attr, [])})
+        # reads of the attribute that no compared forward ran (another branch of forward)
+        unread = _unread(attr, [builds[i] for i in forward_builds])
         readers = (unrun_readers or {}).get(attr) or []
         entry: dict[str, Any] = {"checks": checks, "builds": [i + 1 for i in tensor_builds],
                                  "forward": "compared" if forward_builds else (
@@ -253,6 +256,8 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
         elif entry["forward"] is None:
             entry.update(verdict="checked without forward",
                          message=_without_forward(attr, builds, tensor_builds, keys))
+        elif unread:
+            entry.update(verdict="not validated", message=_unread_message(attr, unread, len(covered), tried))
         elif keys:
             entry.update(verdict="changes the checkpoint format", message=_new_keys_message(keys, entry["forward"]))
         else:
@@ -303,6 +308,29 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
         "forward_compared": any(b["forward"] for b in builds),
         "branches": [spans_run, spans_total],
     }
+
+
+def _unread(attr: str, builds: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    """The read sites of ``attr`` that none of ``builds`` ran (each build's ``unread``); none
+    where a build does not say (a class whose source was not read)."""
+    left: set[tuple[str, int]] | None = None
+    for b in builds:
+        if b.get("unread") is None:
+            return []
+        sites = {(method, line) for method, line in b["unread"].get(attr, [])}
+        left = sites if left is None else left & sites
+    return sorted(left or (), key=lambda site: site[1])
+
+
+def _unread_message(attr: str, unread: list[tuple[str, int]], builds: int, tried: int) -> str:
+    where = ", ".join(f"line {line} in {method}()" for method, line in unread[:4])
+    more = f" and {len(unread) - 4} more" if len(unread) > 4 else ""
+    in_builds = f"in any of the {builds} builds" if builds > 1 else "with these arguments and inputs"
+    if tried:
+        in_builds += f" nor in {tried} other {'build' if tried == 1 else 'builds'} tried"
+    return (f"branch not taken {in_builds}: the forwards compared read {attr}, but the "
+            f"{'read' if len(unread) == 1 else 'reads'} at {where}{more} never ran, so what a cast or a device move "
+            "of the buffer does there is not compared")
 
 
 def _without_forward(attr: str, builds: list[dict[str, Any]], tensor_builds: list[int], keys: list[str]) -> str:

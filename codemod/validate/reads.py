@@ -42,17 +42,18 @@ def forward_reads(cls: type, attrs: list[str]) -> dict[str, bool]:
     for attr in attrs:
         read = any(_reads(methods[name], attr) for name in reached)
         out[attr] = read or _escapes(methods, attr) or any(
-            function is None or _reads(function, attr, me) for function, me in handed)
+            function is None or _reads(function, attr, me) for function, me, _ in handed)
     return out
 
 
 def _functions_handed_self(cls: type, methods: dict[str, ast.FunctionDef],
-                           reached: set[str]) -> list[tuple[ast.FunctionDef | None, str]]:
+                           reached: set[str]) -> list[tuple[ast.FunctionDef | None, str, str]]:
     """The functions of the class's module that the methods in ``reached`` hand self to
     (`create_grids(self, img_size, ng)` in forward), each with the name its parameter gives
-    self; (None, "") for one whose source cannot be read, which may read anything."""
+    self and its file (its line numbers are the file's); (None, "", "") for one whose source
+    cannot be read, which may read anything."""
     module = inspect.getmodule(cls)
-    found: list[tuple[ast.FunctionDef | None, str]] = []
+    found: list[tuple[ast.FunctionDef | None, str, str]] = []
     for name in reached:
         function = methods[name]
         me = _self_name(function)
@@ -61,30 +62,33 @@ def _functions_handed_self(cls: type, methods: dict[str, ast.FunctionDef],
                 continue
             position = next((i for i, a in enumerate(node.args) if isinstance(a, ast.Name) and a.id == me), None)
             if position is None and any(isinstance(k.value, ast.Name) and k.value.id == me for k in node.keywords):
-                found.append((None, ""))  # handed as a keyword: whatever receives it may read anything
+                found.append((None, "", ""))  # handed as a keyword: whatever receives it may read anything
                 continue
             if position is None:
                 continue
             if not isinstance(node.func, ast.Name):
-                found.append((None, ""))  # `utils.create_grids(self, ...)`: not followed, may read anything
+                found.append((None, "", ""))  # `utils.create_grids(self, ...)`: not followed, may read anything
                 continue
             if node.func.id in ("isinstance", "getattr", "hasattr", "setattr", "super", "id", "type", "print", "len"):
                 continue
             target = getattr(module, node.func.id, None)
             try:
-                tree = ast.parse(textwrap.dedent(inspect.getsource(target)))
+                lines, start = inspect.getsourcelines(target)  # type: ignore[arg-type]
+                tree = ast.parse(textwrap.dedent("".join(lines)))
+                ast.increment_lineno(tree, max(start - 1, 0))
                 parsed = tree.body[0]
+                filename = inspect.getsourcefile(target) or ""  # type: ignore[arg-type]
             except (OSError, TypeError, SyntaxError, IndentationError, IndexError):
-                found.append((None, ""))
+                found.append((None, "", ""))
                 continue
             if not isinstance(parsed, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                found.append((None, ""))
+                found.append((None, "", ""))
                 continue
             parameters = parsed.args.posonlyargs + parsed.args.args
             if position >= len(parameters):
-                found.append((None, ""))
+                found.append((None, "", ""))
                 continue
-            found.append((parsed, parameters[position].arg))
+            found.append((parsed, parameters[position].arg, filename))
     return found
 
 
@@ -110,6 +114,163 @@ def unrun_readers(cls: type, attrs: list[str]) -> dict[str, list[str]]:
     return out
 
 
+# A read site: (file, first line, last line, method) of a statement that reads ``self.attr``.
+Site = tuple[str, int, int, str]
+
+
+def read_sites(cls: type, attrs: list[str]) -> dict[str, list[Site]]:
+    """``{attr: the statements of forward (and of what it runs: the methods it calls on self,
+    the functions it hands self to) that read self.attr or a value forward derives from it}``,
+    each as the lines a tracer sees when it runs: a simple statement's lines, a compound
+    statement's header (`if targets is not None and self.anchors...:`).
+
+    A forward that read the attribute in one branch says nothing of another branch that reads
+    it too: YOLO's `create_grids(self, ...)` derives `self.anchor_vec = self.anchors / stride`
+    on every call, and only the training branch hands that to `build_targets` with CPU
+    targets.  A pass needs every site to have run in some compared forward.  What forward
+    derives counts (a local, or another attribute of self: after a move or a cast it follows
+    the buffer, where the original's followed the plain tensor); what ``__init__`` derives does
+    not (it is made before any move or cast, the same on both sides).  Empty for a class whose
+    source cannot be read, and for attributes of submodules (`layer.mask`)."""
+    parsed = _parsed(cls)
+    if parsed is None:
+        return {}
+    functions, files = parsed
+    entry = _entry(functions)
+    if entry is None:
+        return {}
+    reached = _reached(functions, entry)
+    scanned = [(functions[name], _self_name(functions[name]), files[name], name) for name in sorted(reached)]
+    scanned += [(function, me, filename, function.name)
+                for function, me, filename in _functions_handed_self(cls, functions, reached) if function is not None]
+    out: dict[str, list[Site]] = {}
+    for attr in attrs:
+        if "." in attr:
+            continue
+        derived = _derived_attributes(scanned, attr)
+        for function, me, filename, name in scanned:
+            names = _derived_names(function, me, derived)
+            for statement in ast.walk(function):
+                if not isinstance(statement, ast.stmt) or statement is function:
+                    continue
+                if any(_mentions(part, me, derived, names) for part in _own_parts(statement)):
+                    first, last = _header(statement)
+                    site = (filename, first, last, name)
+                    if site not in out.setdefault(attr, []):
+                        out[attr].append(site)
+    return out
+
+
+def _derived_attributes(scanned: list[tuple[ast.FunctionDef, str, str, str]], attr: str) -> set[str]:
+    """``attr`` and the attributes of self that the scanned functions bind from it, directly or
+    through locals and each other (`self.anchor_wh = self.anchor_vec.view(...)`)."""
+    derived = {attr}
+    while True:
+        before = len(derived)
+        for function, me, _, _ in scanned:
+            names = _derived_names(function, me, derived)
+            for node in ast.walk(function):
+                value, targets = _assignment(node)
+                if value is not None and _mentions(value, me, derived, names):
+                    derived |= {inner.attr for target in targets for inner in ast.walk(target)
+                                if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name)
+                                and inner.value.id == me and me and isinstance(inner.ctx, ast.Store)}
+        if len(derived) == before:
+            return derived
+
+
+def _derived_names(function: ast.FunctionDef, me: str, derived: set[str]) -> set[str]:
+    """The local names a function binds to one of the ``derived`` attributes of self, or to a
+    view, a move or a part of one (`anchors = self.anchors.to(p.device)[0]`), directly or
+    through each other (flow-insensitive: a name bound so anywhere counts everywhere).  Not
+    a value computed from one with other data (`x = x * self.scale`): that flows into the
+    output, which the forward compared."""
+    names: set[str] = set()
+    while True:
+        before = len(names)
+        for node in ast.walk(function):
+            value, targets = _assignment(node)
+            if value is not None and _is_alias(value, me, derived, names):
+                names |= {inner.id for target in targets for inner in ast.walk(target)
+                          if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store)}
+        if len(names) == before:
+            return names
+
+
+# What a tensor's method or property returns that is no tensor: not a view of it.
+_NOT_TENSORS = ("shape", "dtype", "device", "ndim", "size", "numel", "dim", "item", "tolist", "is_cuda", "nelement",
+                "data_ptr", "stride", "element_size", "requires_grad")
+
+
+def _is_alias(node: ast.AST, me: str, attrs: set[str], names: set[str]) -> bool:
+    """Whether ``node`` is one of ``attrs`` of self, or of the local ``names``, through method
+    calls, attributes and subscripts on it (`.to(device)`, `.view(...)`, `[0]`, `.T`)."""
+    while True:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in _NOT_TENSORS:
+                return False
+            node = node.func.value
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        elif isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id == me):
+            if node.attr in _NOT_TENSORS:
+                return False
+            node = node.value
+        else:
+            break
+    if isinstance(node, ast.Attribute):
+        return bool(me) and node.attr in attrs
+    return isinstance(node, ast.Name) and node.id in names
+
+
+def _assignment(node: ast.AST) -> tuple[ast.AST | None, list[ast.AST]]:
+    """What a binding statement binds from, and its targets; (None, []) for anything else."""
+    if isinstance(node, ast.Assign):
+        return node.value, list(node.targets)
+    if isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+        return node.value, [node.target]
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return node.iter, [node.target]
+    if isinstance(node, ast.NamedExpr):
+        return node.value, [node.target]
+    return None, []
+
+
+def _mentions(node: ast.AST, me: str, attrs: set[str], names: set[str]) -> bool:
+    """Whether ``node`` reads one of ``attrs`` of self (``me``) or one of the local ``names``."""
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Attribute) and inner.attr in attrs and isinstance(inner.value, ast.Name) \
+                and me and inner.value.id == me and isinstance(inner.ctx, ast.Load):
+            return True
+        if isinstance(inner, ast.AugAssign) and isinstance(inner.target, ast.Attribute) \
+                and inner.target.attr in attrs and _is_self_attr(inner.target, me, inner.target.attr) and me:
+            return True
+        if isinstance(inner, ast.Name) and inner.id in names and isinstance(inner.ctx, ast.Load):
+            return True
+    return False
+
+
+def _own_parts(statement: ast.stmt) -> list[ast.AST]:
+    """The parts of a statement that run when its own line does: all of a simple statement;
+    a compound statement's test, target, iterable or items, not its body (whose statements
+    are sites of their own)."""
+    nested = ("body", "orelse", "finalbody", "handlers", "cases")
+    if not any(hasattr(statement, field) for field in nested):
+        return [statement]
+    return [value for field, value in ast.iter_fields(statement) if field not in nested and isinstance(value, ast.AST)
+            ] + [item for field, value in ast.iter_fields(statement) if field not in nested and isinstance(value, list)
+                 for item in value if isinstance(item, ast.AST)]
+
+
+def _header(statement: ast.stmt) -> tuple[int, int]:
+    """The lines a statement runs on its own: all of a simple statement's, the lines of a
+    compound statement before its body."""
+    body = getattr(statement, "body", None)
+    if isinstance(body, list) and body:
+        return statement.lineno, max(statement.lineno, body[0].lineno - 1)
+    return statement.lineno, statement.end_lineno or statement.lineno
+
+
 def handed_on(cls: type, attrs: list[str]) -> list[str]:
     """The attributes no forward of ``cls`` reads itself, which ``__init__`` hands on as they are.
 
@@ -131,30 +292,41 @@ def _entry(methods: dict[str, ast.FunctionDef]) -> str | None:
     return "forward" if "forward" in methods else "__call__" if "__call__" in methods else None
 
 
-@functools.lru_cache(maxsize=16)  # forward_reads, handed_on and unrun_readers ask for the same class in turn
 def _methods(cls: type) -> dict[str, ast.FunctionDef] | None:
     """The methods of ``cls`` and of its repository bases (not torch's), the most derived first
-    (read-only: shared by every caller)."""
+    (read-only: shared by every caller), their line numbers those of their files."""
+    parsed = _parsed(cls)
+    return None if parsed is None else parsed[0]
+
+
+@functools.lru_cache(maxsize=16)  # forward_reads, handed_on and unrun_readers ask for the same class in turn
+def _parsed(cls: type) -> tuple[dict[str, ast.FunctionDef], dict[str, str]] | None:
+    """``_methods(cls)``, and the file each method is written in."""
     found: dict[str, ast.FunctionDef] = {}
+    files: dict[str, str] = {}
     for klass in cls.__mro__:
         if klass is object or klass.__module__.split(".")[0] == "torch":
             continue
         try:
-            source = textwrap.dedent(inspect.getsource(klass))
-            tree = ast.parse(source)
+            lines, start = inspect.getsourcelines(klass)
+            tree = ast.parse(textwrap.dedent("".join(lines)))
+            filename = inspect.getsourcefile(klass) or ""
         except (OSError, TypeError, SyntaxError, IndentationError):
             return None
         body = tree.body[0] if tree.body and isinstance(tree.body[0], ast.ClassDef) else None
         if body is None:
             return None
+        ast.increment_lineno(tree, max(start - 1, 0))
         for node in body.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name not in found:
                 found[node.name] = node  # type: ignore[assignment]
+                files[node.name] = filename
     stood_in = getattr(getattr(cls, "forward", None), "__name__", None)
     if "forward" not in found and stood_in in found and getattr(cls, STAND_IN_ATTR, None) == stood_in:
         found["forward"] = found.pop(stood_in)  # a method standing in for a missing forward (stand_in)
+        files["forward"] = files.pop(stood_in)
     if "forward" in found or getattr(cls, "forward", None) is getattr(torch.nn.Module, "forward", None):
-        return found
+        return found, files
     return None  # forward comes from somewhere unread (a torch subclass): assume it reads
 
 
@@ -292,7 +464,7 @@ def apply_stand_in(cls: type, name: str) -> None:
     """Make method ``name`` the class's forward (the rewritten side takes the original's choice)."""
     cls.forward = getattr(cls, name)
     setattr(cls, STAND_IN_ATTR, name)
-    _methods.cache_clear()
+    _parsed.cache_clear()
 
 
 @contextlib.contextmanager
@@ -309,7 +481,7 @@ def method_as_forward(cls: type, name: str) -> Iterator[None]:
                 setattr(cls, key, own[key])
             elif key in cls.__dict__:
                 delattr(cls, key)
-        _methods.cache_clear()
+        _parsed.cache_clear()
 
 
 def _self_name(function: ast.FunctionDef) -> str:

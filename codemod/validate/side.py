@@ -85,6 +85,8 @@ class Evidence:
         self.unrun: dict[str, set[int] | None] = {attr: None for attr in self.attrs}
         self.tensor = {attr: False for attr in self.attrs}
         self.forward = {attr: False for attr in self.attrs}
+        # reads of each attribute that no forward with it has run yet (reads.read_sites)
+        self.unread: dict[str, set[tuple[str, int]] | None] = {attr: None for attr in self.attrs}
 
     def add(self, data: dict[str, Any]) -> None:
         coverage = data.get("coverage")
@@ -98,8 +100,13 @@ class Evidence:
                 (data.get("attrs_after_forward") or {}).get(attr) or {}).get("tensor") is not None
             self.tensor[attr] |= holds
             read = data.get("plain_reads")
-            self.forward[attr] |= bool(holds and forward and (read is None or attr in read or attr in self.lazy(data)
-                                                             or attr in self.handed_on))
+            with_forward = bool(holds and forward and (read is None or attr in read or attr in self.lazy(data)
+                                                       or attr in self.handed_on))
+            self.forward[attr] |= with_forward
+            if with_forward and data.get("unread") is not None:
+                sites = {(method, line) for method, line in data["unread"].get(attr, [])}
+                known_sites = self.unread[attr]
+                self.unread[attr] = sites if known_sites is None else known_sites & sites
 
     @staticmethod
     def lazy(data: dict[str, Any]) -> set[str]:
@@ -113,7 +120,7 @@ class Evidence:
 
     def complete(self) -> bool:
         return all(not self.unrun[a] and self.tensor[a] and (self.forward[a] or not self.forward_reads.get(a, True))
-                   for a in self.attrs)
+                   and not self.unread[a] for a in self.attrs)
 
     def adds(self, unrun: dict[str, list[int]], attrs: dict[str, Any]) -> bool:
         """Whether a build runs a statement no build ran yet, or holds a tensor none held."""
@@ -126,8 +133,9 @@ class Evidence:
         return False
 
     def wants_forward(self, attrs: dict[str, Any]) -> bool:
-        """Whether a forward of this build would be the first with an attribute forward reads."""
-        return any(not self.forward[a] and self.forward_reads.get(a, True)
+        """Whether a forward of this build would be the first with an attribute forward reads, or
+        could run a read of one that no forward ran yet."""
+        return any((not self.forward[a] and self.forward_reads.get(a, True) or self.unread[a])
                    and (attrs.get(a) or {}).get("tensor") is not None for a in self.attrs)
 
 
@@ -663,6 +671,8 @@ class WorkerState:
         self.device: torch.device | None = None
         self.device_label = "cpu"
         self.device_error: str | None = None
+        # while the original's forwards run: which statements that read a rewritten attribute ran
+        self._read_trace: checks.LineCoverage | None = None
         self._resolve_device(config.get("device", "auto"))
 
     def _resolve_device(self, spec: str) -> None:
@@ -1076,9 +1086,9 @@ class WorkerState:
             data = self._gathered_with_forward(cls, source, request)
             if data is None:
                 continue
-            before = dict(evidence.forward), dict(evidence.tensor)
+            before = dict(evidence.forward), dict(evidence.tensor), dict(evidence.unread)
             evidence.add(data)
-            if (dict(evidence.forward), dict(evidence.tensor)) != before:
+            if (dict(evidence.forward), dict(evidence.tensor), dict(evidence.unread)) != before:
                 out.append(self._portable(data, source))
         del model
         return out
@@ -1212,6 +1222,18 @@ class WorkerState:
         coverage_file: str | None = None,
     ) -> dict[str, Any]:
         data: dict[str, Any] = {"source": source.kind, "source_detail": source.detail, "notes": list(source.notes)}
+        sites = reads.read_sites(cls, [attr for attr, *_ in findings]) if self.side == "original" else {}
+        files = sorted({site[0] for found in sites.values() for site in found})
+        self._read_trace = checks.LineCoverage(*files) if files else None
+        try:
+            return self._gathered(cls, source, findings, data, sites, after_cpu, coverage_file)
+        finally:
+            self._read_trace = None
+
+    def _gathered(self, cls: type, source: Source, findings: list[list[Any]], data: dict[str, Any],
+                  sites: dict[str, list[reads.Site]],
+                  after_cpu: Callable[[torch.nn.Module, dict[str, Any]], None] | None,
+                  coverage_file: str | None) -> dict[str, Any]:
         phase("build")
         # Which edited statements run while the model is built and first called.  The original
         # runs the same statements as the rewritten text (same arguments, same control flow),
@@ -1230,6 +1252,9 @@ class WorkerState:
                 for attr, _action, _persistent, *rest in findings
             }
         data["checks"] = self._checks(cls, source, model, findings, data)
+        if self._read_trace is not None:
+            # the reads of a rewritten attribute that no forward ran (another branch)
+            data["unread"] = checks.unread_sites(self._read_trace, sites)
         if after_cpu is not None:
             after_cpu(model, data)
         elif self.side == "original":
@@ -1278,7 +1303,7 @@ class WorkerState:
                     # which raw attributes this forward reads: a build whose forward takes
                     # another path proves nothing about them (Evidence asks for more builds)
                     seen: set[str] = set()
-                    with checks.PlainReads(model, [attr for attr, *_ in findings], seen):
+                    with checks.PlainReads(model, [attr for attr, *_ in findings], seen), self._tracing_reads():
                         output = model(*args, **kwargs)
                     data["plain_reads"] = sorted(seen)
                 data["outputs"] = compare.flatten(output)
@@ -1321,7 +1346,8 @@ class WorkerState:
             evidence["casts"] = {"error": error}
             evidence["training"] = {"status": "unchecked", "error": error}
         if fresh is not None:
-            guarded("casts", lambda: checks.casts(fresh, attrs, make))
+            with self._tracing_reads():
+                guarded("casts", lambda: checks.casts(fresh, attrs, make))
             if data.get("attrs_after_forward") and make is not None:
                 # a lazy slot filled by a first forward, then the model cast: the rewritten
                 # buffer is cast with it, the original's plain tensor is not
@@ -1330,7 +1356,8 @@ class WorkerState:
                     checks.forward_leaves(warmed, make, None)
                     return checks.casts(warmed, attrs, make)
 
-                guarded("casts_after_forward", warmed_casts)
+                with self._tracing_reads():
+                    guarded("casts_after_forward", warmed_casts)
             if self.side == "rewritten":
                 # a forward in train() mode may read what eval() mode does not (noise, dropout masks)
                 read: set[str] = set()
@@ -1338,7 +1365,8 @@ class WorkerState:
                     guarded("training", lambda: checks.training(fresh, attrs, make))
                 data["forward_reads"] = sorted(set(data.get("forward_reads") or []) | read)
             else:
-                guarded("training", lambda: checks.training(fresh, attrs, make))
+                with self._tracing_reads():
+                    guarded("training", lambda: checks.training(fresh, attrs, make))
             del fresh
         reference = {attr: state.get("tensor") for attr, state in data["attrs"].items()}
         checkpoint = {k: v for k, v in data["state_dict"] if isinstance(v, torch.Tensor)}
@@ -1346,6 +1374,15 @@ class WorkerState:
         if checks.is_pretrained_model(cls):
             guarded("pretrained", lambda: checks.pretrained_round_trip(build(cls, source), attrs, reference, make))
         return evidence
+
+    @contextlib.contextmanager
+    def _tracing_reads(self) -> Iterator[None]:
+        """Trace the lines a forward of the original runs (reads.read_sites), where any are asked."""
+        if self._read_trace is None:
+            yield
+            return
+        with self._read_trace:
+            yield
 
     def _probe_inputs(self, cls: type, model: torch.nn.Module, source: Source, data: dict[str, Any]) -> None:
         """Forward inputs: the first candidate a copy of the model runs (the repository's own
