@@ -894,7 +894,7 @@ def test_strings_a_kept_parameter_is_compared_with_where_it_is_used_are_its_made
     assert torch.equal(Head(values[0])(torch.zeros(2)), torch.full((2,), 3.0))
 
 
-def test_a_size_handed_to_forward_beside_the_data_is_a_pair_of_sides():
+def test_a_size_handed_to_forward_beside_the_data_is_a_pair_of_sides_or_one_side():
     class YoloHead(nn.Module):  # `forward(p, img_size)`: the image's size, as the detector's caller hands it
         def __init__(self):
             super().__init__()
@@ -904,9 +904,17 @@ def test_a_size_handed_to_forward_beside_the_data_is_a_pair_of_sides():
             stride = max(img_size) / p.shape[-1]
             return p * stride * self.anchors.sum()
 
-    made = synth.input_candidates(YoloHead())
-    assert made and all(c["args"][1] == {"op": "value", "value": [synth.GIVEN_SIDE] * 2} for c in made)
-    assert any(_runs(YoloHead(), c) for c in made)
+    class SquareYoloHead(YoloHead):  # the side of a square image, one number
+        def forward(self, p, img_size):
+            return p * (img_size / p.shape[-1]) * self.anchors.sum()
+
+    for head in (YoloHead(), SquareYoloHead()):
+        made = synth.input_candidates(head)
+        sizes = [c["args"][1] for c in made]
+        assert {"op": "value", "value": [synth.GIVEN_SIDE] * 2} in sizes
+        assert {"op": "value", "value": synth.GIVEN_SIDE} in sizes
+        assert all(size["op"] == "value" for size in sizes)
+        assert any(_runs(head, c) for c in made)
 
 
 def test_a_view_that_splits_one_dimension_of_the_input_gets_that_dimension_whole():

@@ -2290,8 +2290,9 @@ def _param_specs(p: inspect.Parameter, annotation: Any, layer: nn.Module | None,
             return specs
     if _names_a_given_size(name):
         # `forward(self, p, img_size)`: the size of what the data came from, handed beside it
-        # (`max(img_size)`, `img_size[0]`, `F.interpolate(x, size=size)`): a pair of sides
-        return [{"op": "value", "value": [GIVEN_SIDE, GIVEN_SIDE]}]
+        # (`max(img_size)`, `img_size[0]`, `F.interpolate(x, size=size)`): a pair of sides, then
+        # one side, as a square image's (`img_size / p.shape[-1]`)
+        return [{"op": "value", "value": [GIVEN_SIDE, GIVEN_SIDE]}, {"op": "value", "value": GIVEN_SIDE}]
     keys = _subscript_reads(seen.forward_tree, p.name)
     if keys:  # `config["alpha"]` in forward: a dict with those keys, values by name
         return _dict_specs(keys, seen, _is_config_name(name))
