@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import enum
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -80,6 +81,9 @@ class Value:
     # A tensor type (NON_TENSOR: `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`,
     # a `tensor=torch.FloatTensor` default): calling it makes a tensor, as calling the type does.
     tensor_type: str | None = None
+    # torch.nn module classes themselves (NON_TENSOR: `rnn_cls = nn.GRU if gru else nn.LSTM`):
+    # calling it builds one of them, as calling the class does.
+    module_types: tuple[str, ...] = ()
     # A function defined inside the method (NON_TENSOR): calling it is typed from its body,
     # with what the call passes (`def matrix_to_torch(m): return [...]` then `matrix_to_torch(net)`).
     function: Any = None
@@ -187,6 +191,11 @@ def merge_branches(a: Value, b: Value) -> Value:
             # one buffer (a report's business, as any sequence of tensors is)
             return Value(Kind.SEQUENCE, combine_state(t, other), or_tensor=True)
     if a.kind is b.kind and a.kind in (Kind.NONE, Kind.NON_TENSOR):
+        if a.module_types or b.module_types:
+            # one module class or another: calling it builds either (NON_TENSOR where one arm is no class)
+            both = a.module_types and b.module_types
+            return Value(Kind.NON_TENSOR, module_types=tuple(dict.fromkeys(a.module_types + b.module_types))) \
+                if both else NON_TENSOR
         if (a.tensor_type is None) != (b.tensor_type is None):
             return NON_TENSOR  # a tensor type in one arm only: calling it may not make a tensor
         if a.instance is not b.instance or a.module != b.module:
@@ -522,6 +531,8 @@ class Evaluator:
                 return NON_TENSOR  # torch.float32 and friends
             if tn.classify_call(qualname) is tn.CallKind.LEGACY:
                 return Value(Kind.NON_TENSOR, tensor_type=qualname)  # torch.cuda.FloatTensor, the type itself
+            if tn.classify_call(qualname) is tn.CallKind.MODULE:
+                return Value(Kind.NON_TENSOR, module_types=(qualname,))  # nn.LSTM, the class itself
             return UNKNOWN
         receiver = self.eval(node.value)
         if receiver.instance is not None:
@@ -739,6 +750,10 @@ class Evaluator:
                                           arguments=self._arguments_passed(held.function, node))
                 if held.tensor_type is not None:
                     return self._qualified_call(held.tensor_type, node)  # Tensor(...) with Tensor a tensor type
+                if held.module_types:
+                    # `rnn_cls(input_size, hidden)` with rnn_cls one torch.nn class or another
+                    built = [self._qualified_call(qualname, node) for qualname in held.module_types]
+                    return functools.reduce(merge_branches, built)
                 if held.module is not None and tn.module_returns_tensor(held.module):
                     # `dropout(p_attn)` with an nn.Dropout handed in by the call site
                     return Value(Kind.TENSOR, f"data passed in (computed by {held.module.rpartition('.')[2]})")
