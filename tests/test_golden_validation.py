@@ -89,9 +89,6 @@ READ_NOT_RUN: dict[tuple[str, str], set[str]] = {
     ("persistent_cache_recomputed_outside_init", "Rotary"): {"positions"},  # _grow(), for longer inputs
     # the else arm runs from the second call on, which no forward after a cast is
     ("persistent_starts_empty_replaced_later", "DiverseSearch"): {"overlap"},
-    # `if self.alpha.device != logits.device:` (the device stage's forward is not counted: it
-    # compares no cast) and the class weights only a further build would give
-    ("rebound_to_itself_moved_in_forward", "WeightedLoss"): {"alpha"},
 }
 
 # Rewrites in arms that the first build does not take and a further build does: proven with

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
+import linecache
 import textwrap
 import typing
 from pathlib import Path
@@ -690,6 +691,60 @@ def test_forward_reads_follow_the_functions_forward_hands_self_to():
 def test_methods_that_neither_forward_nor_the_constructor_reach_are_named_as_unrun_readers():
     assert reads.unrun_readers(_YOLOLayer, ["anchors", "bias"]) == {"bias": ["get_action"]}
     assert reads.unrun_readers(_Reader, ["scale", "table", "handed", "unused"]) == {"unused": ["sample"]}
+
+
+class _Detector(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.anchors = torch.ones(3, 2)
+        self.scale = torch.ones(2)
+        self.size = 0
+
+    def forward(self, p, targets=None):
+        p = p.to(self.scale.device) * 2
+        if self.size != p.shape[-1]:
+            _make_grids(self, p.shape[-1])
+            if p.is_cuda:
+                self.anchor_wh = self.anchor_wh.cuda()
+        if targets is not None:
+            return _match(targets, self.anchor_vec)
+        scale = self.scale
+        if p.shape[0] > 4:
+            scale = torch.ones(2)
+            scale = scale.double()
+        return p * self.anchor_wh.sum() * scale
+
+
+def _make_grids(layer, n):
+    layer.size = n
+    layer.anchor_vec = layer.anchors / n
+    layer.anchor_wh = layer.anchor_vec.view(1, 3, 2)
+
+
+def _match(targets, anchors):
+    return targets * anchors
+
+
+def _site_texts(cls: type, attr: str) -> list[tuple[str, bool]]:
+    return [(linecache.getline(filename, first).strip(), guarded)
+            for filename, first, _last, _method, guarded in reads.read_sites(cls, [attr])[attr]]
+
+
+def test_read_sites_follow_what_forward_derives_from_the_attribute():
+    # the anchors' vector and its view, derived in a function forward hands self to, are read
+    # in the training branch and in a branch only a device test opens
+    sites = _site_texts(_Detector, "anchors")
+    assert ("return _match(targets, self.anchor_vec)", False) in sites
+    assert ("self.anchor_wh = self.anchor_wh.cuda()", True) in sites
+    assert ("layer.anchor_vec = layer.anchors / n", False) in sites
+    assert ("return p * self.anchor_wh.sum() * scale", False) in sites
+
+
+def test_a_local_is_a_read_site_only_where_every_binding_of_it_is_a_view_of_the_attribute():
+    sites = [text for text, _ in _site_texts(_Detector, "scale")]
+    # `scale` is the buffer in one arm and a fresh tensor in the other; `p`, forward's input, is
+    # never the buffer, though it is moved to the buffer's device
+    assert sites == ["p = p.to(self.scale.device) * 2", "scale = self.scale"]
 
 
 def test_forward_reads_follow_helpers_strings_and_what_the_constructor_hands_on():

@@ -573,13 +573,15 @@ def not_run(lines: set[int], spans: list[list[int]]) -> list[int]:
     return [start for start, end in spans if not any(n in lines for n in range(start, end + 1))]
 
 
-def unread_sites(coverage: LineCoverage, sites: dict[str, list[tuple[str, int, int, str]]]) -> dict[str, list[list[Any]]]:
+def unread_sites(coverage: LineCoverage, after_move: LineCoverage,
+                 sites: dict[str, list[tuple[str, int, int, str, bool]]]) -> dict[str, list[list[Any]]]:
     """``{attr: [[method, first line], ...]}``: the read sites (reads.read_sites) of which no
-    line ran while ``coverage`` traced."""
+    line ran while ``coverage`` traced, nor, for a site a test of devices guards, while
+    ``after_move`` traced (the forward after the device move)."""
     out: dict[str, list[list[Any]]] = {}
     for attr, found in sites.items():
-        for filename, first, last, method in found:
-            lines = coverage.ran(filename)
-            if not any(n in lines for n in range(first, last + 1)):
+        for filename, first, last, method, guarded in found:
+            traces = (coverage, after_move) if guarded else (coverage,)
+            if not any(n in trace.ran(filename) for trace in traces for n in range(first, last + 1)):
                 out.setdefault(attr, []).append([method, first])
     return out

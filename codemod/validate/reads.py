@@ -114,8 +114,9 @@ def unrun_readers(cls: type, attrs: list[str]) -> dict[str, list[str]]:
     return out
 
 
-# A read site: (file, first line, last line, method) of a statement that reads ``self.attr``.
-Site = tuple[str, int, int, str]
+# A read site: (file, first line, last line, method, whether a test of devices guards it) of a
+# statement that reads ``self.attr``.
+Site = tuple[str, int, int, str, bool]
 
 
 def read_sites(cls: type, attrs: list[str]) -> dict[str, list[Site]]:
@@ -150,15 +151,34 @@ def read_sites(cls: type, attrs: list[str]) -> dict[str, list[Site]]:
         derived = _derived_attributes(scanned, attr)
         for function, me, filename, name in scanned:
             names = _derived_names(function, me, derived)
-            for statement in ast.walk(function):
-                if not isinstance(statement, ast.stmt) or statement is function:
-                    continue
+            for statement, guarded in _statements(function.body, False):
                 if any(_mentions(part, me, derived, names) for part in _own_parts(statement)):
                     first, last = _header(statement)
-                    site = (filename, first, last, name)
+                    site = (filename, first, last, name, guarded)
                     if site not in out.setdefault(attr, []):
                         out[attr].append(site)
     return out
+
+
+def _statements(body: list[ast.stmt], guarded: bool) -> Iterator[tuple[ast.stmt, bool]]:
+    """Every statement in ``body`` and the blocks it holds, each with whether a test of devices
+    (`if logits.device != self.weights.device:`, `if torch.cuda.is_available():`) decides
+    whether it runs: a branch only a device move opens, which the forward after the move
+    (the device stage) runs where no forward on the CPU does."""
+    for statement in body:
+        yield statement, guarded
+        inner = guarded or isinstance(statement, (ast.If, ast.While, ast.IfExp)) and _tests_devices(statement.test)
+        for field in ("body", "orelse", "finalbody"):
+            yield from _statements(getattr(statement, field, None) or [], inner)
+        for handler in getattr(statement, "handlers", None) or []:
+            yield from _statements(handler.body, guarded)
+        for case in getattr(statement, "cases", None) or []:
+            yield from _statements(case.body, guarded)
+
+
+def _tests_devices(test: ast.expr) -> bool:
+    return any(isinstance(node, ast.Attribute) and node.attr in ("device", "is_cuda", "get_device", "is_available")
+               for node in ast.walk(test))
 
 
 def _derived_attributes(scanned: list[tuple[ast.FunctionDef, str, str, str]], attr: str) -> set[str]:
@@ -185,16 +205,26 @@ def _derived_names(function: ast.FunctionDef, me: str, derived: set[str]) -> set
     through each other (flow-insensitive: a name bound so anywhere counts everywhere).  Not
     a value computed from one with other data (`x = x * self.scale`): that flows into the
     output, which the forward compared."""
-    names: set[str] = set()
+    # each local's values (None: bound by unpacking, or a parameter: what the caller hands in)
+    bindings: dict[str, list[ast.AST | None]] = {}
+    arguments = function.args
+    for parameter in arguments.posonlyargs + arguments.args + arguments.kwonlyargs + [
+            a for a in (arguments.vararg, arguments.kwarg) if a is not None]:
+        bindings.setdefault(parameter.arg, []).append(None)
+    for node in ast.walk(function):
+        value, targets = _assignment(node)
+        for target in targets:
+            for inner in ast.walk(target):
+                if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+                    bindings.setdefault(inner.id, []).append(value if target is inner else None)
+    # the names every binding of which is such a view (`window = create_window(...)` in the
+    # other arm makes `window` no view of the buffer there): the largest set that holds
+    names = {name for name, values in bindings.items() if all(v is not None for v in values)}
     while True:
-        before = len(names)
-        for node in ast.walk(function):
-            value, targets = _assignment(node)
-            if value is not None and _is_alias(value, me, derived, names):
-                names |= {inner.id for target in targets for inner in ast.walk(target)
-                          if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store)}
-        if len(names) == before:
+        kept = {name for name in names if all(_is_alias(v, me, derived, names) for v in bindings[name])}  # type: ignore[arg-type]
+        if kept == names:
             return names
+        names = kept
 
 
 # What a tensor's method or property returns that is no tensor: not a view of it.

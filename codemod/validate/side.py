@@ -671,8 +671,10 @@ class WorkerState:
         self.device: torch.device | None = None
         self.device_label = "cpu"
         self.device_error: str | None = None
-        # while the original's forwards run: which statements that read a rewritten attribute ran
+        # while the original's forwards run (on the CPU; after the device move): which statements
+        # that read a rewritten attribute ran
         self._read_trace: checks.LineCoverage | None = None
+        self._device_read_trace: checks.LineCoverage | None = None
         self._resolve_device(config.get("device", "auto"))
 
     def _resolve_device(self, spec: str) -> None:
@@ -1225,10 +1227,11 @@ class WorkerState:
         sites = reads.read_sites(cls, [attr for attr, *_ in findings]) if self.side == "original" else {}
         files = sorted({site[0] for found in sites.values() for site in found})
         self._read_trace = checks.LineCoverage(*files) if files else None
+        self._device_read_trace = checks.LineCoverage(*files) if files else None
         try:
             return self._gathered(cls, source, findings, data, sites, after_cpu, coverage_file)
         finally:
-            self._read_trace = None
+            self._read_trace = self._device_read_trace = None
 
     def _gathered(self, cls: type, source: Source, findings: list[list[Any]], data: dict[str, Any],
                   sites: dict[str, list[reads.Site]],
@@ -1252,9 +1255,6 @@ class WorkerState:
                 for attr, _action, _persistent, *rest in findings
             }
         data["checks"] = self._checks(cls, source, model, findings, data)
-        if self._read_trace is not None:
-            # the reads of a rewritten attribute that no forward ran (another branch)
-            data["unread"] = checks.unread_sites(self._read_trace, sites)
         if after_cpu is not None:
             after_cpu(model, data)
         elif self.side == "original":
@@ -1262,14 +1262,19 @@ class WorkerState:
             # state_dict load back into it? (custom state_dict hooks may refuse even that)
             data["checkpoint_self"] = checkpoint_check(model, data["state_dict"], data.get("state_metadata"))
         if self.device is not None and self.device.type == "meta":
-            data["device"] = self._device_stage(model, source, data["forward_error"] is None)
+            with self._tracing_reads(self._device_read_trace):
+                data["device"] = self._device_stage(model, source, data["forward_error"] is None)
         del model
         if self.device is not None and self.device.type != "meta":
             # A GPU: a fresh build, compared with the first forward of the fresh build above (a
             # forward that updates a hidden state or a history gives other outputs at its second
             # call), with the constructor's own .cuda() calls reaching the GPU.
-            with cuda_standin.suspended():
+            with cuda_standin.suspended(), self._tracing_reads(self._device_read_trace):
                 data["device"] = self._device_stage(None, source, data["forward_error"] is None, cls)
+        if self._read_trace is not None and self._device_read_trace is not None:
+            # the reads of a rewritten attribute that no forward ran (another branch); one that
+            # only a test of devices opens counts as run where the forward after the move ran it
+            data["unread"] = checks.unread_sites(self._read_trace, self._device_read_trace, sites)
         return data
 
     def _build_and_call(self, cls: type, source: Source, findings: list[list[Any]], data: dict[str, Any]) -> Any:
@@ -1376,12 +1381,14 @@ class WorkerState:
         return evidence
 
     @contextlib.contextmanager
-    def _tracing_reads(self) -> Iterator[None]:
-        """Trace the lines a forward of the original runs (reads.read_sites), where any are asked."""
-        if self._read_trace is None:
+    def _tracing_reads(self, trace: checks.LineCoverage | None | bool = True) -> Iterator[None]:
+        """Trace the lines a forward of the original runs (reads.read_sites), where any are asked
+        (into ``trace``: by default the CPU forwards' trace)."""
+        trace = self._read_trace if trace is True else trace
+        if not isinstance(trace, checks.LineCoverage):
             yield
             return
-        with self._read_trace:
+        with trace:
             yield
 
     def _probe_inputs(self, cls: type, model: torch.nn.Module, source: Source, data: dict[str, Any]) -> None:
