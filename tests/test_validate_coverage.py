@@ -101,6 +101,45 @@ def test_a_submodule_is_built_and_called_as_its_parent_does(tmp_path):
     assert "forward:cpu" in good.compared  # the inputs the parent's forward handed to it
 
 
+WEIGHTED = """
+import torch
+import torch.nn as nn
+
+
+class TaskWeights(nn.Module):
+    def __init__(self, is_regression, reduction="sum"):
+        super().__init__()
+        self.is_regression = is_regression
+        self.log_vars = nn.Parameter(torch.zeros(len(is_regression)))
+        self.reduction = reduction
+
+    def forward(self, losses):
+        stds = torch.exp(self.log_vars) ** 0.5
+        coeffs = 1 / ((self.is_regression.to(losses.dtype) + 1) * stds ** 2)
+        return (coeffs * losses + torch.log(stds)).sum()
+
+
+class Criterion:  # not a module: no parent build reaches TaskWeights
+    def __init__(self):
+        self.weights = TaskWeights(is_regression=torch.Tensor([False, True]))
+
+    def __call__(self, a, b):
+        return self.weights(torch.stack([a, b]))
+"""
+
+
+def test_a_class_is_built_with_the_arguments_a_call_in_the_repository_s_own_code_passes(tmp_path):
+    # nothing can be made up for is_regression (len() of it): the constructor of another class
+    # shows it, a float tensor
+    _repo(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": WEIGHTED})
+    line = "        self.is_regression = is_regression"
+    v = _validate(tmp_path, "pkg/m.py", "pkg.m",
+                  {"t": (line, '        self.register_buffer("is_regression", is_regression, persistent=False)')},
+                  [("TaskWeights", [_finding("TaskWeights", "is_regression")])])["TaskWeights"]
+    assert v.verdict is Verdict.PASSED and v.forward_compared, _detail(v)
+    assert v.builds == ["built as pkg/m.py:20 calls it (is_regression=tensor([False, True], float32))"], v.builds
+
+
 def test_a_wrong_rewrite_of_a_submodule_built_through_its_parent_fails(tmp_path):
     _repo(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": PARENT})
     line = "        self.table = torch.arange(float(width))"

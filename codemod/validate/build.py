@@ -258,8 +258,11 @@ def resolve_source(
             raise NotBuildable("the call of the class the original side used is not known here", None)
         return _from_usage(usages[index], index, context, notes)
     usage_notes: list[str] = []
-    if kind is None:
+
+    def first_usage_that_builds(in_code: bool) -> Source | None:
         for index, usage in enumerate(usages):
+            if bool(usage.get("in_code")) != in_code:
+                continue
             source = _from_usage(usage, index, context, notes)
             try:
                 build(cls, source)
@@ -267,6 +270,13 @@ def resolve_source(
                 usage_notes.append(f"(the call at {usage.get('where')}) raised {format_exception(exc)}")
                 continue
             return source
+        return None
+
+    if kind is None:
+        # the calls of a main block, a test or a docstring, which show how the class is used
+        found = first_usage_that_builds(in_code=False)
+        if found is not None:
+            return found
     if kind == "parent" or (kind is None and context is not None and context.parents is not None):
         parent_spec = spec if kind == "parent" else context.parents.find(target)  # type: ignore[union-attr]
         if parent_spec is not None:
@@ -274,6 +284,12 @@ def resolve_source(
             return _from_parent(target, parent_spec, examples, context, notes)
         if kind == "parent":
             raise NotBuildable("no parent spec", None)
+    if kind is None:
+        # a call in the repository's own code: its arguments, after a parent module's build
+        # (which also hands the parent's forward inputs on)
+        found = first_usage_that_builds(in_code=True)
+        if found is not None:
+            return found
     synth_notes: list[str] = []
     if kind == "synth" or (kind is None and (context is None or context.synthesize)):
         from codemod.validate import synth

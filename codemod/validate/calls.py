@@ -8,8 +8,10 @@ test often shows how a class is built and called::
         x = torch.randn(4, 3, 32, 32)
         print(net(x).shape)
 
-Those calls are the best arguments and inputs validation can have with no setup.  They are
-read, never run: a call counts when each argument is a literal, arithmetic on literals, a
+Those calls are the best arguments and inputs validation can have with no setup.  After
+them come the calls in the repository's own functions and constructors (`self.loss =
+MultiTaskLoss(is_regression=torch.Tensor([False, True]))` in another class), which show the
+arguments the class is built with, seldom its inputs.  They are read, never run: a call counts when each argument is a literal, arithmetic on literals, a
 torch factory with literal sizes (``torch.randn(4, 3, 32, 32)``, ``torch.randint(0, 10,
 (2, 7))``, ``torch.eye(5)``), a name bound to such a value earlier in the same block or
 test, a namespace or dict of them, or an instance of a repository class (a config) built
@@ -54,6 +56,7 @@ def find(root: Path, targets: Iterable[str], roots: list[Path]) -> Found:
     if not targets:
         return found
     names = {t.rpartition(".")[2] for t in targets}
+    later: list[tuple[dict[str, list[dict[str, Any]]], Path]] = []
     for path in _python_files(Path(root)):
         try:
             if path.stat().st_size > MAX_FILE_BYTES:
@@ -64,8 +67,6 @@ def find(root: Path, targets: Iterable[str], roots: list[Path]) -> Found:
         if not any(name in text for name in names):
             continue
         test_file = _is_test_file(path, root)
-        if not (test_file or "__main__" in text or ">>>" in text):
-            continue
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError):
@@ -73,13 +74,22 @@ def find(root: Path, targets: Iterable[str], roots: list[Path]) -> Found:
         module = _module_name(path, roots)
         reader = _Reader(module, path, root, targets, roots)
         reader.read_module(tree, test_file)
-        for target, usages in reader.usages.items():
-            known = found.usages.setdefault(target, [])
-            for usage in usages:
-                if usage not in known and len(known) < MAX_USAGES:
-                    known.append(usage)
-                    found.files.add(str(path))
+        _keep(found, reader.usages, path)
+        later.append((reader.code_usages, path))
+    # calls in the repository's own functions and constructors come after every example of
+    # a main block, a test or a docstring, which show how the class is meant to be used
+    for usages, path in later:
+        _keep(found, usages, path)
     return found
+
+
+def _keep(found: Found, usages: dict[str, list[dict[str, Any]]], path: Path) -> None:
+    for target, listed in usages.items():
+        known = found.usages.setdefault(target, [])
+        for usage in listed:
+            if usage not in known and len(known) < MAX_USAGES:
+                known.append(usage)
+                found.files.add(str(path))
 
 
 def _python_files(root: Path) -> list[Path]:
@@ -144,6 +154,9 @@ class _Reader:
         self.imports: dict[str, str] = {}  # local name -> dotted name it stands for
         self.classes: set[str] = set()  # classes defined in this file
         self.usages: dict[str, list[dict[str, Any]]] = {}
+        # calls in the module's own functions and methods (`self.loss = MultiTaskLoss(
+        # is_regression=torch.Tensor([False, True]))` in another class's constructor)
+        self.code_usages: dict[str, list[dict[str, Any]]] = {}
 
     # -- what names stand for ------------------------------------------------------------------
 
@@ -176,6 +189,16 @@ class _Reader:
                 docstring = ast.get_docstring(node, clean=True)
                 if docstring and ">>>" in docstring:
                     self._read_docstring(docstring, node)
+        if test_file:
+            return
+        examples, self.usages = self.usages, {}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.read_block(node.body, f"{self.where}:{node.lineno}")
+        for listed in self.usages.values():
+            for usage in listed:
+                usage["in_code"] = True
+        self.code_usages, self.usages = self.usages, examples
 
     def _absolute(self, module: str | None, level: int) -> str:
         if not level:
@@ -263,6 +286,9 @@ class _Reader:
             if isinstance(statement, (ast.Assign, ast.AnnAssign)):
                 targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
                 value = statement.value
+                if value is not None and len(targets) == 1 and isinstance(targets[0], (ast.Attribute, ast.Subscript)):
+                    self._instance(value, env, instances, where)  # `self.loss = Loss(...)`: a call of the class
+                    continue
                 if value is None or len(targets) != 1 or not isinstance(targets[0], ast.Name):
                     continue
                 name = targets[0].id
@@ -491,7 +517,9 @@ class _Reader:
                 raise Unreadable
             if name == "Tensor" and isinstance(data["value"], int):
                 raise Unreadable  # torch.Tensor(n): uninitialised memory of size n
-            dtype = {"FloatTensor": "float32", "LongTensor": "long", "BoolTensor": "bool"}.get(name, dtype)
+            # torch.Tensor([False, True]) is float32, as FloatTensor is; torch.tensor's follows the data
+            dtype = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "long", "BoolTensor": "bool"}.get(
+                name, dtype)
             return {"op": "tensor", "data": data["value"], **({"dtype": dtype} if dtype else {})}
         raise Unreadable
 
