@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from codemod.validate import build, calls, reads, synth
@@ -947,6 +948,24 @@ def test_strings_a_kept_parameter_is_compared_with_where_it_is_used_are_its_made
     values = [v for v, _ in synth.parameter_values(Head, parameter, parameter.annotation)]
     assert values[:2] == ["default", "BCE"]
     assert torch.equal(Head(values[0])(torch.zeros(2)), torch.full((2,), 3.0))
+
+
+def test_a_target_forward_one_hot_encodes_is_class_indices_with_a_score_per_class():
+    class OneHotFocal(nn.Module):
+        def __init__(self, num_classes=5):
+            super().__init__()
+            self.num_classes = num_classes
+            self.alpha = torch.full((num_classes,), 0.25)
+
+        def forward(self, logits, targets):
+            one_hot = F.one_hot(targets.long(), num_classes=self.num_classes).float()
+            bce = F.binary_cross_entropy_with_logits(logits, one_hot, reduction="none")
+            return (self.alpha * bce).mean()
+
+    made = synth.input_candidates(OneHotFocal())
+    assert made[0]["args"] == [{"op": "randn", "shape": [2, 5]}, {"op": "randint", "high": 5, "shape": [2]}]
+    assert _runs(OneHotFocal(), made[0])
+    assert not _runs(OneHotFocal(), made[1])  # the same shapes for both, as for other losses
 
 
 def test_a_size_handed_to_forward_beside_the_data_is_a_pair_of_sides_or_one_side():

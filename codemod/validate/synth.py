@@ -1613,6 +1613,14 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
         # loss whose `exp(-ce)` overflows under a half cast, which no real target does
         per_param[target] = [{**spec, "op": "rand"} if spec.get("op") == "randn" else spec
                              for spec in per_param[prediction]]
+        classes = _one_hot_classes(seen, required[target].name)
+        if classes is not None:
+            # `F.one_hot(targets, num_classes=self.num_classes)`: class indices, one per sample,
+            # and a prediction with a score per class; first, as forward itself says so
+            indices = [{"op": "randn", "shape": [BATCH, classes]} if k == prediction
+                       else {"op": "randint", "high": classes, "shape": [BATCH]} if k == target
+                       else specs[0] for k, specs in enumerate(per_param)]
+            add(_arrange(required, indices))
     for j in range(max(len(s) for s in per_param)):
         chosen = [s[min(j, len(s) - 1)] for s in per_param]
         add(_arrange(required, chosen))
@@ -2244,6 +2252,30 @@ def _arrange(required: list[inspect.Parameter], chosen: list[dict[str, Any]]) ->
         else:
             args.append(spec)
     return {"args": args, "kwargs": kwargs}
+
+
+def _one_hot_classes(seen: _Model, name: str) -> int | None:
+    """The class count forward one-hot encodes parameter ``name`` with (`F.one_hot(targets.long(),
+    num_classes=self.num_classes)`): a literal, or an integer attribute of the model; None
+    where forward does not say."""
+    if seen.forward_tree is None:
+        return None
+    for node in ast.walk(seen.forward_tree):
+        if not (isinstance(node, ast.Call) and node.args and (
+                isinstance(node.func, ast.Attribute) and node.func.attr == "one_hot"
+                or isinstance(node.func, ast.Name) and node.func.id == "one_hot")):
+            continue
+        if not any(isinstance(inner, ast.Name) and inner.id == name for inner in ast.walk(node.args[0])):
+            continue
+        given = next((k.value for k in node.keywords if k.arg == "num_classes"), node.args[1] if len(node.args) > 1 else None)
+        value: Any = None
+        if isinstance(given, ast.Constant):
+            value = given.value
+        elif isinstance(given, ast.Attribute) and isinstance(given.value, ast.Name) and given.value.id == "self":
+            value = getattr(seen.model, given.attr, None)
+        if isinstance(value, int) and not isinstance(value, bool) and 1 < value <= 4096:
+            return value
+    return None
 
 
 def _prediction_and_target(required: list[inspect.Parameter], first_layers: dict[str, nn.Module],
