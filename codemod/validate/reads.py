@@ -167,7 +167,7 @@ def _statements(body: list[ast.stmt], guarded: bool) -> Iterator[tuple[ast.stmt,
     (the device stage) runs where no forward on the CPU does."""
     for statement in body:
         yield statement, guarded
-        inner = guarded or isinstance(statement, (ast.If, ast.While, ast.IfExp)) and _tests_devices(statement.test)
+        inner = guarded or isinstance(statement, (ast.If, ast.While)) and _tests_devices(statement.test)
         for field in ("body", "orelse", "finalbody"):
             yield from _statements(getattr(statement, field, None) or [], inner)
         for handler in getattr(statement, "handlers", None) or []:
@@ -200,11 +200,11 @@ def _derived_attributes(scanned: list[tuple[ast.FunctionDef, str, str, str]], at
 
 
 def _derived_names(function: ast.FunctionDef, me: str, derived: set[str]) -> set[str]:
-    """The local names a function binds to one of the ``derived`` attributes of self, or to a
-    view, a move or a part of one (`anchors = self.anchors.to(p.device)[0]`), directly or
-    through each other (flow-insensitive: a name bound so anywhere counts everywhere).  Not
-    a value computed from one with other data (`x = x * self.scale`): that flows into the
-    output, which the forward compared."""
+    """The local names every binding of which is one of the ``derived`` attributes of self, or
+    a view, a move or a part of one (`anchors = self.anchors.to(p.device)[0]`), directly or
+    through each other: such a name is the tensor wherever it is read.  Not a value computed
+    from one with other data (`x = x * self.scale`): that flows into the output, which the
+    forward compared; nor a parameter, which the caller hands in."""
     # each local's values (None: bound by unpacking, or a parameter: what the caller hands in)
     bindings: dict[str, list[ast.AST | None]] = {}
     arguments = function.args
