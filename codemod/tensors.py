@@ -757,6 +757,9 @@ class Evaluator:
                 if held.module is not None and tn.module_returns_tensor(held.module):
                     # `dropout(p_attn)` with an nn.Dropout handed in by the call site
                     return Value(Kind.TENSOR, f"data passed in (computed by {held.module.rpartition('.')[2]})")
+                if held.module == tn.SOME_REPOSITORY_MODULE and self.per_call:
+                    # `layer(x)` with `layer` one of a container's layers, in a method: a guess
+                    return Value(Kind.TENSOR, CHILD_MODULE_OUTPUT, guessed=True)
                 return self._instance_method(held.instance, "__call__") if held.instance is not None else UNKNOWN
             qualname = self.qualify(func)
             if qualname is None:

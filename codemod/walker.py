@@ -556,5 +556,10 @@ def _row_of(iterated: Value) -> Value:
         if elements and not all(e.is_tensor for e in elements):
             return UNKNOWN
         return Value(Kind.TENSOR, iterated.stateful)
+    if iterated.kind is Kind.NON_TENSOR and iterated.module is not None \
+            and iterated.module.rpartition(".")[2] in ("ModuleList", "Sequential"):
+        # `for layer in self.layers`: one layer of the container, whichever; calling it gives
+        # what a module returns, a tensor by a guess fit for reports (as `self.layers[i](x)`)
+        return Value(Kind.NON_TENSOR, module=tn.SOME_REPOSITORY_MODULE)
     return UNKNOWN
 
