@@ -713,6 +713,8 @@ class _Detector(nn.Module):
         if p.shape[0] > 4:
             scale = torch.ones(2)
             scale = scale.double()
+        if p.shape[-1] != self.scale.shape[0] and len(self.scale) > 0:
+            raise ValueError(f"{self.scale} does not fit")
         return p * self.anchor_wh.sum() * scale
 
 
@@ -744,7 +746,8 @@ def test_read_sites_follow_what_forward_derives_from_the_attribute():
 def test_a_local_is_a_read_site_only_where_every_binding_of_it_is_a_view_of_the_attribute():
     sites = [text for text, _ in _site_texts(_Detector, "scale")]
     # `scale` is the buffer in one arm and a fresh tensor in the other; `p`, forward's input, is
-    # never the buffer, though it is moved to the buffer's device
+    # never the buffer, though it is moved to the buffer's device; a test of its shape and the
+    # error it raises read nothing a cast or a move changes
     assert sites == ["p = p.to(self.scale.device) * 2", "scale = self.scale"]
 
 

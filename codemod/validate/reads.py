@@ -123,7 +123,8 @@ def read_sites(cls: type, attrs: list[str]) -> dict[str, list[Site]]:
     """``{attr: the statements of forward (and of what it runs: the methods it calls on self,
     the functions it hands self to) that read self.attr or a value forward derives from it}``,
     each as the lines a tracer sees when it runs: a simple statement's lines, a compound
-    statement's header (`if targets is not None and self.anchors...:`).
+    statement's header (`if targets is not None and self.anchors...:`).  Not a statement that
+    reads only the tensor's shape (`if x.size(1) != self.w.shape[0]:`), nor a `raise`.
 
     A forward that read the attribute in one branch says nothing of another branch that reads
     it too: YOLO's `create_grids(self, ...)` derives `self.anchor_vec = self.anchors / stride`
@@ -152,7 +153,9 @@ def read_sites(cls: type, attrs: list[str]) -> dict[str, list[Site]]:
         for function, me, filename, name in scanned:
             names = _derived_names(function, me, derived)
             for statement, guarded in _statements(function.body, False):
-                if any(_mentions(part, me, derived, names) for part in _own_parts(statement)):
+                if isinstance(statement, ast.Raise):
+                    continue  # an error path: it raises whatever the tensor's dtype or device
+                if any(_mentions(part, me, derived, names, values_only=True) for part in _own_parts(statement)):
                     first, last = _header(statement)
                     site = (filename, first, last, name, guarded)
                     if site not in out.setdefault(attr, []):
@@ -266,9 +269,14 @@ def _assignment(node: ast.AST) -> tuple[ast.AST | None, list[ast.AST]]:
     return None, []
 
 
-def _mentions(node: ast.AST, me: str, attrs: set[str], names: set[str]) -> bool:
-    """Whether ``node`` reads one of ``attrs`` of self (``me``) or one of the local ``names``."""
+def _mentions(node: ast.AST, me: str, attrs: set[str], names: set[str], values_only: bool = False) -> bool:
+    """Whether ``node`` reads one of ``attrs`` of self (``me``) or one of the local ``names``;
+    with ``values_only``, not where it reads only the tensor's shape (`self.w.shape[0]`,
+    `self.w.size(1)`, `len(self.w)`), which neither a cast nor a move changes."""
+    shape_only = _shape_reads(node) if values_only else set()
     for inner in ast.walk(node):
+        if id(inner) in shape_only:
+            continue
         if isinstance(inner, ast.Attribute) and inner.attr in attrs and isinstance(inner.value, ast.Name) \
                 and me and inner.value.id == me and isinstance(inner.ctx, ast.Load):
             return True
@@ -278,6 +286,25 @@ def _mentions(node: ast.AST, me: str, attrs: set[str], names: set[str]) -> bool:
         if isinstance(inner, ast.Name) and inner.id in names and isinstance(inner.ctx, ast.Load):
             return True
     return False
+
+
+# What a tensor tells of its shape alone, the same whatever its dtype or device.
+_SHAPE_ATTRIBUTES = ("shape", "ndim")
+_SHAPE_METHODS = ("size", "dim", "numel", "nelement")
+
+
+def _shape_reads(node: ast.AST) -> set[int]:
+    """The ids of the nodes in ``node`` whose value is only asked for its shape."""
+    found: set[int] = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Attribute) and inner.attr in _SHAPE_ATTRIBUTES:
+            found.add(id(inner.value))
+        elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr in _SHAPE_METHODS:
+            found.add(id(inner.func.value))
+        elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "len" \
+                and len(inner.args) == 1:
+            found.add(id(inner.args[0]))
+    return found
 
 
 def _own_parts(statement: ast.stmt) -> list[ast.AST]:
