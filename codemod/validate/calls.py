@@ -11,11 +11,13 @@ test often shows how a class is built and called::
 Those calls are the best arguments and inputs validation can have with no setup.  After
 them come the calls in the repository's own functions and constructors (`self.loss =
 MultiTaskLoss(is_regression=torch.Tensor([False, True]))` in another class), which show the
-arguments the class is built with, seldom its inputs.  They are read, never run: a call counts when each argument is a literal, arithmetic on literals, a
-torch factory with literal sizes (``torch.randn(4, 3, 32, 32)``, ``torch.randint(0, 10,
-(2, 7))``, ``torch.eye(5)``), a name bound to such a value earlier in the same block or
-test, a namespace or dict of them, or an instance of a repository class (a config) built
-the same way.  Each becomes a JSON description (synth.py's value specs) that the workers
+arguments the class is built with, seldom its inputs.
+
+They are read, never run: a call counts when each argument is a literal, arithmetic on
+literals, a torch factory with literal sizes (``torch.randn(4, 3, 32, 32)``,
+``torch.randint(0, 10, (2, 7))``, ``torch.eye(5)``), a name bound to such a value earlier in
+the same block or test, a namespace or dict of them, or an instance of a repository class
+(a config) built the same way.  Each becomes a JSON description (synth.py's value specs) that the workers
 rebuild; the forward inputs are those of the first call of the instance (``net(x)``,
 ``net.forward(x)``, ``Net(3)(x)``).  Device strings become ``"cpu"`` (validation builds on
 the CPU and checks devices itself).
