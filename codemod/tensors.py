@@ -529,9 +529,10 @@ class Evaluator:
         if qualname is not None and qualname.startswith("torch."):
             if tn.dtype_is_integer(qualname) is not None:
                 return NON_TENSOR  # torch.float32 and friends
-            if tn.classify_call(qualname) is tn.CallKind.LEGACY:
+            kind = tn.classify_call(qualname)
+            if kind is tn.CallKind.LEGACY:
                 return Value(Kind.NON_TENSOR, tensor_type=qualname)  # torch.cuda.FloatTensor, the type itself
-            if tn.classify_call(qualname) is tn.CallKind.MODULE:
+            if kind is tn.CallKind.MODULE:
                 return Value(Kind.NON_TENSOR, module_types=(qualname,))  # nn.LSTM, the class itself
             return UNKNOWN
         receiver = self.eval(node.value)

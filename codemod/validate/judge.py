@@ -239,11 +239,9 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
             entry.update(verdict="error", message=first["error"])
         elif unrun:
             lines = ", ".join(str(n) for n in sorted(unrun))
-            in_builds = f"in any of the {len(covered)} builds" if len(covered) > 1 else "with these arguments"
-            if tried:
-                in_builds += f" nor in {tried} other {'build' if tried == 1 else 'builds'} tried"
             entry.update(verdict="not validated",
-                         message=f"branch not taken {in_builds}: the rewritten statement (line {lines}) never ran")
+                         message=f"branch not taken {_in_builds(len(covered), tried, 'with these arguments')}: the "
+                         f"rewritten statement (line {lines}) never ran")
         elif not tensor_builds:
             entry.update(verdict="not validated", message=first["uncompared"].get(attr) or next(
                 (b["uncompared"][attr] for b in builds if attr in b["uncompared"]), "no tensor was compared"))
@@ -310,6 +308,14 @@ def merge(builds: list[dict[str, Any]], findings: list[list[Any]], forward_reads
     }
 
 
+def _in_builds(builds: int, tried: int, alone: str) -> str:
+    """Where a branch was not taken: in the builds kept (``alone`` for one) and those tried."""
+    said = f"in any of the {builds} builds" if builds > 1 else alone
+    if tried:
+        said += f" nor in {tried} other {'build' if tried == 1 else 'builds'} tried"
+    return said
+
+
 def _unread(attr: str, builds: list[dict[str, Any]]) -> list[tuple[str, int]]:
     """The read sites of ``attr`` that none of ``builds`` ran (each build's ``unread``); none
     where a build does not say (a class whose source was not read)."""
@@ -325,9 +331,7 @@ def _unread(attr: str, builds: list[dict[str, Any]]) -> list[tuple[str, int]]:
 def _unread_message(attr: str, unread: list[tuple[str, int]], builds: int, tried: int) -> str:
     where = ", ".join(f"line {line} in {method}()" for method, line in unread[:4])
     more = f" and {len(unread) - 4} more" if len(unread) > 4 else ""
-    in_builds = f"in any of the {builds} builds" if builds > 1 else "with these arguments and inputs"
-    if tried:
-        in_builds += f" nor in {tried} other {'build' if tried == 1 else 'builds'} tried"
+    in_builds = _in_builds(builds, tried, "with these arguments and inputs")
     return (f"branch not taken {in_builds}: the forwards compared read {attr}, but the "
             f"{'read' if len(unread) == 1 else 'reads'} at {where}{more} never ran, so what a cast or a device move "
             "of the buffer does there is not compared")

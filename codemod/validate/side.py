@@ -1262,14 +1262,14 @@ class WorkerState:
             # state_dict load back into it? (custom state_dict hooks may refuse even that)
             data["checkpoint_self"] = checkpoint_check(model, data["state_dict"], data.get("state_metadata"))
         if self.device is not None and self.device.type == "meta":
-            with self._tracing_reads(self._device_read_trace):
+            with self._device_read_trace or contextlib.nullcontext():
                 data["device"] = self._device_stage(model, source, data["forward_error"] is None)
         del model
         if self.device is not None and self.device.type != "meta":
             # A GPU: a fresh build, compared with the first forward of the fresh build above (a
             # forward that updates a hidden state or a history gives other outputs at its second
             # call), with the constructor's own .cuda() calls reaching the GPU.
-            with cuda_standin.suspended(), self._tracing_reads(self._device_read_trace):
+            with cuda_standin.suspended(), self._device_read_trace or contextlib.nullcontext():
                 data["device"] = self._device_stage(None, source, data["forward_error"] is None, cls)
         if self._read_trace is not None and self._device_read_trace is not None:
             # the reads of a rewritten attribute that no forward ran (another branch); one that
@@ -1308,7 +1308,8 @@ class WorkerState:
                     # which raw attributes this forward reads: a build whose forward takes
                     # another path proves nothing about them (Evidence asks for more builds)
                     seen: set[str] = set()
-                    with checks.PlainReads(model, [attr for attr, *_ in findings], seen), self._tracing_reads():
+                    with checks.PlainReads(model, [attr for attr, *_ in findings], seen), \
+                            self._read_trace or contextlib.nullcontext():
                         output = model(*args, **kwargs)
                     data["plain_reads"] = sorted(seen)
                 data["outputs"] = compare.flatten(output)
@@ -1351,7 +1352,7 @@ class WorkerState:
             evidence["casts"] = {"error": error}
             evidence["training"] = {"status": "unchecked", "error": error}
         if fresh is not None:
-            with self._tracing_reads():
+            with self._read_trace or contextlib.nullcontext():
                 guarded("casts", lambda: checks.casts(fresh, attrs, make))
             if data.get("attrs_after_forward") and make is not None:
                 # a lazy slot filled by a first forward, then the model cast: the rewritten
@@ -1361,7 +1362,7 @@ class WorkerState:
                     checks.forward_leaves(warmed, make, None)
                     return checks.casts(warmed, attrs, make)
 
-                with self._tracing_reads():
+                with self._read_trace or contextlib.nullcontext():
                     guarded("casts_after_forward", warmed_casts)
             if self.side == "rewritten":
                 # a forward in train() mode may read what eval() mode does not (noise, dropout masks)
@@ -1370,7 +1371,7 @@ class WorkerState:
                     guarded("training", lambda: checks.training(fresh, attrs, make))
                 data["forward_reads"] = sorted(set(data.get("forward_reads") or []) | read)
             else:
-                with self._tracing_reads():
+                with self._read_trace or contextlib.nullcontext():
                     guarded("training", lambda: checks.training(fresh, attrs, make))
             del fresh
         reference = {attr: state.get("tensor") for attr, state in data["attrs"].items()}
@@ -1379,17 +1380,6 @@ class WorkerState:
         if checks.is_pretrained_model(cls):
             guarded("pretrained", lambda: checks.pretrained_round_trip(build(cls, source), attrs, reference, make))
         return evidence
-
-    @contextlib.contextmanager
-    def _tracing_reads(self, trace: checks.LineCoverage | None | bool = True) -> Iterator[None]:
-        """Trace the lines a forward of the original runs (reads.read_sites), where any are asked
-        (into ``trace``: by default the CPU forwards' trace)."""
-        trace = self._read_trace if trace is True else trace
-        if not isinstance(trace, checks.LineCoverage):
-            yield
-            return
-        with trace:
-            yield
 
     def _probe_inputs(self, cls: type, model: torch.nn.Module, source: Source, data: dict[str, Any]) -> None:
         """Forward inputs: the first candidate a copy of the model runs (the repository's own
