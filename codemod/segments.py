@@ -238,7 +238,24 @@ def may_hold_finding(segment: Segment, hints: Hints) -> bool:
             return True  # `self.ids = ids` with `self.ids.size(0)` elsewhere (rules/untyped_method_arguments.py)
         if _KEEPS_MOVED_ITEM.search(block):
             return True  # `self.real_A = input["A"].to(self.device)` (rules/untyped_method_arguments.py)
+        if _fills_empty_slot(block, text, constructors):
+            return True
     return False
+
+
+def _fills_empty_slot(block: str, text: str, constructors: list[tuple[int, int]]) -> bool:
+    """`self.output = x` in a method, where a constructor set `self.output = None`: a slot the
+    method fills with a local value, most often what forward computed (rules/placeholder.py
+    reports it where the analysis types the value as a tensor)."""
+    filled = {match.group(1) for match in _KEEPS_LOCAL.finditer(block)}
+    if not filled:
+        return False
+    return any(match.group(1) in filled for start, end in constructors for match in _EMPTY_SLOT.finditer(text, start, end))
+
+
+# `self.output = x` (a bare local) and `self.output = None`: the two halves of a slot filled later.
+_KEEPS_LOCAL = re.compile(r"^[ \t]*self\.(\w+)[ \t]*=[ \t]*(?!None\b|True\b|False\b)[A-Za-z_]\w*[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+_EMPTY_SLOT = re.compile(r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*None[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 
 
 # `self.real_A = input["A"].to(device)`, `self.x = batch.x.cuda()`, `self.y = batch["y"].long()`: an item of

@@ -657,8 +657,21 @@ class Evaluator:
         if merged.kind is Kind.UNKNOWN and any(
                 arm.kind is Kind.TENSOR and other.kind in (Kind.UNKNOWN, Kind.NON_TENSOR)
                 for arm, other in ((body, orelse), (orelse, body))):
+            if self.per_call and any(arm.kind is Kind.TENSOR and other.kind is Kind.UNKNOWN
+                                     and self._applied_to_tensor(other_node)
+                                     for arm, other, other_node in ((body, orelse, node.orelse), (orelse, body, node.body))):
+                # `act(layer(x)) if act else layer(x)` in a method: an untyped callable applied to
+                # the tensor of the other arm (an activation, a norm); a tensor by a guess, for reports
+                tensor = body if body.kind is Kind.TENSOR else orelse
+                return Value(Kind.TENSOR, tensor.stateful, None, guessed=True)
             return replace(merged, tensor_in_one_arm=True)
         return merged
+
+    def _applied_to_tensor(self, node: ast.expr) -> bool:
+        """Whether ``node`` is a call of a local name (not a torch or imported function) whose
+        only argument is a tensor: `act(layer(x))`."""
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.env \
+            and len(node.args) == 1 and not node.keywords and self.eval(node.args[0]).kind is Kind.TENSOR
 
     def _taken_keyword(self, node: ast.expr) -> Value | None:
         """`kwargs.get("mean")`, `kwargs["adj"]` of the function's **kwargs: the value the
