@@ -12,6 +12,7 @@ import copy
 import dataclasses
 import gc
 import importlib
+import importlib.machinery
 import importlib.util
 import inspect
 import os
@@ -230,6 +231,53 @@ def import_class(module_name: str, qualname: str, root: str | None = None, file:
 PACKAGE_INIT_FAILURES: dict[str, str] = {}
 
 
+# Modules imported without running the __init__ of a package above them, which raised before
+# the module's own code ran (`models/__init__.py` importing every model, one of them needing
+# a module that is missing): module name -> that package and what it raised.
+PACKAGE_INIT_SKIPPED: dict[str, str] = {}
+
+
+def _without_package_init(exc: BaseException, module_name: str, root: str | None) -> str | None:
+    """Import ``module_name`` again with the package whose ``__init__`` raised ``exc`` (before
+    the module itself ran) standing as an empty package over its folder, as a namespace
+    package would: the module's own code and the modules it imports run as written, the
+    package's other imports do not.  The package's name, or None where no package's
+    ``__init__`` of the repository raised it or the module still fails."""
+    failing = None
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
+        if frame.f_code.co_name != "<module>":
+            continue
+        name, init_file = frame.f_globals.get("__name__"), frame.f_globals.get("__file__") or ""
+        if name and module_name.startswith(name + ".") and os.path.basename(init_file) == "__init__.py":
+            failing = (name, init_file)
+            break  # the outermost package whose __init__ the failure went through
+    if failing is None or root is None or not _inside(failing[1], root):
+        return None
+    name, init_file = failing
+    spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+    spec.submodule_search_locations = [os.path.dirname(init_file)]
+    package = importlib.util.module_from_spec(spec)
+    package.__file__ = init_file
+    for stale in [n for n in sys.modules if n == name or n.startswith(name + ".")]:
+        del sys.modules[stale]
+    sys.modules[name] = package
+    parent, _, last = name.rpartition(".")
+    if parent and parent in sys.modules:
+        setattr(sys.modules[parent], last, package)
+    importlib.invalidate_caches()
+    try:
+        stubs.import_with_stubs(module_name, root)
+    except Exception:
+        sys.modules.pop(name, None)
+        return None
+    return name
+
+
+def _inside(path: str, root: str) -> bool:
+    base = os.path.realpath(root).rstrip(os.sep) + os.sep
+    return os.path.realpath(path).startswith(base)
+
+
 # Modules whose own top-level code raised after the class was defined (a script's training
 # code below its model, run on import): module name -> what it raised, without its line (the
 # rewritten file's lines differ), and the exception itself.
@@ -262,6 +310,9 @@ def _import_module(module_name: str, root: str | None, needed: str | None = None
         # compared across the two sides: an object's address in the message differs between them
         said = re.sub(r"0x[0-9a-fA-F]+", "0x...", f"{type(exc).__name__}: {exc}")
         partial = _ran_until_it_raised(exc, module_name, needed)
+        if partial is None and ran is None and (bypassed := _without_package_init(exc, module_name, root)) is not None:
+            PACKAGE_INIT_SKIPPED[module_name] = f"{bypassed}: {said}"
+            return sys.modules[module_name]
         if partial is None:
             # (a module that is not there, or lacks a name, has its own answers: stubs, how to build it)
             ran = None if isinstance(exc, ImportError) or _unbuilt_extension(exc, root) is not None else \
@@ -864,6 +915,10 @@ class WorkerState:
                 f"{request['module']}'s top-level code raised {only[0]} before defining {request['class_name']}: "
                 "the module was built from its imports, functions, classes and plain assignments, without the "
                 f"code that does the script's work (on both sides alike){skipped}")
+        if request["module"] in PACKAGE_INIT_SKIPPED:
+            builds[0]["notes"].append(
+                f"imported without running the __init__ of package {PACKAGE_INIT_SKIPPED[request['module']]} (it raised "
+                "before the module ran; the package stood empty over its folder, on both sides alike)")
         if PACKAGE_INIT_FAILURES:
             builds[0]["notes"].append("imported although its package's __init__ raised after the module had run: "
                                       + "; ".join(f"{m}: {e}" for m, e in sorted(PACKAGE_INIT_FAILURES.items())))
