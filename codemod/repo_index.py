@@ -106,6 +106,7 @@ class RepoIndex:
         self._headers: dict[str, list[Path]] | None = None
         # files_calling's index: capitalised name -> numbers (in `files`) of the files calling it
         self._callers: dict[str, list[int]] | None = None
+        self._scripted_call: str | None = None  # scripted_module_call's answer ("" for none), once per run
         self.memo: dict = {}  # results other modules compute once per run (call_sites)
         self.files: list[Path] = []
         # Files an analysis depended on (for the result cache): one set per open `tracking()`.
@@ -120,6 +121,7 @@ class RepoIndex:
         if text is not None:
             self._texts[path] = text
         self._callers = None  # built again with this file
+        self._scripted_call = None
         if name is None:
             name = module_name_for(path)[1] if path.suffix == ".py" else path.stem
         self.files.append(path)
@@ -178,6 +180,21 @@ class RepoIndex:
         1.6 (rules/old_torch.py); read when a class first has a buffer to decide, and part of the
         result cache's key (runner.py)."""
         return too_old_torch(self.root)
+
+    @property
+    def scripted_module_call(self) -> str | None:
+        """`export.py:12` where a file of the run hands a module (not a function) to
+        `torch.jit.script` (rules/scripted_models.py); None where none does.  Keyed by every
+        file of the run, as parsed_files_mentioning says."""
+        self.scanned_repository = True
+        if self._scripted_call is None:
+            self._scripted_call = ""
+            for path, tree in self.parsed_files_mentioning("script(", any_of=("jit",)):
+                line = _scripting_call(tree) if tree is not None else None
+                if line is not None:
+                    self._scripted_call = f"{path.as_posix()}:{line}"
+                    break
+        return self._scripted_call or None
 
     # -- parsing -------------------------------------------------------------------------------
 
@@ -604,3 +621,21 @@ def _distance(candidate: Path, near: Path) -> int:
             break
         common += 1
     return (len(a) - common) + (len(b) - common)
+
+
+def _scripting_call(tree: ast.Module) -> int | None:
+    """The line of the first `torch.jit.script(x)` / `jit.script(x)` whose argument is no function
+    the module defines (nor a lambda): a module handed to the script compiler."""
+    functions = {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "script"):
+            continue
+        owner = node.func.value
+        if not ((isinstance(owner, ast.Attribute) and owner.attr == "jit") or (isinstance(owner, ast.Name) and owner.id == "jit")):
+            continue
+        argument = node.args[0]
+        if isinstance(argument, ast.Lambda) or (isinstance(argument, ast.Name) and argument.id in functions):
+            continue
+        return node.lineno
+    return None

@@ -205,6 +205,25 @@ def test_a_script_module_refuses_a_non_persistent_buffer_and_saves_a_persistent_
     assert list(Scripted(persistent=True).state_dict()) == ["offsets"]  # a new checkpoint key
 
 
+def test_a_scripted_module_saves_a_non_persistent_buffer_that_the_eager_one_leaves_out():
+    """The fact behind BUF226 (rules/scripted_models.py)."""
+
+    class Scale(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("index", torch.arange(3), persistent=False)
+
+        def forward(self, x):
+            return x.index_select(-1, self.index)
+
+    eager = Scale()
+    scripted = torch.jit.script(Scale())
+    assert list(eager.state_dict()) == []
+    assert list(scripted.state_dict()) == ["index"]  # the key a rewrite must not add unasked
+    with pytest.raises(RuntimeError, match="Unexpected key"):
+        Scale().load_state_dict(scripted.state_dict())  # a checkpoint of the scripted model, loaded eagerly
+
+
 def test_an_operation_on_a_parameter_made_on_the_spot_leaves_the_parameter_unregistered():
     """The fact behind BUF316 (rules/unregistered_parameters.py)."""
 

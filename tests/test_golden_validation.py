@@ -63,6 +63,7 @@ STILL_MIXES_AFTER_REWRITE: list[tuple[str, str]] = [
     ("safety_complex_tensor_skipped", "Rotary"),  # the complex tables stay raw
     ("safety_not_a_tensor_loaded_or_looked_up", "Normalizer"),  # a value not proven a tensor stays raw
     ("safety_trained_tensor_handed_out_before_rebinding", "Temperature"),  # BUF214 keeps log_alpha raw
+    ("safety_scripted_repository_reported", "Scale"),  # BUF226 keeps the index raw in a repository that scripts modules
     ("tensor_constructor_argument_typed_from_calls", "Net"),  # FromNumpy's table stays raw
     ("device_move_kept_read_by_child_module", "GraphNet"),  # the child's own `degree` stays raw
     ("persistent_data_passed_in", "ClassWeights"),  # BUF204 keeps `stats` raw

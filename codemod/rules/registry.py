@@ -42,6 +42,7 @@ from codemod.rules import (
     reported,
     rerun_helpers,
     script_modules,
+    scripted_models,
     size_limits,
     super_order,
     trained_tensors,
@@ -94,6 +95,7 @@ ORDER = (
     device_moves,  # refine: construction-time moves kept unless proven pointless (BUF205)
     kept_raw_partners,  # refine_class -> BUF225: computed with a tensor that stays raw
     old_torch,  # refine_class -> BUF222: no non-persistent buffers in the torch the repository declares
+    scripted_models,  # refine_class -> BUF226: a scripted module saves every buffer in its state_dict
 )
 
 # An attribute the constructor never binds (assigned only by other methods, or by a base class's
