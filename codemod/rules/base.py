@@ -19,12 +19,14 @@ analysis (codemod/analysis.py) gathers facts and asks, and never decides.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from codemod.ftypes import Action
 
 if TYPE_CHECKING:
+    from codemod.facts import AttributeFacts
     from codemod.plans import SpineEdit, StmtEdit
 
 
@@ -72,3 +74,16 @@ class Decision:
     # Construction-time device moves in the rewritten values, per edit: left in place unless a
     # rule proves them pointless (rules/device_moves.py), which then drops them.
     moves: list[tuple[StmtEdit, tuple[SpineEdit, ...]]] = field(default_factory=list)
+
+
+def skip_buffers_where(decided: dict[str, tuple[AttributeFacts, Decision]], fact: Callable[[], str | None],
+                       skip: Callable[[str, str], Decision]) -> None:
+    """For a `refine_class`: where a fact of the repository (asked only when the class has a
+    non-persistent buffer to make, since it may read every file) says so, turn each such
+    buffer into ``skip(attr, fact)``."""
+    buffers = [attr for attr, (_, decision) in decided.items() if decision.action is Action.BUFFER and not decision.persistent]
+    found = fact() if buffers else None
+    if found is None:
+        return
+    for attr in buffers:
+        decided[attr] = (decided[attr][0], skip(attr, found))

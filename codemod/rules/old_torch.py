@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from codemod.ftypes import Action
-from codemod.rules.base import Rule
+from codemod.rules.base import Rule, skip_buffers_where
 
 if TYPE_CHECKING:
     from codemod.facts import AttributeFacts, ClassFacts
@@ -36,16 +35,10 @@ RULES = (RULE,)
 
 
 def refine_class(cls: ClassFacts, decided: dict[str, tuple[AttributeFacts, Decision]]) -> None:
-    buffers = [attr for attr, (_, decision) in decided.items() if decision.action is Action.BUFFER and not decision.persistent]
-    declared = cls.index.too_old_torch if buffers else None  # the repository's files are read only then
-    if declared is None:
-        return
-    for attr in buffers:
-        facts = decided[attr][0]
-        decided[attr] = (facts, RULE.skip(
-            f"the repository declares {declared}, whose register_buffer has no persistent argument (torch 1.6 added "
-            "it): the non-persistent buffer would raise TypeError there, and a persistent one would add a checkpoint "
-            "key",
-            "if the project runs on torch 1.6 or later, update the requirement it declares and run again; otherwise "
-            "leave it as it is",
-        ))
+    skip_buffers_where(decided, lambda: cls.index.too_old_torch, lambda attr, declared: RULE.skip(
+        f"the repository declares {declared}, whose register_buffer has no persistent argument (torch 1.6 added "
+        "it): the non-persistent buffer would raise TypeError there, and a persistent one would add a checkpoint "
+        "key",
+        "if the project runs on torch 1.6 or later, update the requirement it declares and run again; otherwise "
+        "leave it as it is",
+    ))

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from codemod.ftypes import Action
-from codemod.rules.base import Rule
+from codemod.rules.base import Rule, skip_buffers_where
 
 if TYPE_CHECKING:
     from codemod.facts import AttributeFacts, ClassFacts
@@ -37,16 +36,10 @@ RULES = (RULE,)
 
 
 def refine_class(cls: ClassFacts, decided: dict[str, tuple[AttributeFacts, Decision]]) -> None:
-    buffers = [attr for attr, (_, decision) in decided.items() if decision.action is Action.BUFFER and not decision.persistent]
-    scripted = cls.index.scripted_module_call if buffers else None  # the repository's files are read only then
-    if scripted is None:
-        return
-    for attr in buffers:
-        facts = decided[attr][0]
-        decided[attr] = (facts, RULE.skip(
-            f"the repository compiles modules with torch.jit.script ({scripted}), and a scripted module's state_dict "
-            "saves even a non-persistent buffer: checkpoints of the scripted model would gain the key "
-            f"'{attr}', and those saved before would lack it",
-            "if no state_dict of a scripted model is saved or loaded (torch.jit.save keeps its own copy), "
-            f'register it by hand: self.register_buffer("{attr}", ..., persistent=False); otherwise leave it as it is',
-        ))
+    skip_buffers_where(decided, lambda: cls.index.scripted_module_call, lambda attr, scripted: RULE.skip(
+        f"the repository compiles modules with torch.jit.script ({scripted}), and a scripted module's state_dict "
+        "saves even a non-persistent buffer: checkpoints of the scripted model would gain the key "
+        f"'{attr}', and those saved before would lack it",
+        "if no state_dict of a scripted model is saved or loaded (torch.jit.save keeps its own copy), "
+        f'register it by hand: self.register_buffer("{attr}", ..., persistent=False); otherwise leave it as it is',
+    ))
