@@ -499,7 +499,7 @@ class LineCoverage:
         return self._known[filename]
 
     def ran(self, filename: str) -> set[int]:
-        return self.files.get(os.path.normcase(os.path.realpath(filename)), set())
+        return self._ours(filename) or set()
 
     def __enter__(self) -> LineCoverage:
         monitoring = getattr(sys, "monitoring", None)
@@ -581,7 +581,7 @@ def unread_sites(coverage: LineCoverage, after_move: LineCoverage,
     out: dict[str, list[list[Any]]] = {}
     for attr, found in sites.items():
         for filename, first, last, method, guarded in found:
-            traces = (coverage, after_move) if guarded else (coverage,)
-            if not any(n in trace.ran(filename) for trace in traces for n in range(first, last + 1)):
+            ran = [trace.ran(filename) for trace in ((coverage, after_move) if guarded else (coverage,))]
+            if not any(n in lines for lines in ran for n in range(first, last + 1)):
                 out.setdefault(attr, []).append([method, first])
     return out

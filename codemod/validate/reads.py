@@ -73,11 +73,8 @@ def _functions_handed_self(cls: type, methods: dict[str, ast.FunctionDef],
                 continue
             target = getattr(module, node.func.id, None)
             try:
-                lines, start = inspect.getsourcelines(target)  # type: ignore[arg-type]
-                tree = ast.parse(textwrap.dedent("".join(lines)))
-                ast.increment_lineno(tree, max(start - 1, 0))
+                tree, filename = _source_tree(target)
                 parsed = tree.body[0]
-                filename = inspect.getsourcefile(target) or ""  # type: ignore[arg-type]
             except (OSError, TypeError, SyntaxError, IndentationError, IndexError):
                 found.append((None, "", ""))
                 continue
@@ -328,6 +325,15 @@ def _header(statement: ast.stmt) -> tuple[int, int]:
     return statement.lineno, statement.end_lineno or statement.lineno
 
 
+def _source_tree(obj: Any) -> tuple[ast.Module, str]:
+    """``obj``'s source parsed, with the line numbers of its file, and that file; raises what
+    inspect and ast raise for a source that cannot be read or parsed."""
+    lines, start = inspect.getsourcelines(obj)
+    tree = ast.parse(textwrap.dedent("".join(lines)))
+    ast.increment_lineno(tree, max(start - 1, 0))
+    return tree, inspect.getsourcefile(obj) or ""
+
+
 def handed_on(cls: type, attrs: list[str]) -> list[str]:
     """The attributes no forward of ``cls`` reads itself, which ``__init__`` hands on as they are.
 
@@ -365,15 +371,12 @@ def _parsed(cls: type) -> tuple[dict[str, ast.FunctionDef], dict[str, str]] | No
         if klass is object or klass.__module__.split(".")[0] == "torch":
             continue
         try:
-            lines, start = inspect.getsourcelines(klass)
-            tree = ast.parse(textwrap.dedent("".join(lines)))
-            filename = inspect.getsourcefile(klass) or ""
+            tree, filename = _source_tree(klass)
         except (OSError, TypeError, SyntaxError, IndentationError):
             return None
         body = tree.body[0] if tree.body and isinstance(tree.body[0], ast.ClassDef) else None
         if body is None:
             return None
-        ast.increment_lineno(tree, max(start - 1, 0))
         for node in body.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name not in found:
                 found[node.name] = node  # type: ignore[assignment]

@@ -251,7 +251,7 @@ def _without_package_init(exc: BaseException, module_name: str, root: str | None
         if name and module_name.startswith(name + ".") and os.path.basename(init_file) == "__init__.py":
             failing = (name, init_file)
             break  # the outermost package whose __init__ the failure went through
-    if failing is None or root is None or not _inside(failing[1], root):
+    if failing is None or root is None or not stubs.in_repository(failing[1], root):
         return None
     name, init_file = failing
     spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
@@ -271,11 +271,6 @@ def _without_package_init(exc: BaseException, module_name: str, root: str | None
         sys.modules.pop(name, None)
         return None
     return name
-
-
-def _inside(path: str, root: str) -> bool:
-    base = os.path.realpath(root).rstrip(os.sep) + os.sep
-    return os.path.realpath(path).startswith(base)
 
 
 # Modules whose own top-level code raised after the class was defined (a script's training

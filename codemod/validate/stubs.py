@@ -173,8 +173,7 @@ def refusing_module(exc: ImportError, root: str) -> tuple[str, str] | None:
     if not frames:
         return None
     frame = frames[-1][0]  # where it was raised
-    filename = os.path.realpath(frame.f_code.co_filename)
-    if filename.startswith(os.path.realpath(root).rstrip(os.sep) + os.sep):
+    if in_repository(frame.f_code.co_filename, root):
         return None  # the repository's own code: its error, not an installed package's check
     name = frame.f_globals.get("__name__")
     said = str(exc).lower()
@@ -357,6 +356,11 @@ def _forgettable(name: str, module: Any, root: str) -> bool:
     if not path.startswith(base) or any(part in ("site-packages", "dist-packages") for part in path.split(os.sep)):
         return False
     return True
+
+
+def in_repository(path: str, root: str) -> bool:
+    """Whether ``path`` lies inside the repository ``root`` (both resolved through links)."""
+    return os.path.realpath(path).startswith(os.path.realpath(root).rstrip(os.sep) + os.sep)
 
 
 def import_with_stubs(module_name: str, root: str) -> Any:
