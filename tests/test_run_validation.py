@@ -928,17 +928,24 @@ def test_a_module_whose_package_init_fails_after_it_ran_is_validated_alike_on_bo
         assert any("package's __init__ raised" in d and "Failed to import DCN module" in d for d in finding.validation.details)
 
 
-def test_a_module_whose_package_init_raises_before_it_runs_is_imported_without_that_init(tmp_path):
-    # models/__init__.py imports every model, and one of them calls a missing module at its top
-    # level (generated protobuf code): the class's own module never ran.  It is imported with
-    # the package standing empty over its folder, on both sides, and its forward is compared.
+def _models_package_with_a_failing_init(tmp_path, losses_head: str):
+    """A repository whose `models/__init__.py` imports generated protobuf code (calling the
+    missing `google.protobuf` at its top level) before `models/losses.py`, which begins with
+    ``losses_head`` and holds EdgeLoss; its root."""
     root = tmp_path / "repo"
     package = root / "models"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("from .proto import *\nfrom .losses import EdgeLoss\n")
     (package / "proto.py").write_text("from google.protobuf import symbol_database\n_db = symbol_database.Default()\n")
-    (package / "losses.py").write_text("SCALE = 1.0\n" + LOSS)
-    finding = only_finding(root)
+    (package / "losses.py").write_text(losses_head + LOSS)
+    return root
+
+
+def test_a_module_whose_package_init_raises_before_it_runs_is_imported_without_that_init(tmp_path):
+    # models/__init__.py imports every model, and one of them calls a missing module at its top
+    # level (generated protobuf code): the class's own module never ran.  It is imported with
+    # the package standing empty over its folder, on both sides, and its forward is compared.
+    finding = only_finding(_models_package_with_a_failing_init(tmp_path, "SCALE = 1.0\n"))
     assert finding.validation.verdict is Verdict.PASSED, finding.validation
     assert finding.validation.rewrites["kernel"]["forward"] == "compared", finding.validation
     assert any("without running the __init__ of package models" in d and "google" in d
@@ -948,13 +955,7 @@ def test_a_module_whose_package_init_raises_before_it_runs_is_imported_without_t
 def test_a_package_init_failure_the_module_itself_shares_is_not_bypassed(tmp_path):
     # the class's module needs what the package's __init__ lacked: importing it without that
     # __init__ raises too, and the verdict names the missing module, as before
-    root = tmp_path / "repo"
-    package = root / "models"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("from .proto import *\nfrom .losses import EdgeLoss\n")
-    (package / "proto.py").write_text("from google.protobuf import symbol_database\n_db = symbol_database.Default()\n")
-    (package / "losses.py").write_text("from .proto import _db\nSCALE = 1.0\n" + LOSS)
-    finding = only_finding(root)
+    finding = only_finding(_models_package_with_a_failing_init(tmp_path, "from .proto import _db\nSCALE = 1.0\n"))
     assert finding.validation.verdict is not Verdict.PASSED, finding.validation
     assert "google" in finding.validation.message, finding.validation
 
