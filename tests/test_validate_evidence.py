@@ -220,6 +220,44 @@ class NoiseSchedule(nn.Module):
         return x0 * self.alphas_bar[t].sqrt()[:, None] + self.noise_scale[t][:, None]
 
 
+class PosteriorSchedule(nn.Module):
+    """A sampler whose public step needs conditioning nothing makes up (`kwargs["cond"]`), and
+    whose coefficient only a private helper reads: proven by running _predict_mean(x_t, t,
+    eps) in place of forward."""
+
+    def __init__(self, steps=8):
+        super().__init__()
+        self.net = nn.Linear(4, 4)
+        self.coef = torch.sqrt(1 - torch.linspace(0.01, 0.2, steps))
+
+    def forward(self, x0):
+        return self.net(x0).mean()
+
+    def p_sample(self, x_t, t, **kwargs):
+        return self._predict_mean(x_t, t, self.net(x_t) * kwargs["cond"])
+
+    def _predict_mean(self, x_t, t, eps):
+        return self.coef[t][:, None] * x_t - eps
+
+
+class PrivateSpectrum(nn.Module):
+    """The float window only a private helper reads: run in place of forward, the helper fails
+    the rewrite under a half cast (CPU FFTs have no half kernel), where a forward that never
+    reads the window would leave it unproven."""
+
+    def __init__(self, n_fft=16):
+        super().__init__()
+        self.n_fft = n_fft
+        self.proj = nn.Linear(4, 4)
+        self.window = torch.hann_window(n_fft)
+
+    def forward(self, x):
+        return self.proj(x)
+
+    def _spectrum(self, signal):
+        return torch.stft(signal, self.n_fft, window=self.window, return_complex=True).abs()
+
+
 class Mixture(nn.Module):
     """No forward: log_prob(x) stands in first, but wants events of 13 values, which no
     made-up input has; sample(n), the next method that reads the weights, runs instead."""
@@ -534,6 +572,12 @@ EDITS = [
      "buffer", False, "persistent=False: derived from constructor arguments"),
     ("NoiseSchedule", "noise_scale", "self.noise_scale = torch.sqrt(1 - self.alphas_bar)",
      'self.register_buffer("noise_scale", torch.sqrt(1 - self.alphas_bar), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
+    ("PosteriorSchedule", "coef", "self.coef = torch.sqrt(1 - torch.linspace(0.01, 0.2, steps))",
+     'self.register_buffer("coef", torch.sqrt(1 - torch.linspace(0.01, 0.2, steps)), persistent=False)', "buffer",
+     False, "persistent=False: derived from constructor arguments"),
+    ("PrivateSpectrum", "window", "self.window = torch.hann_window(n_fft)",
+     'self.register_buffer("window", torch.hann_window(n_fft), persistent=False)', "buffer", False,
      "persistent=False: derived from constructor arguments"),
     ("Mixture", "weights", "self.weights = torch.linspace(0.1, 1.0, 11)",
      'self.register_buffer("weights", torch.linspace(0.1, 1.0, 11), persistent=False)', "buffer", False,
@@ -919,6 +963,21 @@ def test_a_method_no_forward_calls_proves_what_it_reads(verdicts):
     assert any("no forward reads noise_scale: q_sample() does, and ran in place of forward" in n
                for n in v.details + v.notes), \
         _describe(v)
+
+
+def test_a_private_helper_runs_in_place_of_forward_where_no_public_method_runs(verdicts):
+    v = verdicts["PosteriorSchedule"]
+    assert v.verdict is Verdict.PASSED and v.forward_for("coef") == "compared", _describe(v)
+    assert v.message_for("coef").startswith("proven by running: _predict_mean(), which reads it where no forward "
+                                            "does, compared in float32"), v.message_for("coef")
+
+
+def test_a_private_helper_run_in_place_of_forward_fails_the_half_cast(verdicts):
+    v = verdicts["PrivateSpectrum"]
+    assert v.verdict is Verdict.FAILED, _describe(v)
+    casts = [f for f in v.failures if f.startswith("build 2: casts: ")]
+    assert any("model.half()" in f and "MKL FFT doesn't support tensors of type: Half" in f for f in casts), v.failures
+    assert v.builds[1].endswith("running _spectrum() as its forward"), v.builds
 
 
 def test_the_next_method_stands_in_where_the_first_one_s_inputs_do_not_run(verdicts):

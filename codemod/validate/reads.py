@@ -437,9 +437,14 @@ def stand_ins(cls: type, attrs: list[str]) -> list[str]:
 def reader_methods(cls: type, attrs: list[str]) -> list[tuple[str, list[str]]]:
     """For the attributes of ``attrs`` that no forward reads but a method validation does not
     run does (unrun_readers: `q_sample()` of a diffusion module that also has a forward):
-    the public methods that could run in place of forward in further builds, each with the
+    the methods that could run in place of forward in further builds, each with the
     attributes it reads, those reading the most first.  Each takes data and returns a value
-    (as a stand-in does, stand_in); the caller keeps the first that run."""
+    (as a stand-in does, stand_in); the caller keeps the first that run.
+
+    The public methods come first; then the private helpers (`_predict_x0_from_eps(x_t, t,
+    eps)`), which a public method may reach only with inputs nothing makes up (a
+    `model_kwargs['cemb']`), or which the repository calls from outside.  A helper run alone
+    reads the same buffer the public path would, cast or moved alike."""
     methods = _methods(cls)
     if methods is None:
         return []
@@ -448,7 +453,7 @@ def reader_methods(cls: type, attrs: list[str]) -> list[tuple[str, list[str]]]:
     entry = _entry(methods)
     ran = (_reached(methods, entry) if entry is not None else set()) | (
         _reached(methods, "__init__") if "__init__" in methods else set())
-    return _readers(methods, left, ran)
+    return _readers(methods, left, ran) + _readers(methods, left, ran, private=True)
 
 
 def setter_methods(cls: type, attrs: list[str]) -> list[tuple[str, list[str]]]:
@@ -497,15 +502,17 @@ def _binds(function: ast.FunctionDef, attr: str) -> bool:
     return False
 
 
-def _readers(methods: dict[str, ast.FunctionDef], attrs: list[str], excluded: set[str]
+def _readers(methods: dict[str, ast.FunctionDef], attrs: list[str], excluded: set[str], private: bool = False
              ) -> list[tuple[str, list[str]]]:
-    """The public methods outside ``excluded`` that read some of ``attrs`` (themselves or
-    through the methods they call on self), each with those attributes, those reading the most
-    first (in the class's order among equals); only those that take data, return a value and
-    compute (not `save`, `plot`, `reset`, a property or a classmethod)."""
+    """The public methods (with ``private``, the single-underscore ones instead) outside
+    ``excluded`` that read some of ``attrs`` (themselves or through the methods they call on
+    self), each with those attributes, those reading the most first (in the class's order among
+    equals); only those that take data, return a value and compute (not `save`, `plot`,
+    `reset`, a property or a classmethod)."""
     found: list[tuple[str, list[str]]] = []
     for name, function in methods.items():
-        if name.startswith("_") or name in excluded or name == "extra_repr" or _acts_on_the_world(name):
+        wanted = name.startswith("_") and not name.startswith("__") if private else not name.startswith("_")
+        if not wanted or name in excluded or name == "extra_repr" or _acts_on_the_world(name.lstrip("_")):
             continue
         if _self_name(function) in ("", "cls") or any(
                 isinstance(d, ast.Name) and d.id in ("classmethod", "property") for d in function.decorator_list):

@@ -57,8 +57,8 @@ MAX_VARIANTS_TRIED = 10
 # Methods tried as a missing forward's stand-in (reads.stand_ins), the first included.
 MAX_STAND_INS_TRIED = 3
 # Builds that run another method in place of forward (reads.reader_methods): kept, and tried.
-MAX_READER_BUILDS = 2
-MAX_READERS_TRIED = 4
+MAX_READER_BUILDS = 3
+MAX_READERS_TRIED = 6
 # Builds whose empty slots a method fills first (reads.setter_methods): kept, methods tried, and
 # made-up inputs tried for each method.
 MAX_SETTER_BUILDS = 2
@@ -1014,11 +1014,13 @@ class WorkerState:
         one of them."""
         out: list[dict[str, Any]] = []
         proven: set[str] = set()
-        for number, (method, read) in enumerate(reads.reader_methods(cls, names)):
-            if len(out) >= MAX_READER_BUILDS or number >= MAX_READERS_TRIED:
+        tried = 0
+        for method, read in reads.reader_methods(cls, names):
+            if len(out) >= MAX_READER_BUILDS or tried >= MAX_READERS_TRIED:
                 break
             if not set(read) - proven:
                 continue
+            tried += 1
             phase(f"builds:{method}")
             source = dataclasses.replace(primary, notes=[], inputs_spec=None, make_inputs=None, known_inputs=[],
                                          method=method, detail=f"{primary.detail}, running {method}() as its forward")
