@@ -1679,6 +1679,59 @@ def test_the_made_up_numbers_named_on_the_failing_lines_are_made_tensors_in_turn
     assert torch.equal(model.user_indices, torch.arange(8)) and model.training_set.shape == (8,)
 
 
+def test_a_made_up_number_added_to_a_list_is_made_a_list_and_a_default_no_arm_takes_one_of_the_arms(
+        tmp_path, monkeypatch):
+    """A skeleton classifier hands its edges and strategy to a graph helper: `connectivity +
+    self_link` of a made-up 8 asks for a list (node pairs first), and the default strategy
+    ('Uniform') falls into the helper's `else: raise`, whose comparisons name the strings that
+    build; the repairs follow both, and the build keeps the adjacency as a tensor."""
+    (tmp_path / "skeleton.py").write_text(textwrap.dedent('''\
+        import numpy as np
+        import torch
+        from torch import nn
+
+
+        class Graph:
+            def __init__(self, num_joints, connectivity, strategy):
+                self.edge = connectivity + [(i, i) for i in range(num_joints)]
+                adjacency = np.zeros((num_joints, num_joints))
+                for i, j in self.edge:
+                    adjacency[i, j] = adjacency[j, i] = 1
+                if strategy == "uniform":
+                    self.A = adjacency[None]
+                elif strategy in ("distance", "spatial"):
+                    self.A = np.stack([adjacency, np.eye(num_joints)])
+                else:
+                    raise ValueError("Do Not Exist This Strategy")
+
+
+        class Classifier(nn.Module):
+            def __init__(self, num_joints=5, connectivity=None, strategy="Uniform"):
+                super().__init__()
+                self.graph = Graph(num_joints, connectivity, strategy)
+                self.A = torch.tensor(self.graph.A, dtype=torch.float32)
+    '''))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    cls = importlib.import_module("skeleton").Classifier
+    candidate = synth.Candidate([], {"connectivity": 8}, "connectivity=8")
+    repairs, model = build._repairs_that_build_at_all(cls, candidate)
+    assert repairs == [{"sequence": ["connectivity", 0]}, {"choice": ["strategy", "uniform"]}], repairs
+    assert model.A.shape == (1, 5, 5) and model.A[0, 0, 1] == 1
+    shown = synth.repaired(candidate, repairs).description
+    assert shown == "connectivity=[(0, 1), (1, 2), (2, 3)], strategy='uniform'", shown
+    # the other strings compared before the raise are repairs too; a string it is already given is not
+    with pytest.raises(ValueError) as raised:
+        cls(connectivity=[(0, 1)], strategy="uniform_")
+    given = synth.Candidate([], {"connectivity": [(0, 1)], "strategy": "distance"}, "")
+    assert synth.argument_repairs(given, raised.value, cls) == [
+        {"choice": ["strategy", "uniform"]}, {"choice": ["strategy", "spatial"]}]
+    # without the class, no parameter is known to be given a string
+    assert synth.argument_repairs(given, raised.value) == []
+
+
 @dataclasses.dataclass
 class _Grid:
     size_x: int

@@ -404,7 +404,7 @@ def _repairs_that_build_at_all(cls: type, candidate: Any) -> tuple[list[dict[str
         except Exception as exc:
             first = first or exc
             if len(repairs) < synth.MAX_REPAIRS:
-                found = [repairs + [repair] for repair in synth.argument_repairs(current, exc)]
+                found = [repairs + [repair] for repair in synth.argument_repairs(current, exc, cls)]
                 # An error that names an argument on its line (`torch.unique(user_indices)`) is
                 # followed first: the next may name another (`torch.unique(item_indices)`).
                 blamed = synth.blamed_names(exc, list(current.kwargs))

@@ -1280,6 +1280,12 @@ _NOT_A_TENSOR = re.compile(r"'(int|float)' object has no attribute '(\w+)'|must 
                            r"|data must be a sequence \(got (int|float)\)")
 # A number used as a sequence: `params["offset"][0]`, `for w in cfg["widths"]`, `len(...)`.
 _NOT_A_SEQUENCE = re.compile(r"'(int|float)' object is not (?:subscriptable|iterable)|object of type '(int|float)' has no len\(\)")
+# A number where a list is added to: `self.edge = connectivity + self_link` of a skeleton graph
+# handed its edges.
+_NOT_A_LIST = re.compile(r"unsupported operand type\(s\) for \+=?: '(int|float)' and 'list'"
+                         r"|can only concatenate list \(not \"(int|float)\"\) to list")
+# What a number is made again as where a list is wanted: node pairs (edges, links), then numbers.
+_MADE_UP_LISTS = (([(0, 1), (1, 2), (2, 3)], "[(0, 1), (1, 2), (2, 3)]"), ([SPATIAL, SPATIAL], f"[{SPATIAL}, {SPATIAL}]"))
 # A tensor where numpy's array is taken: `torch.from_numpy(t)` says "expected np.ndarray (got Tensor)".
 _NOT_AN_ARRAY = re.compile(r"expected np\.ndarray \(got Tensor\)")
 MAX_REPAIRS = 8
@@ -1318,10 +1324,13 @@ def _names_indices(name: str) -> bool:
     return bool(words) and words[-1] in ("indices", "index", "idx", "ids", "indexes", "perm", "permutation", "order")
 
 
-def argument_repairs(candidate: Candidate, error: BaseException) -> list[dict[str, Any]]:
+def argument_repairs(candidate: Candidate, error: BaseException, cls: type | None = None) -> list[dict[str, Any]]:
     """The repairs a build's error asks for, each to try on its own: the numbers of the same type
-    among the keyword arguments made tensors (a number used as one), or the number read last
-    from a made-up dict made a pair (a number indexed or iterated); [] when the error says neither."""
+    among the keyword arguments made tensors (a number used as one), the number read last
+    from a made-up dict made a pair (a number indexed or iterated), or the number added to a
+    list on the line that raised made a list (of node pairs, then of numbers), or a parameter of
+    ``cls`` given each string the code that raised compares it with before raising
+    (_choices_that_raised); [] when the error says none of these."""
     message = str(error)
     found = _NOT_A_TENSOR.search(message)
     if found is not None:
@@ -1335,6 +1344,12 @@ def argument_repairs(candidate: Candidate, error: BaseException) -> list[dict[st
         # `torch.Tensor(bins)` of a made-up 0.5: a size (an int) first, then a tensor
         sizes = [{"int": name} for name in names] if found.group(4) == "float" else []
         return sizes + [{"tensor": [name, option]} for name in names for option in range(len(argument_tensors(name)))]
+    found = _NOT_A_LIST.search(message)
+    if found is not None:
+        # only the argument on the line that raised: a list made of any other number is a guess
+        kind = found.group(1) or found.group(2)
+        names = blamed_names(error, [name for name, value in candidate.kwargs.items() if type(value).__name__ == kind])
+        return [{"sequence": [name, option]} for name in names for option in range(len(_MADE_UP_LISTS))]
     if _NOT_AN_ARRAY.search(message):
         # `torch.from_numpy(embedding)` of a made-up tensor: the same values as a numpy array
         return [{"numpy": name} for name, value in candidate.kwargs.items() if isinstance(value, torch.Tensor)]
@@ -1348,7 +1363,55 @@ def argument_repairs(candidate: Candidate, error: BaseException) -> list[dict[st
         # the line that raised (or that called the code that did) made a tensor
         names = blamed_names(error, [name for name, value in candidate.kwargs.items() if type(value).__name__ == kind])
         return [{"tensor": [name, option]} for name in names for option in range(len(argument_tensors(name)))]
+    if cls is not None:
+        parameters = {p.name for p in _constructor_parameters(cls) if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+        return [{"choice": [name, value]} for name, value in _choices_that_raised(error)
+                if name in parameters and candidate.kwargs.get(name) != value]
     return []
+
+
+def _choices_that_raised(error: BaseException) -> list[tuple[str, str]]:
+    """``(name, string)`` for each string the repository's code that raised ``error`` compares a
+    name with, where the raise sits in the `else` of those comparisons: `if strategy ==
+    'uniform': ... elif strategy == 'distance': ... else: raise ValueError(...)` in a graph
+    helper the constructor calls with a default ('Uniform') none of its arms takes.  The
+    innermost frame in the repository decides; a name is a plain name or an attribute of self."""
+    import linecache
+    import traceback
+
+    root = os.path.join(own_folder.repository_root(), "")
+    frames = [(os.path.abspath(frame.f_code.co_filename), number)
+              for frame, number in traceback.walk_tb(error.__traceback__)]
+    frames = [(name, number) for name, number in frames if name.startswith(root) and "site-packages" not in name]
+    if not frames:
+        return []
+    filename, number = frames[-1]
+    try:
+        tree = ast.parse("".join(linecache.getlines(filename)))
+    except (SyntaxError, ValueError):
+        return []
+    found: list[tuple[str, str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.If) and node.orelse
+                and node.orelse[0].lineno <= number <= (node.orelse[-1].end_lineno or 0)):
+            continue
+        for compare in ast.walk(node.test):
+            if not (isinstance(compare, ast.Compare) and len(compare.ops) == 1):
+                continue
+            left, right = compare.left, compare.comparators[0]
+            name = left.id if isinstance(left, ast.Name) else left.attr if (
+                isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id == "self") else None
+            if name is None:
+                continue
+            if isinstance(compare.ops[0], ast.Eq):
+                values = [right]
+            elif isinstance(compare.ops[0], ast.In) and isinstance(right, (ast.Tuple, ast.List, ast.Set)):
+                values = list(right.elts)
+            else:
+                continue
+            found += [(name, v.value) for v in values
+                      if isinstance(v, ast.Constant) and isinstance(v.value, str) and (name, v.value) not in found]
+    return found
 
 
 def blamed_names(error: BaseException, names: list[str]) -> list[str]:
@@ -1397,6 +1460,21 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
                 raise Unsynthesizable(f"no made-up argument {name!r} to repair")
             kwargs[name] = SPATIAL
             description = _shown_again(description, name, lambda _: str(SPATIAL))
+        elif "choice" in repair:
+            name, value = repair["choice"]
+            shown = f"{name}={value!r}"
+            if name in kwargs:
+                description = _shown_again(description, name, lambda _, value=value: repr(value))
+            else:
+                description = f"{description}, {shown}" if description else shown
+            kwargs[name] = value
+        elif "sequence" in repair:
+            name, option = repair["sequence"]
+            if name not in kwargs:
+                raise Unsynthesizable(f"no made-up argument {name!r} to repair")
+            value, shown = _MADE_UP_LISTS[int(option)]
+            kwargs[name] = list(value)
+            description = _shown_again(description, name, lambda _, shown=shown: shown)
         elif "tensor" in repair:
             name, option = repair["tensor"]
             value, shown = argument_tensors(name)[int(option)]
