@@ -415,6 +415,27 @@ def test_a_traffic_model_over_nodes_and_time_gets_its_node_count():
     assert synth.input_candidates(Traffic())[0]["args"][0]["shape"] == [2, 2, 7, 13]
 
 
+def test_a_skeleton_model_gets_poses_of_its_joints_from_its_data_norm_and_adjacency():
+    """ST-GCN's data norm is `BatchNorm1d(C * V)` over V joints of C coordinates, beside a
+    V x V adjacency; its forward unpacks four sizes (`N, T, V, C = x.size()`), which neither
+    a batch of 51 features nor a made-up image has."""
+
+    class Skeleton(nn.Module):
+        def __init__(self, joints=17, channels=3):
+            super().__init__()
+            self.A = torch.eye(joints)[None]
+            self.data_bn = nn.BatchNorm1d(channels * joints)
+            self.conv = nn.Conv2d(channels, 4, 1)
+
+        def forward(self, poses):
+            n, t, v, c = poses.size()
+            x = self.data_bn(poses.permute(0, 2, 3, 1).reshape(n, v * c, t))
+            x = x.view(n, v, c, t).permute(0, 2, 3, 1)
+            return torch.einsum("nctv,kvw->nctw", self.conv(x), self.A).mean((2, 3))
+
+    assert _first_that_runs(Skeleton())["args"][0]["shape"] == [2, synth.SEQ, 17, 3]
+
+
 def test_a_layer_less_module_gets_the_shapes_of_the_tensors_it_holds():
     class Masked(nn.Module):
         def __init__(self):

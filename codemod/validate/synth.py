@@ -2552,8 +2552,14 @@ def layer_specs(layer: nn.Module, nodes: list[int] | tuple = ()) -> list[dict[st
         if shape:
             return [{"op": "randn", "shape": [BATCH, SEQ, *shape]}, {"op": "randn", "shape": [BATCH, *shape]}]
     if isinstance(layer, nn.BatchNorm1d):
-        return [{"op": "randn", "shape": [BATCH, layer.num_features]},
-                {"op": "randn", "shape": [BATCH, layer.num_features, SEQ]}]
+        f = layer.num_features
+        shapes = [[BATCH, f], [BATCH, f, SEQ]]
+        # a skeleton model's data norm over joints and their coordinates (ST-GCN's
+        # `BatchNorm1d(in_channels * V)` beside a V x V adjacency): poses N x T x V x C,
+        # N x C x T x V, and N x C x T x V x M of one person
+        shapes += [shape for n in nodes if f % n == 0 and f > n
+                   for shape in ([BATCH, SEQ, n, f // n], [BATCH, f // n, SEQ, n], [BATCH, f // n, SEQ, n, 1])]
+        return [{"op": "randn", "shape": shape} for shape in shapes]
     if isinstance(layer, nn.BatchNorm2d):
         specs = [{"op": "randn", "shape": [BATCH, layer.num_features, n, 12]} for n in nodes]
         return specs + [{"op": "randn", "shape": [BATCH, layer.num_features, SPATIAL, SPATIAL]}]
