@@ -1365,24 +1365,21 @@ def argument_repairs(candidate: Candidate, error: BaseException, cls: type | Non
         return [{"tensor": [name, option]} for name in names for option in range(len(argument_tensors(name)))]
     if cls is not None:
         parameters = {p.name for p in _constructor_parameters(cls) if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
-        return [{"choice": [name, value]} for name, value in _choices_that_raised(error)
-                if name in parameters and candidate.kwargs.get(name) != value]
+        return [{"choice": [name, value]} for name, value in _choices_that_raised(error, parameters)
+                if candidate.kwargs.get(name) != value]
     return []
 
 
-def _choices_that_raised(error: BaseException) -> list[tuple[str, str]]:
-    """``(name, string)`` for each string the repository's code that raised ``error`` compares a
-    name with, where the raise sits in the `else` of those comparisons: `if strategy ==
-    'uniform': ... elif strategy == 'distance': ... else: raise ValueError(...)` in a graph
-    helper the constructor calls with a default ('Uniform') none of its arms takes.  The
-    innermost frame in the repository decides; a name is a plain name or an attribute of self."""
+def _choices_that_raised(error: BaseException, names: set[str]) -> list[tuple[str, str]]:
+    """``(name, string)`` for each string the repository's code that raised ``error`` compares
+    one of ``names`` with (_compared_strings: a plain name or an attribute of self), where the
+    raise sits in the `else` of those comparisons: `if strategy == 'uniform': ... elif
+    strategy == 'distance': ... else: raise ValueError(...)` in a graph helper the constructor
+    calls with a default ('Uniform') none of its arms takes.  The innermost frame in the
+    repository decides."""
     import linecache
-    import traceback
 
-    root = os.path.join(own_folder.repository_root(), "")
-    frames = [(os.path.abspath(frame.f_code.co_filename), number)
-              for frame, number in traceback.walk_tb(error.__traceback__)]
-    frames = [(name, number) for name, number in frames if name.startswith(root) and "site-packages" not in name]
+    frames = _repository_frames(error)
     if not frames:
         return []
     filename, number = frames[-1]
@@ -1395,23 +1392,23 @@ def _choices_that_raised(error: BaseException) -> list[tuple[str, str]]:
         if not (isinstance(node, ast.If) and node.orelse
                 and node.orelse[0].lineno <= number <= (node.orelse[-1].end_lineno or 0)):
             continue
-        for compare in ast.walk(node.test):
-            if not (isinstance(compare, ast.Compare) and len(compare.ops) == 1):
-                continue
-            left, right = compare.left, compare.comparators[0]
-            name = left.id if isinstance(left, ast.Name) else left.attr if (
-                isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id == "self") else None
-            if name is None:
-                continue
-            if isinstance(compare.ops[0], ast.Eq):
-                values = [right]
-            elif isinstance(compare.ops[0], ast.In) and isinstance(right, (ast.Tuple, ast.List, ast.Set)):
-                values = list(right.elts)
-            else:
-                continue
-            found += [(name, v.value) for v in values
-                      if isinstance(v, ast.Constant) and isinstance(v.value, str) and (name, v.value) not in found]
+        for name in sorted(names):
+            for on_self in (False, True):
+                found += [(name, value) for value in _compared_strings(node.test, name, on_self)
+                          if (name, value) not in found]
     return found
+
+
+def _repository_frames(error: BaseException) -> list[tuple[str, int]]:
+    """``(file, line)`` of each frame of ``error``'s traceback in the repository's own code (not
+    torch's, not this tool's), outermost first."""
+    import traceback
+
+    root = os.path.join(own_folder.repository_root(), "")
+    frames = [(os.path.abspath(frame.f_code.co_filename), number)
+              for frame, number in traceback.walk_tb(error.__traceback__)]
+    return [(filename, number) for filename, number in frames
+            if filename.startswith(root) and "site-packages" not in filename]
 
 
 def blamed_names(error: BaseException, names: list[str]) -> list[str]:
@@ -1423,14 +1420,8 @@ def blamed_names(error: BaseException, names: list[str]) -> list[str]:
     its own name for it (`X[mask]` in `Normalize(X_train, ...)`), the constructor's line
     names it."""
     import linecache
-    import traceback
 
-    root = os.path.join(own_folder.repository_root(), "")
-    lines = []
-    for frame, number in traceback.walk_tb(error.__traceback__):
-        filename = os.path.abspath(frame.f_code.co_filename)
-        if filename.startswith(root) and "site-packages" not in filename:
-            lines.append(linecache.getline(filename, number))
+    lines = [linecache.getline(filename, number) for filename, number in _repository_frames(error)]
     for line in reversed(lines):
         words = set(re.findall(r"[A-Za-z_]\w*", line))
         named = [name for name in names if name in words]
