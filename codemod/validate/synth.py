@@ -1285,7 +1285,7 @@ _NOT_A_SEQUENCE = re.compile(r"'(int|float)' object is not (?:subscriptable|iter
 _NOT_A_LIST = re.compile(r"unsupported operand type\(s\) for \+=?: '(int|float)' and 'list'"
                          r"|can only concatenate list \(not \"(int|float)\"\) to list")
 # What a number is made again as where a list is wanted: node pairs (edges, links), then numbers.
-_MADE_UP_LISTS = (([(0, 1), (1, 2), (2, 3)], "[(0, 1), (1, 2), (2, 3)]"), ([SPATIAL, SPATIAL], f"[{SPATIAL}, {SPATIAL}]"))
+_MADE_UP_LISTS = ([(0, 1), (1, 2), (2, 3)], [SPATIAL, SPATIAL])
 # A tensor where numpy's array is taken: `torch.from_numpy(t)` says "expected np.ndarray (got Tensor)".
 _NOT_AN_ARRAY = re.compile(r"expected np\.ndarray \(got Tensor\)")
 MAX_REPAIRS = 8
@@ -1453,19 +1453,17 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
             description = _shown_again(description, name, lambda _: str(SPATIAL))
         elif "choice" in repair:
             name, value = repair["choice"]
-            shown = f"{name}={value!r}"
             if name in kwargs:
                 description = _shown_again(description, name, lambda _, value=value: repr(value))
             else:
-                description = f"{description}, {shown}" if description else shown
+                description = ", ".join(filter(None, (description, f"{name}={value!r}")))
             kwargs[name] = value
         elif "sequence" in repair:
             name, option = repair["sequence"]
             if name not in kwargs:
                 raise Unsynthesizable(f"no made-up argument {name!r} to repair")
-            value, shown = _MADE_UP_LISTS[int(option)]
-            kwargs[name] = list(value)
-            description = _shown_again(description, name, lambda _, shown=shown: shown)
+            kwargs[name] = list(_MADE_UP_LISTS[int(option)])
+            description = _shown_again(description, name, lambda _, made=kwargs[name]: str(made))
         elif "tensor" in repair:
             name, option = repair["tensor"]
             value, shown = argument_tensors(name)[int(option)]
