@@ -289,6 +289,12 @@ def keyword(call: ast.Call, name: str) -> ast.expr | None:
     return None
 
 
+def _literal_keywords(call: ast.Call) -> dict[str, bool | None]:
+    """A call's keywords: name -> True or False for a literal bool, None for another value;
+    `**kwargs` under the key "**"."""
+    return {k.arg or "**": True if is_true(k.value) else False if is_false(k.value) else None for k in call.keywords}
+
+
 def is_true(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is True
 
@@ -853,6 +859,11 @@ class Evaluator:
         if kind is tn.CallKind.SEQUENCE:
             return Value(Kind.SEQUENCE, self._args_state(node), items=self._piece(name, node.args, node),
                          integer_items=tn.integer_positions(qualname))
+        if tn.unpacks_to_tensors(qualname) and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred) \
+                and tn.mixed_call_returns_tensor(name, 0, _literal_keywords(node)):
+            # torch.max(x), torch.unique(x): one tensor, of the input's dtype (nonzero: integer)
+            first = self.eval(node.args[0])
+            return self._mixed_result(name, first if first.kind is Kind.TENSOR else None, node)
         if tn.unpacks_to_tensors(qualname):
             # torch.max(x, 1): a tensor or a tuple of tensors; typed only when unpacked
             return Value(Kind.UNKNOWN, items=self._piece(name, node.args, node), integer_items=tn.integer_positions(qualname))
@@ -1023,6 +1034,18 @@ class Evaluator:
         stateful = (receiver.stateful if receiver is not None else None) or self._args_state(node)
         return Value(Kind.TENSOR, stateful, None, integer, integer_guessed=integer and any(v.integer_guessed for v in tensors))
 
+    def _mixed_result(self, name: str, source: Value | None, node: ast.Call) -> Value:
+        """The one tensor `x.max()`, `torch.unique(x)`, `x.nonzero()` return, from `source`
+        (the tensor it reads, when known): its dtype, or integer indices for nonzero."""
+        stateful = (source.stateful if source is not None else None) or self._args_state(node)
+        if name == "nonzero":
+            return Value(Kind.TENSOR, stateful, None, True)
+        if source is not None and source.requires_grad:
+            return Value(Kind.TENSOR, f"computed from a tensor that requires grad (.{name}())", None, source.integer,
+                         integer_guessed=source.integer_guessed)
+        integer = source.integer if source is not None else False
+        return Value(Kind.TENSOR, stateful, None, integer, integer_guessed=source.integer_guessed if source is not None else False)
+
     def _tensor_method(self, receiver: Value, name: str, node: ast.Call) -> Value:
         if name in tn.DEVICE_METHODS:
             value = replace(receiver, moved_parameter=False)
@@ -1059,6 +1082,9 @@ class Evaluator:
         if tn.method_returns_sequence(name):
             return Value(Kind.SEQUENCE, receiver.stateful or self._args_state(node), items=self._piece(name, node.args, node, receiver),
                          integer_items=tn.integer_positions(name, method=True))
+        if tn.method_unpacks_to_tensors(name) and not any(isinstance(a, ast.Starred) for a in node.args) \
+                and tn.mixed_call_returns_tensor(name, len(node.args), _literal_keywords(node)):
+            return self._mixed_result(name, receiver, node)  # `x.max()`, `x.unique()`: one tensor
         if tn.method_unpacks_to_tensors(name):
             return Value(Kind.UNKNOWN, items=self._piece(name, node.args, node, receiver), integer_items=tn.integer_positions(name, method=True))
         kind = tn.method_kind(name)

@@ -411,6 +411,26 @@ def method_unpacks_to_tensors(name: str) -> bool:
     return name in table.MIXED_METHODS_UNPACKING_TO_TENSORS
 
 
+# What makes a mixed function or method return a tuple, not one tensor: a dimension
+# (`x.max(1)`, `x.median(dim=0)`), `return_inverse` / `return_counts`, `as_tuple=True`.
+_TUPLE_KEYWORDS = {
+    "max": {"dim", "keepdim"}, "min": {"dim", "keepdim"}, "median": {"dim", "keepdim"},
+    "nanmedian": {"dim", "keepdim"}, "unique": {"return_inverse", "return_counts"},
+    "unique_consecutive": {"return_inverse", "return_counts"}, "nonzero": {"as_tuple"},
+}
+
+
+def mixed_call_returns_tensor(name: str, positional: int, keywords: dict[str, bool | None]) -> bool:
+    """Whether a call of the mixed method `name` (TENSOR_METHODS_MIXED) returns one tensor:
+    `x.max()`, `x.median()`, `x.unique(sorted=True)`, `x.nonzero()` (probed on torch 2.13),
+    given its positional arguments after the tensor and its keywords (name -> a literal
+    True/False, or None for another value).  Any positional argument may be a dimension."""
+    selecting = _TUPLE_KEYWORDS.get(name)
+    if selecting is None or positional or "**" in keywords:
+        return False  # a dimension, or keywords nothing can read
+    return all(keywords.get(k, False) is False for k in selecting)
+
+
 # Functions and methods returning several tensors of their input's dtype (the pieces of a
 # split, sorted values, ...): from integer inputs, each item is integer.
 SAME_DTYPE_PIECES = frozenset(
