@@ -181,6 +181,15 @@ def _data_roots(node: ast.expr) -> list[tuple[ast.Name, str]] | None:
     return None
 
 
+def bound_node(event) -> ast.expr | None:
+    """The expression an attribute event binds: its value, or for `self.lo, self.hi = bounds`
+    the name unpacked (each attribute an item of the argument, typed from the calls as a whole)."""
+    if event.value_node is None and event.unpacked is not None and isinstance(event.stmt, ast.Assign) \
+            and isinstance(event.stmt.value, ast.Name):
+        return event.stmt.value
+    return event.value_node
+
+
 def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluator: Evaluator, worth=None) -> dict[str, str]:
     """attr -> argument, for `self.attr = arg...` whose value the analysis could not type and
     whose argument is never rebound in the constructor; `worth(attrs)` keeps only some."""
@@ -190,7 +199,8 @@ def kept_arguments(init: ast.FunctionDef | ast.AsyncFunctionDef, events, evaluat
     for event in events:
         if event.kind != "assign" or event.value is None:
             continue
-        found = _root_name(event.value_node) if event.value_node is not None else None
+        node = bound_node(event)
+        found = _root_name(node) if node is not None else None
         keyword = keyword_taken(event.value_node, init) if event.value_node is not None else None
         if keyword is not None:
             found = (ast.Name(id=keyword, ctx=ast.Load()), keyword)  # `kwargs.get("mean")`: the keyword `mean`
@@ -424,10 +434,25 @@ def _combined_in(function: ast.FunctionDef | ast.AsyncFunctionDef, self_name: st
             found |= {a for a in (_operand_attr(s, self_name, aliases) for s in slots) if a is not None}
         elif isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
             for side, other in ((node.left, node.right), (node.right, node.left)):
-                attr = _operand_attr(side, self_name, aliases)
-                if attr is not None and has_input(other):
-                    found.add(attr)
+                if not has_input(other):
+                    continue
+                # `(x - self.lo) / (self.hi - self.lo)`: each attribute of the arithmetic on
+                # the other side meets the input too
+                for leaf in _arithmetic_leaves(side):
+                    attr = _operand_attr(leaf, self_name, aliases)
+                    if attr is not None:
+                        found.add(attr)
     return found
+
+
+def _arithmetic_leaves(node: ast.expr) -> list[ast.expr]:
+    """The operands of an arithmetic expression (`self.hi - self.lo`: both attributes); a
+    node that is no arithmetic is its own leaf (`(1 - self.mask)` stays one operand)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC) and not isinstance(node.left, ast.Constant):
+        return [*_arithmetic_leaves(node.left), *_arithmetic_leaves(node.right)]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _arithmetic_leaves(node.operand)
+    return [node]
 
 
 def _derived_attributes(cls: ast.ClassDef, self_name: str) -> dict[str, set[str]]:
@@ -1025,7 +1050,15 @@ def _passed_value(index: RepoIndex, evaluator: Evaluator, node: ast.expr) -> Val
 
 def _combine(values: list[Value], state: str) -> Value:
     if all(v.kind is Kind.SEQUENCE for v in values):
-        return Value(Kind.SEQUENCE, state)
+        shaped = [v.elements for v in values if v.elements is not None]
+        if not shaped:
+            return Value(Kind.SEQUENCE, state)
+        if len(shaped) == len(values) and len({len(e) for e in shaped}) == 1:
+            # `Head((x.min(), 1.0))`: what each item is, merged over the calls, position by position
+            return Value(Kind.SEQUENCE, state, elements=tuple(_combine(list(column), state) for column in zip(*shaped)))
+        if all(item.is_tensor and not item.is_guess for e in shaped for item in e):
+            return Value(Kind.SEQUENCE, state)
+        return UNKNOWN  # items of different kinds, in tuples of different lengths
     result = values[0]
     for value in values[1:]:
         result = merge_branches(result, value)

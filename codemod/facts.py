@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from codemod.call_sites import (
     argument_values,
+    bound_node,
     binding_evidence,
     combined_with_inputs,
     elements_used_as_objects,
@@ -925,7 +926,7 @@ def _open_arguments(init: FunctionNode, events) -> set[str]:
     scalars = _scalar_parameters(init)
     found = set()
     for event in events:
-        node = moved_operand(event.value_node) if event.kind == "assign" else None
+        node = moved_operand(bound_node(event)) if event.kind == "assign" else None
         keyword = keyword_taken(event.value_node, init) if event.kind == "assign" and event.value_node is not None else None
         if keyword is not None:
             node = ast.Name(id=keyword, ctx=ast.Load())  # `kwargs.get("mean")`: the keyword `mean`

@@ -571,8 +571,15 @@ def keeps_tensor_argument(init_text: str, class_text: str) -> bool:
         return True  # `self.const = const.to(device)`: a tensor or a module, the calls may say which
     if _combined_in_forward(class_text, set(_KEEPS_KEYWORD.findall(init_text))):
         return True  # `self.mean = kwargs.get("mean")`, then `(x - self.mean)`: a keyword the calls may type
+    unpacked = {attr for match in _UNPACKS_NAME.finditer(init_text) for attr in re.findall(r"self\.(\w+)", match.group(0))}
+    if unpacked and (_combined_in_forward(class_text, unpacked) or tensor_used_attributes(class_text, unpacked)):
+        return True  # `self.lo, self.hi = bounds`: items of an argument the calls may type
     return bool(kept) and bool(tensor_used_attributes(class_text, kept))
 
+
+# `self.lo, self.hi = bounds`: the items of a name unpacked into attributes.
+_UNPACKS_NAME = re.compile(r"^[ \t]*self\.\w+(?:[ \t]*,[ \t]*self\.\w+)+[ \t]*,?[ \t]*=[ \t]*[A-Za-z_]\w*[ \t]*(?:#[^\n]*)?$",
+                           re.MULTILINE)
 
 # `self.mean = kwargs.get("mean")`, `self.adj = kwargs["adj"]`: a keyword taken out of **kwargs
 # (call_sites.keywords_taken), kept as it is.
