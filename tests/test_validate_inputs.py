@@ -509,6 +509,23 @@ def test_a_timestep_gets_one_number_per_sample():
     assert _first_that_runs(TimeEmbedding())["args"][0] == {"op": "rand", "shape": [2]}
 
 
+def test_the_times_of_a_sequence_get_one_number_per_step():
+    """`event_time` beside a sequence (a point process's temporal encoding) is one time per
+    step of each sample, the shape of the padding mask beside it."""
+    class TemporalEncoding(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.position_vec = torch.tensor([1.0, 100.0])
+            self.proj = nn.Linear(2, 2)
+
+        def forward(self, event_time, non_pad_mask):
+            result = event_time.unsqueeze(-1) / self.position_vec
+            return self.proj(result * non_pad_mask.unsqueeze(-1))
+
+    first = _first_that_runs(TemporalEncoding())
+    assert first["args"][0] == {"op": "rand", "shape": [2, synth.SEQ]}, first
+
+
 def test_forward_annotations_and_defaults():
     class Annotated(nn.Module):
         def __init__(self):
@@ -1910,3 +1927,53 @@ def test_made_up_lists_a_rewritten_buffer_keeps_are_made_tensors_together_and_sh
     assert all(isinstance(made.kwargs[name], torch.Tensor) for name in ("which", "on")), made
     assert len(made.kwargs["which"]) == len(made.kwargs["on"])
     assert "]" not in made.description and made.description.count("=") == 2, made.description
+
+
+def test_a_made_up_number_unpacked_is_made_a_tuple_of_sizes_or_of_tensors_a_rewritten_buffer_keeps(
+        tmp_path, monkeypatch):
+    """`h, w = size` and `self.lo, self.hi = bounds` of a made-up 8 raise `cannot unpack
+    non-iterable int object`: the argument unpacked on that line is made a tuple of as many
+    sizes as there are targets, which a layer sized from them builds with; where the rewritten
+    buffers would keep those numbers, a tuple of distinct 0-dim tensors instead."""
+    (tmp_path / "unpacked.py").write_text(textwrap.dedent('''\
+        import torch
+        from torch import nn
+
+
+        class Patches(nn.Module):
+            def __init__(self, size):
+                super().__init__()
+                h, w = size
+                self.proj = nn.Linear(h * w, 4)
+
+
+        class Bounds(nn.Module):
+            def __init__(self, bounds):
+                super().__init__()
+                self.lo, self.hi = bounds
+
+            def forward(self, x):
+                return (x - self.lo) / (self.hi - self.lo)
+    '''))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    module = importlib.import_module("unpacked")
+    sized = synth.Candidate([], {"size": 8}, "size=8")
+    repairs, model = build._repairs_that_build_at_all(module.Patches, sized)
+    assert repairs == [{"items": ["size", 2, 0]}], repairs
+    assert model.proj.in_features == 8 * 8
+    assert synth.repaired(sized, repairs).description == "size=(8, 8)"
+    bounded = synth.Candidate([], {"bounds": 8}, "bounds=8")
+    # nothing rewritten: the sizes build, and are kept
+    assert build._repairs_that_build(module.Bounds, bounded) == [{"items": ["bounds", 2, 0]}]
+    # the buffers a rewrite registers would refuse the numbers: the tensors instead
+    repairs = build._repairs_that_build(module.Bounds, bounded, ["lo", "hi"])
+    assert repairs == [{"items": ["bounds", 2, 1]}], repairs
+    made = synth.repaired(bounded, repairs)
+    assert made.description == "bounds=(tensor(1.), tensor(2.))"
+    lo, hi = made.kwargs["bounds"]
+    assert lo.dim() == 0 and hi.dim() == 0 and float(hi - lo) == 1.0
+    # a number unpacked on no line of the repository asks for nothing
+    assert synth.argument_repairs(bounded, TypeError("cannot unpack non-iterable int object")) == []

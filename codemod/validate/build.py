@@ -340,6 +340,7 @@ def _repairs_that_build(cls: type, candidate: Any, rewritten: list[str] = ()) ->
     from codemod.validate import synth
 
     repairs, model = _repairs_that_build_at_all(cls, candidate)
+    repairs, model = _tensor_items_where_kept(cls, candidate, repairs, model, rewritten)
     held = _numbers_kept(model, synth.repaired(candidate, repairs), rewritten, cls)
     del model
     # every such argument made a tensor of the same option at once first (`len(which) ==
@@ -361,6 +362,25 @@ def _repairs_that_build(cls: type, candidate: Any, rewritten: list[str] = ()) ->
         if tensors > best[0]:
             best = (tensors, tried)
     return best[1]
+
+
+def _tensor_items_where_kept(cls: type, candidate: Any, repairs: list[dict[str, Any]], model: Any,
+                             rewritten: list[str]) -> tuple[list[dict[str, Any]], Any]:
+    """``(repairs, model)``, with a made-up tuple of sizes (`bounds=(8, 8)`, synth's "items"
+    repair) made a tuple of 0-dim tensors where a rewritten attribute holds one of its numbers
+    (`self.lo, self.hi = bounds`) and the tensors build too: the rewritten buffer refuses a
+    number, and the number proves nothing about a tensor."""
+    from codemod.validate import synth
+
+    if not any("items" in r and int(r["items"][2]) == 0 for r in repairs):
+        return repairs, model
+    if not any(type(model.__dict__.get(attr)) in (int, float) for attr in rewritten):
+        return repairs, model
+    tensors = [{"items": [*r["items"][:2], 1]} if "items" in r else r for r in repairs]
+    try:
+        return tensors, _synth_build(cls, synth.repaired(candidate, tensors))
+    except Exception:
+        return repairs, model
 
 
 def _numbers_kept(model: Any, candidate: Any, rewritten: list[str], cls: type | None = None) -> dict[str, list[str]]:

@@ -328,6 +328,9 @@ def _made_up(chosen: dict[str, Any]) -> bool:
     (`x_mean=8` for a `None` default): a non-tensor among them proves nothing about a tensor."""
     if chosen.get("kind") in _MADE_UP:
         return True
+    if chosen.get("kind") == "parent":
+        # built inside a parent that was built from made-up arguments
+        return (chosen.get("spec") or {}).get("kind") in _MADE_UP
     if chosen.get("kind") != "variant":
         return False
     spec = chosen.get("spec") or {}

@@ -1286,6 +1286,11 @@ _NOT_A_LIST = re.compile(r"unsupported operand type\(s\) for \+=?: '(int|float)'
                          r"|can only concatenate list \(not \"(int|float)\"\) to list")
 # What a number is made again as where a list is wanted: node pairs (edges, links), then numbers.
 _MADE_UP_LISTS = ([(0, 1), (1, 2), (2, 3)], [SPATIAL, SPATIAL])
+# A number unpacked into several names: `self.lo, self.hi = bounds`, `h, w = img_size`.
+_NOT_UNPACKABLE = re.compile(r"cannot unpack non-iterable (int|float) object")
+# The first tuple tried there: sizes (`h, w = img_size`); the second: distinct 0-dim tensors
+# (`self.lo, self.hi = bounds`, where equal values would divide by zero).
+_UNPACKED_OPTIONS = 2
 # A tensor where numpy's array is taken: `torch.from_numpy(t)` says "expected np.ndarray (got Tensor)".
 _NOT_AN_ARRAY = re.compile(r"expected np\.ndarray \(got Tensor\)")
 MAX_REPAIRS = 8
@@ -1328,7 +1333,8 @@ def argument_repairs(candidate: Candidate, error: BaseException, cls: type | Non
     """The repairs a build's error asks for, each to try on its own: the numbers of the same type
     among the keyword arguments made tensors (a number used as one), the number read last
     from a made-up dict made a pair (a number indexed or iterated), or the number added to a
-    list on the line that raised made a list (of node pairs, then of numbers), or a parameter of
+    list on the line that raised made a list (of node pairs, then of numbers), the number
+    unpacked on the line that raised made a tuple (of sizes, then of 0-dim tensors), or a parameter of
     ``cls`` given each string the code that raised compares it with before raising
     (_choices_that_raised); [] when the error says none of these."""
     message = str(error)
@@ -1350,6 +1356,11 @@ def argument_repairs(candidate: Candidate, error: BaseException, cls: type | Non
         kind = found.group(1) or found.group(2)
         names = blamed_names(error, [name for name, value in candidate.kwargs.items() if type(value).__name__ == kind])
         return [{"sequence": [name, option]} for name in names for option in range(len(_MADE_UP_LISTS))]
+    found = _NOT_UNPACKABLE.search(message)
+    if found is not None:
+        names = [name for name, value in candidate.kwargs.items() if type(value).__name__ == found.group(1)]
+        return [{"items": [name, count, option]} for name, count in _unpacked_counts(error, names).items()
+                for option in range(_UNPACKED_OPTIONS)]
     if _NOT_AN_ARRAY.search(message):
         # `torch.from_numpy(embedding)` of a made-up tensor: the same values as a numpy array
         return [{"numpy": name} for name, value in candidate.kwargs.items() if isinstance(value, torch.Tensor)]
@@ -1411,6 +1422,27 @@ def _repository_frames(error: BaseException) -> list[tuple[str, int]]:
             if filename.startswith(root) and "site-packages" not in filename]
 
 
+def _unpacked_counts(error: BaseException, names: list[str]) -> dict[str, int]:
+    """name -> how many targets the line that raised ``error`` unpacks it into (`self.lo,
+    self.hi = bounds`: bounds -> 2), for those of ``names`` unpacked there whole."""
+    import linecache
+
+    frames = _repository_frames(error)
+    if not frames:
+        return {}
+    try:
+        tree = ast.parse(linecache.getline(*frames[-1]).strip())
+    except SyntaxError:
+        return {}
+    counts: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in names:
+            for target in node.targets:
+                if isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in target.elts):
+                    counts[node.value.id] = len(target.elts)
+    return counts
+
+
 def blamed_names(error: BaseException, names: list[str]) -> list[str]:
     """Those of ``names`` written on the line that raised ``error``, or else on the line that
     called it, and so on out: the traceback's lines in the repository's code (not torch's,
@@ -1464,6 +1496,17 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
                 raise Unsynthesizable(f"no made-up argument {name!r} to repair")
             kwargs[name] = list(_MADE_UP_LISTS[int(option)])
             description = _shown_again(description, name, lambda _, made=kwargs[name]: str(made))
+        elif "items" in repair:
+            name, count, option = repair["items"]
+            if name not in kwargs:
+                raise Unsynthesizable(f"no made-up argument {name!r} to repair")
+            if int(option) == 0:
+                kwargs[name] = tuple([SPATIAL] * int(count))
+                shown = str(kwargs[name])
+            else:
+                kwargs[name] = tuple(torch.tensor(float(i + 1)) for i in range(int(count)))
+                shown = "(" + ", ".join(f"tensor({i + 1}.)" for i in range(int(count))) + ")"
+            description = _shown_again(description, name, lambda _, shown=shown: shown)
         elif "tensor" in repair:
             name, option = repair["tensor"]
             value, shown = argument_tensors(name)[int(option)]
@@ -1612,6 +1655,8 @@ _ADJACENCY_NAMES = ("adj", "adjacency", "a_hat", "adj_matrix", "graph", "support
                     "edge_weight", "adj_mx")
 _TIME_NAMES = ("t", "timestep", "timesteps", "time", "times", "sigma", "sigmas", "noise_level", "noise_levels",
                "step", "steps")
+# Names of the times of a sequence's steps (`event_time`, `timestamps`, `arrival_times`).
+_EVENT_TIME_ENDINGS = ("_time", "_times", "timestamp", "timestamps")
 # Shapes for an input nothing sizes (a loss, a metric, a layer-less module), most common first;
 # last, a one-channel signal (a waveform for F.conv1d).
 _GENERIC_SHAPES = ([BATCH, 16], [BATCH, SEQ, 16], [BATCH, 3, 16, 16], [BATCH, 64], [BATCH], [BATCH, 1, 64])
@@ -2407,6 +2452,10 @@ def _param_specs(p: inspect.Parameter, annotation: Any, layer: nn.Module | None,
     specs = []
     if name in _TIME_NAMES:  # a diffusion timestep, a noise level: one number per sample
         specs.append({"op": "rand", "shape": [BATCH]})
+    elif name.endswith(_EVENT_TIME_ENDINGS):
+        # `event_time`, `timestamps` beside a sequence: one time per step of each sample (a
+        # point process, a dynamic graph)
+        specs.append({"op": "rand", "shape": [BATCH, SEQ]})
     specs += _generic_floats(seen)
     if seen.embedding is not None:  # a sequence model handed token ids under another name
         specs.append({"op": "randint", "high": seen.embedding.num_embeddings, "shape": [BATCH, SEQ]})
