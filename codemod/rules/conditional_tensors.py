@@ -17,7 +17,6 @@ import ast
 from typing import TYPE_CHECKING
 
 from codemod.rules.base import Decision, Rule
-from codemod.tensors import Kind
 
 if TYPE_CHECKING:
     from codemod.facts import AttributeFacts
