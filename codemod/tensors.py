@@ -859,12 +859,12 @@ class Evaluator:
         if kind is tn.CallKind.SEQUENCE:
             return Value(Kind.SEQUENCE, self._args_state(node), items=self._piece(name, node.args, node),
                          integer_items=tn.integer_positions(qualname))
-        if tn.unpacks_to_tensors(qualname) and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred) \
-                and tn.mixed_call_returns_tensor(name, 0, _literal_keywords(node)):
-            # torch.max(x), torch.unique(x): one tensor, of the input's dtype (nonzero: integer)
-            first = self.eval(node.args[0])
-            return self._mixed_result(name, first if first.kind is Kind.TENSOR else None, node)
         if tn.unpacks_to_tensors(qualname):
+            if len(node.args) == 1 and not isinstance(node.args[0], ast.Starred) \
+                    and tn.mixed_call_returns_tensor(name, 0, _literal_keywords(node)):
+                # torch.max(x), torch.unique(x): one tensor, of the input's dtype (nonzero: integer)
+                first = self.eval(node.args[0])
+                return self._mixed_result(name, first if first.kind is Kind.TENSOR else None, node)
             # torch.max(x, 1): a tensor or a tuple of tensors; typed only when unpacked
             return Value(Kind.UNKNOWN, items=self._piece(name, node.args, node), integer_items=tn.integer_positions(qualname))
         if kind is tn.CallKind.MODULE:
@@ -1040,11 +1040,11 @@ class Evaluator:
         stateful = (source.stateful if source is not None else None) or self._args_state(node)
         if name == "nonzero":
             return Value(Kind.TENSOR, stateful, None, True)
-        if source is not None and source.requires_grad:
-            return Value(Kind.TENSOR, f"computed from a tensor that requires grad (.{name}())", None, source.integer,
-                         integer_guessed=source.integer_guessed)
-        integer = source.integer if source is not None else False
-        return Value(Kind.TENSOR, stateful, None, integer, integer_guessed=source.integer_guessed if source is not None else False)
+        if source is None:
+            return Value(Kind.TENSOR, stateful, None, False)
+        if source.requires_grad:
+            stateful = f"computed from a tensor that requires grad (.{name}())"
+        return Value(Kind.TENSOR, stateful, None, source.integer, integer_guessed=source.integer_guessed)
 
     def _tensor_method(self, receiver: Value, name: str, node: ast.Call) -> Value:
         if name in tn.DEVICE_METHODS:
@@ -1082,10 +1082,10 @@ class Evaluator:
         if tn.method_returns_sequence(name):
             return Value(Kind.SEQUENCE, receiver.stateful or self._args_state(node), items=self._piece(name, node.args, node, receiver),
                          integer_items=tn.integer_positions(name, method=True))
-        if tn.method_unpacks_to_tensors(name) and not any(isinstance(a, ast.Starred) for a in node.args) \
-                and tn.mixed_call_returns_tensor(name, len(node.args), _literal_keywords(node)):
-            return self._mixed_result(name, receiver, node)  # `x.max()`, `x.unique()`: one tensor
         if tn.method_unpacks_to_tensors(name):
+            if not any(isinstance(a, ast.Starred) for a in node.args) \
+                    and tn.mixed_call_returns_tensor(name, len(node.args), _literal_keywords(node)):
+                return self._mixed_result(name, receiver, node)  # `x.max()`, `x.unique()`: one tensor
             return Value(Kind.UNKNOWN, items=self._piece(name, node.args, node, receiver), integer_items=tn.integer_positions(name, method=True))
         kind = tn.method_kind(name)
         if kind is tn.CallKind.NON_TENSOR:

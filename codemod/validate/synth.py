@@ -1500,13 +1500,9 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
             name, count, option = repair["items"]
             if name not in kwargs:
                 raise Unsynthesizable(f"no made-up argument {name!r} to repair")
-            if int(option) == 0:
-                kwargs[name] = tuple([SPATIAL] * int(count))
-                shown = str(kwargs[name])
-            else:
-                kwargs[name] = tuple(torch.tensor(float(i + 1)) for i in range(int(count)))
-                shown = "(" + ", ".join(f"tensor({i + 1}.)" for i in range(int(count))) + ")"
-            description = _shown_again(description, name, lambda _, shown=shown: shown)
+            sizes = int(option) == 0
+            kwargs[name] = tuple(SPATIAL if sizes else torch.tensor(float(i + 1)) for i in range(int(count)))
+            description = _shown_again(description, name, lambda _, made=kwargs[name]: str(made))
         elif "tensor" in repair:
             name, option = repair["tensor"]
             value, shown = argument_tensors(name)[int(option)]
