@@ -73,6 +73,7 @@ STILL_MIXES_AFTER_REWRITE: list[tuple[str, str]] = [
     ("safety_cpu_data_read_through_held_module", "Uniform"),
     ("argument_typed_through_a_comprehension_of_tensors", "Moments"),  # the reported moments stay raw
     ("trained_tensor_made_trainable_inside_a_list", "Gate"),  # BUF217 keeps the trained scale raw
+    ("report_alias_of_own_buffer", "Detached"),  # the reported alias `frozen` stays raw, and is indexed
 ]
 
 BRANCH_NOT_TAKEN: dict[tuple[str, str], set[str]] = {
@@ -498,7 +499,10 @@ def test_every_golden_verdict_is_the_same_on_the_gpu(tmp_path_factory, golden_va
     for key, meta in golden_validation.items():
         gpu = on_gpu[key]
         assert meta is not None and gpu is not None, key
-        assert gpu.device.startswith("cuda"), (key, gpu.device)
+        if meta.device is None:  # held back before any worker ran (a class defined in a function)
+            assert gpu.device is None and gpu.verdict is meta.verdict, (key, gpu.message)
+            continue
+        assert gpu.device is not None and gpu.device.startswith("cuda"), (key, gpu.device, gpu.message)
         for attr in meta.rewrites:
             assert gpu.verdict_for(attr) is meta.verdict_for(attr), f"{key}.{attr}:\n{_describe(meta)}\n{_describe(gpu)}"
         if "forward:meta" in meta.compared and key not in FILLED_BY_FORWARD:

@@ -648,6 +648,17 @@ class Recurrent(nn.Module):
     def forward(self, x):
         self.hidden = self.cell(x, self.hidden)
         return self.hidden
+
+
+class Jittered(nn.Module):
+    \"\"\"Draws noise in its forward: on the GPU from another random stream than the CPU's.\"\"\"
+
+    def __init__(self):
+        super().__init__()
+        self.low = torch.tensor([0.5])
+
+    def forward(self, x):
+        return (x + torch.randn_like(x)) * self.low
 """
 
 
@@ -662,12 +673,15 @@ def test_constructor_cuda_calls_and_a_state_updating_forward_pass_on_the_gpu(tmp
     (root / "nets.py").write_text(ON_GPU)
     report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=120, use_cache=False, root=root,
                                     unsafe_fixes=True))
-    for cls in ("Regression", "Recurrent"):
+    for cls in ("Regression", "Recurrent", "Jittered"):
         validation = verdict_of(report, cls)
         # the CPU stages keep .cuda() on the CPU on both sides (the same on every machine); the
         # GPU stage builds afresh with it real, and compares with a first forward
         assert validation.verdict is Verdict.PASSED, describe(validation)
         assert validation.forward_compared and f"forward:{validation.device}" in validation.compared, describe(validation)
+    # the original fails on the GPU: the rewritten's random draws there meet the CPU's reference
+    # by shape and dtype, not by value
+    assert any("compared by shape and dtype only" in d for d in verdict_of(report, "Jittered").details)
 
 
 LOSS = """
@@ -929,14 +943,15 @@ def test_a_module_whose_package_init_fails_after_it_ran_is_validated_alike_on_bo
 
 
 def _models_package_with_a_failing_init(tmp_path, losses_head: str):
-    """A repository whose `models/__init__.py` imports generated protobuf code (calling the
-    missing `google.protobuf` at its top level) before `models/losses.py`, which begins with
-    ``losses_head`` and holds EdgeLoss; its root."""
+    """A repository whose `models/__init__.py` imports generated protobuf code (calling a
+    missing `google` module at its top level) before `models/losses.py`, which begins with
+    ``losses_head`` and holds EdgeLoss; its root. The module is one that no installation
+    holds (`google.protobuf` itself is installed on some machines)."""
     root = tmp_path / "repo"
     package = root / "models"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("from .proto import *\nfrom .losses import EdgeLoss\n")
-    (package / "proto.py").write_text("from google.protobuf import symbol_database\n_db = symbol_database.Default()\n")
+    (package / "proto.py").write_text("from google.protobuf_absent import symbol_database\n_db = symbol_database.Default()\n")
     (package / "losses.py").write_text(losses_head + LOSS)
     return root
 

@@ -189,6 +189,29 @@ def test_checker_allows_zero_dim_indexing_and_explicit_moves():
         x + torch.ones(3).to("meta")
 
 
+def test_checker_catches_a_cpu_tensor_indexed_with_indices_on_the_device():
+    # meta indices into a CPU tensor give garbage where CUDA ones raise: the checker raises
+    table, idx = torch.arange(5), torch.tensor([0, 2, 4], device="meta")
+    with pytest.raises(devices.MixedDeviceError, match=r"aten\.index.*plain attribute frozen"):
+        with devices.DeviceMixChecker({id(table): "frozen"}):
+            table[idx]
+    with pytest.raises(devices.MixedDeviceError, match=r"aten\.index_put"):
+        with devices.DeviceMixChecker():
+            table[idx] = 0
+    with devices.DeviceMixChecker():
+        table.to("meta")[idx]  # the index on the indexed tensor's device
+
+
+@pytest.mark.cuda
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_cuda_refuses_a_cpu_tensor_indexed_with_cuda_indices_and_takes_the_reverse():
+    """The torch fact the checker stands in for."""
+    table = torch.arange(5)
+    with pytest.raises(RuntimeError, match="indices should be either on cpu or on the same device"):
+        table[torch.tensor([0, 2], device="cuda")]
+    assert table.cuda()[torch.tensor([0, 2])].device.type == "cuda"
+
+
 def test_meta_limits_are_not_blamed_on_the_rewrite():
     x = torch.ones(3, 2, 4, device="meta")
     with pytest.raises(Exception) as info:
@@ -429,3 +452,38 @@ def test_a_cast_output_that_overflows_is_said_to_become_inf_not_to_differ_by_zer
     # finite values that differ still give the largest difference
     assert compare_cast(original, [("output", torch.tensor([1.0, 60000.0]))], torch.float16) == [
         "output differs (max abs diff 1e+04)"]
+
+
+def test_a_gpu_forward_that_draws_random_numbers_meets_the_cpu_reference_by_shape_and_dtype_only():
+    from codemod.validate import judge
+
+    reference = [("output", torch.tensor([1.0, 2.0]))]
+    original = {"has_inputs": True, "forward_error": None, "outputs": reference,
+                "device": {"status": "mixed", "error": "Expected all tensors to be on the same device", "left": []}}
+
+    def judged(on_gpu: torch.Tensor, draws_random: bool):
+        rewritten = {"forward_error": None, "outputs": reference,
+                     "device": {"status": "ok", "error": None, "left": [], "outputs": [("output", on_gpu)],
+                                "draws_random": draws_random}}
+        judgement = judge._Judgement("cuda:0")
+        judge._forward(judgement, original, rewritten, {}, torch.device("cuda", 0))
+        return judgement
+
+    # a forward that draws nothing there is compared by value with the original's CPU forward
+    assert judged(torch.tensor([1.0, 2.5]), False).failures == ["forward: on cuda:0 output differs (max abs diff 0.5)"]
+    # one that draws from the GPU's stream: by shape and dtype, and the verdict says so
+    drawn = judged(torch.tensor([1.3, 2.5]), True)
+    assert drawn.failures == [] and "forward:cuda:0" in drawn.compared
+    assert any("compared by shape and dtype only" in d for d in drawn.details), drawn.details
+    assert judged(torch.zeros(3), True).failures == [
+        "forward: on cuda:0 output: (2,) float32 on CPU vs (3,) float32 on cuda:0"]
+
+
+def test_the_random_stream_of_a_device_advances_with_each_draw_there():
+    from codemod.validate.side import _random_stream
+
+    before = _random_stream(torch.device("cpu"))
+    torch.zeros(3).add_(1)
+    assert torch.equal(before, _random_stream(torch.device("cpu")))
+    torch.randn(3)
+    assert not torch.equal(before, _random_stream(torch.device("cpu")))

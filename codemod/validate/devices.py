@@ -18,8 +18,11 @@ from torch.utils._pytree import tree_flatten
 
 aten = torch.ops.aten
 
+# Ops that take index tensors: the indexed tensor's device, or the CPU, for the indices.
+INDEX_PACKETS = {aten.index, aten.index_put, aten.index_put_, aten._index_put_impl_}
+
 # Ops that legitimately take index tensors or copy across devices.
-ALLOWED_PACKETS = {aten.index, aten.index_put, aten.index_put_, aten._index_put_impl_, aten._to_copy, aten.copy_}
+ALLOWED_PACKETS = INDEX_PACKETS | {aten._to_copy, aten.copy_}
 
 # Ops whose CPU argument is part of their contract: a failure there says
 # nothing about the rewrite, so it is reported as "could not check".
@@ -51,7 +54,9 @@ class DeviceMixChecker(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        if func.overloadpacket not in ALLOWED_PACKETS:
+        if func.overloadpacket in INDEX_PACKETS:
+            self._check_indices(func, args)
+        elif func.overloadpacket not in ALLOWED_PACKETS:
             flat, _ = tree_flatten((args, kwargs))
             tensors = [a for a in flat if isinstance(a, torch.Tensor) and a.dim() > 0]
             devices = sorted({str(t.device) for t in tensors})
@@ -62,6 +67,20 @@ class DeviceMixChecker(TorchDispatchMode):
                     message += f" (plain attribute {', '.join(labels)})"
                 raise MixedDeviceError(message, str(func), func.overloadpacket in FALSE_POSITIVE_PACKETS)
         return func(*args, **kwargs)
+
+    def _check_indices(self, func, args: tuple) -> None:
+        """A CUDA tensor takes CPU indices, but a CPU tensor refuses CUDA ones ("indices should
+        be either on cpu or on the same device as the indexed tensor"), where a meta index into
+        a CPU tensor returns garbage without a word."""
+        indexed, indices = args[0], args[1] if len(args) > 1 else ()
+        elsewhere = [i for i in indices if isinstance(i, torch.Tensor) and i.dim() > 0
+                     and i.device.type != "cpu" and i.device != indexed.device]
+        if elsewhere:
+            devices = sorted({str(indexed.device)} | {str(i.device) for i in elsewhere})
+            message = f"mixed devices {devices} in {func}: indices on {elsewhere[0].device} into a tensor on {indexed.device}"
+            if label := self._label(indexed):
+                message += f" (plain attribute {label})"
+            raise MixedDeviceError(message, str(func), False)
 
     def _label(self, tensor: torch.Tensor) -> str | None:
         if id(tensor) in self.names:

@@ -1526,9 +1526,13 @@ class WorkerState:
                 with devices.raw_tensor_checker(model):
                     output = model(*args, **kwargs)
             else:
+                stream = _random_stream(device)
                 output = model(*args, **kwargs)
                 if device.type == "cuda":
                     torch.cuda.synchronize(device)
+                # a forward that draws from the device's generator gives other values than the
+                # same draws on the CPU: a CPU reference then matches its shapes, not its values
+                result["draws_random"] = not torch.equal(stream, _random_stream(device))
             result["status"] = "ok"
             result["outputs"] = compare.flatten(output)
         except BaseException as exc:
@@ -1548,6 +1552,13 @@ def _empty_slot(build_data: dict[str, Any], attr: str) -> bool:
     """Whether ``attr`` held None after the build and was not a tensor after its forward."""
     after = (build_data.get("attrs_after_forward") or {}).get(attr) or {}
     return (build_data.get("attrs") or {}).get(attr, {}).get("type") == "NoneType" and after.get("where") != "dict"
+
+
+def _random_stream(device: torch.device) -> torch.Tensor:
+    """The state of ``device``'s default random generator (it advances with every draw there)."""
+    if device.type == "cuda":
+        return torch.cuda.get_rng_state(device)
+    return torch.get_rng_state()
 
 
 def _cuda_usable() -> bool:
