@@ -1579,6 +1579,31 @@ def test_inputs_are_first_made_at_the_shapes_forward_s_docstring_gives():
     assert synth.documented_shapes(prose, ["x"]) == {}
 
 
+def test_signals_shorter_than_a_sliding_window_are_made_again_long_enough():
+    class Loudness(nn.Module):
+        """A loudness meter: mean squares of 0.4 s frames of a 44.1 kHz signal (batch x samples)."""
+
+        def __init__(self, sr=44100, block=0.4):
+            super().__init__()
+            self.frame = int(block * sr)
+            self.unfold = nn.Unfold((1, self.frame), stride=(1, self.frame // 4))
+            self.weight = torch.ones(1, 1, 5) / 5
+
+        def forward(self, x):
+            filtered = nn.functional.conv1d(x.unsqueeze(1), self.weight, padding=2)
+            return (self.unfold(filtered.unsqueeze(2)) ** 2).mean(1)
+
+    model = Loudness()
+    signal = {"args": [{"op": "randn", "shape": [2, 16]}], "kwargs": {}}
+    message = _error(model, signal)
+    assert "Given input with spatial size (1, 16), kernel_size=(1, 17640)" in message, message
+    longer = synth.repaired_candidates(signal, message)
+    assert [c["args"][0]["shape"] for c in longer] == [[2, 32768], [2, 131072]], longer
+    assert _runs(model, longer[0])
+    # a first input already that long: the window slides over another tensor, nothing to grow
+    assert synth.repaired_candidates({"args": [{"op": "randn", "shape": [2, 17640]}], "kwargs": {}}, message) == []
+
+
 def test_signals_shorter_than_an_stft_s_padding_are_made_again_long_enough():
     class SpectralLoss(nn.Module):
         def __init__(self, n_fft=1024):

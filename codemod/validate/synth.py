@@ -1944,6 +1944,9 @@ _TOO_SHORT = re.compile(r"Kernel size can't be greater than actual input size|Ou
 # A signal shorter than the reflect padding an STFT adds (`n_fft // 2` each side): "Padding size
 # should be less than the corresponding input dimension, but got: padding (512, 512)".
 _PADDING_TOO_LONG = re.compile(r"Padding size should be less than the corresponding input dimension, but got: padding \((\d+), (\d+)\)")
+# A window longer than the signal it slides over (`nn.Unfold((1, frame_size))` of a loudness
+# meter's 0.4 s frames at 44.1 kHz): "Given input with spatial size (1, 1), kernel_size=(1, 17640)".
+_SLIDING_WINDOW = re.compile(r"Given input with spatial size \(\d+(?:, \d+)*\), kernel_size=\((?:\d+, )*(\d+)\)")
 _LONGER = (64, 256)
 MAX_LONGER_ELEMENTS = 1 << 22
 MAX_LENGTHENED = 1 << 14
@@ -2102,7 +2105,9 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
     if _TOO_SHORT.search(message):
         return _distinct(_longer(candidate))
     if (found := _PADDING_TOO_LONG.search(message)) is not None:
-        return _distinct(_longer_signals(candidate, max(int(found.group(1)), int(found.group(2)))))
+        return _distinct(_longer_signals(candidate, 2 * max(int(found.group(1)), int(found.group(2))) + 1))
+    if (found := _SLIDING_WINDOW.search(message)) is not None:
+        return _distinct(_longer_signals(candidate, int(found.group(1))))
     if (found := _OUT_OF_BOUNDS.search(message)) is not None:
         return _distinct(_lengthened(candidate, *(int(g) for g in found.groups())))
     if (found := _LARGER_THAN.search(message)) is not None:
@@ -2237,15 +2242,16 @@ def _longer(candidate: dict[str, Any]) -> list[dict[str, Any]]:
     return [option for option in options if option != candidate]
 
 
-def _longer_signals(candidate: dict[str, Any], padding: int) -> list[dict[str, Any]]:
+def _longer_signals(candidate: dict[str, Any], needed: int) -> list[dict[str, Any]]:
     """The inputs made like the first (signals, `batch x samples`) with their last dimension
-    past twice the padding a failed STFT asked for (the next power of two, then four times that)."""
+    past the ``needed`` samples a failed STFT's padding or a sliding window asked for (the next
+    power of two, then four times that)."""
     first = _first_input(candidate, ("randn", "rand"))
     shape = list(first.get("shape") or []) if first is not None else []
-    if len(shape) < 2 or shape[-1] > padding:
-        return []
+    if len(shape) < 2 or shape[-1] >= needed:
+        return []  # long enough: the error is about another tensor than the first input
     assert first is not None
-    length = 1 << (2 * padding + 1).bit_length()
+    length = 1 << needed.bit_length()
     options = []
     for size in (length, 4 * length):
         longer = [*shape[:-1], size]
