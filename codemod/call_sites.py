@@ -25,6 +25,7 @@ from codemod.tensors import (
     constructor_attributes,
     dotted_path,
     merge_branches,
+    registry_entry,
 )
 
 if TYPE_CHECKING:
@@ -876,15 +877,17 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
             func = call.func
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
             if name not in names:
-                return
-            local = isinstance(func, ast.Name) and func.id == cls.name and evaluator.symbols is symbols \
+                if not _registry_call_of(index, evaluator.symbols, func, targets):
+                    return
+                name = None  # `MODELS["cnn"](...)`: the class its registry holds under that key
+            local = name is not None and isinstance(func, ast.Name) and func.id == cls.name and evaluator.symbols is symbols \
                 and any(start < call.lineno <= end for start, end in local_ranges)
             if enclosing is not None:
                 if not local:
                     return  # a class defined in a function answers only that function's calls
             elif local:
                 return  # a call of the same-named class a function defines, not of this one
-            else:
+            elif name is not None:
                 resolved = index.resolve_expr(evaluator.symbols, func)
                 if resolved is None or resolved.kind != "class" or (resolved.path, resolved.name) not in targets:
                     return
@@ -932,6 +935,12 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
             continue
         index.note((path,))
         _walk_calls(index, other, needles, on_call)
+    if enclosing is None:
+        for path, lookups in _registry_call_files(index).items():
+            other = index.symbols_for_path(path)
+            if other is not None:
+                index.note((path,))
+                _walk_calls(index, other, lookups, on_call)
     # The constructors of subclasses that may hand their arguments on to this one.
     for sub_symbols, sub, _ in extending.values():
         sub_init = _own_init(sub)
@@ -956,6 +965,37 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
     plural = "call" if calls == 1 else f"{calls} calls"
     state = f"{ARGUMENT_STATE[:-1]}; typed from its {plural} in the repository)"
     return {name: _combine(values, state) for name, values in seen.items()}
+
+
+# A call of what a constant key looks up: `MODEL_MAP['Benadjila'](1, n, mean, std)`,
+# `MODELS.get("cnn")(...)`.
+_REGISTRY_CALL = re.compile(r"""\b(\w+)(\[|\.get\()\s*(?:'[^'\n]*'|"[^"\n]*"|\d+)\s*[\])]\s*\(""")
+
+
+def _registry_call_files(index: RepoIndex) -> dict:
+    """path -> the lookups (`MODELS[`, `MODELS.get(`) its text calls with a constant key, for
+    every file of the run; gathered once per run."""
+    found = index.memo.get("registry_call_files")
+    if found is None:
+        found = {}
+        for path in list(index.files):
+            text = index.text(path) or ""
+            if "](" in text or ")(" in text:
+                lookups = sorted({m.group(1) + m.group(2) for m in _REGISTRY_CALL.finditer(text)})
+                if lookups:
+                    found[path] = tuple(lookups)
+        index.memo["registry_call_files"] = found
+    return found
+
+
+def _registry_call_of(index: RepoIndex, symbols: ModuleSymbols, func: ast.expr, targets: set) -> bool:
+    """Whether `func` looks up one of `targets` (path, class name) with a constant key in a
+    module-level dict of classes (registry_entry)."""
+    entry = registry_entry(index, symbols, func)
+    if entry is None or not isinstance(entry[1], (ast.Name, ast.Attribute)):
+        return False
+    resolved = index.resolve_expr(entry[0], entry[1])
+    return resolved is not None and resolved.kind == "class" and (resolved.path, resolved.name) in targets
 
 
 def _top_level_definitions(symbols: ModuleSymbols, needle: str, line: int | None = None):

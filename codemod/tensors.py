@@ -1653,6 +1653,33 @@ def _module_lambda(qualname: str, scope: _ModuleScope) -> tuple[ModuleSymbols, a
     return None
 
 
+def registry_entry(index: RepoIndex, symbols: ModuleSymbols, func: ast.expr) -> tuple[ModuleSymbols, ast.expr] | None:
+    """What a constant key looks up in a module-level dict literal bound once (`MODELS["cnn"]`,
+    `MODELS.get("cnn")` with `MODELS = {"cnn": CNN, ...}` in this module or imported from one
+    of the repository), with the dict's module: the expression stored under that key.  A key
+    computed at run time names no entry."""
+    if isinstance(func, ast.Subscript):
+        holder, key = func.value, func.slice
+    elif isinstance(func, ast.Call) and isinstance(func.func, ast.Attribute) and func.func.attr == "get" \
+            and len(func.args) == 1 and not func.keywords:
+        holder, key = func.func.value, func.args[0]
+    else:
+        return None
+    if not isinstance(key, ast.Constant) or not isinstance(holder, (ast.Name, ast.Attribute)):
+        return None
+    qualname = symbols.qualify(holder)
+    found = _alias(qualname, _ModuleScope(symbols, index)) if qualname is not None else None
+    if found is None or not isinstance(found[0], ast.Dict):
+        return None
+    table_node, scope = found
+    if _module_bindings(scope.symbols).get(qualname.rpartition(".")[2], 0) != 1:
+        return None  # bound again: which dict a lookup sees depends on the order
+    if not all(isinstance(k, ast.Constant) for k in table_node.keys):
+        return None  # `**others` spread in, or a computed key that may equal this one
+    entries = [v for k, v in zip(table_node.keys, table_node.values) if k.value == key.value]  # type: ignore[union-attr]
+    return (scope.symbols, entries[-1]) if entries else None  # a key given twice: the last wins
+
+
 def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
     """The names a function binds or declares global (memoised on it)."""
     found = getattr(function, "_codemod_local_names", None)

@@ -230,6 +230,33 @@ def write_project(root, caller: str) -> None:
     (root / "pkg" / "model.py").write_text(textwrap.dedent(caller))
 
 
+REGISTRY_CALLS = {
+    # a constant key names the class: a call of it
+    "subscript": ('LAYERS = {"graph": GraphConv}', 'LAYERS["graph"](torch.eye(3), 3)', True),
+    "get": ('LAYERS = {"graph": GraphConv}', 'LAYERS.get("graph")(torch.eye(3), 3)', True),
+    "the last of a key given twice": ('LAYERS = {"graph": nn.Linear, "graph": GraphConv}', 'LAYERS["graph"](torch.eye(3), 3)', True),
+    # what the lookup may find is not known: nothing typed
+    "a key known at run time": ('LAYERS = {"graph": GraphConv}', 'LAYERS[name](torch.eye(3), 3)', False),
+    "another class under the key": ('LAYERS = {"graph": GraphConv, "linear": nn.Linear}', 'LAYERS["linear"](torch.eye(3), 3)', False),
+    "entries spread in": ('LAYERS = {**OTHERS, "graph": GraphConv}', 'LAYERS["graph"](torch.eye(3), 3)', False),
+    "a dict bound twice": ('LAYERS = {"graph": GraphConv}\nLAYERS = {"graph": nn.Linear}', 'LAYERS["graph"](torch.eye(3), 3)', False),
+}
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+@pytest.mark.parametrize("case", list(REGISTRY_CALLS))
+def test_argument_typed_from_a_registry_lookup_with_a_constant_key(tmp_path, prefilter, case):
+    registry, call, typed = REGISTRY_CALLS[case]
+    header = "import torch\nimport torch.nn as nn\nfrom pkg.layers import GraphConv\n\nOTHERS = {}\n"
+    write_project(tmp_path, f"{header}{registry}\n\n\ndef build(name):\n    return {call}\n")
+    adj = run_project(tmp_path, prefilter)["GraphConv.adj"]
+    if typed:
+        assert adj.action is Action.BUFFER and "typed from its call in the repository" in adj.reason
+    else:
+        # as when nothing calls the class: a tensor by its use, reported for want of a type
+        assert adj.action is Action.SKIP and "annotate" in adj.suggestion, adj
+
+
 @pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
 def test_argument_typed_from_a_call_in_another_file(tmp_path, prefilter):
     write_project(

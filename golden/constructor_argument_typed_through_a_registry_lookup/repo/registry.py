@@ -1,0 +1,3 @@
+from input import Normalised, Plain
+
+MODELS = {"plain": Plain, "normalised": Normalised}
