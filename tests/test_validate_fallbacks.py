@@ -797,3 +797,33 @@ def test_an_installed_module_refusing_a_stand_in_of_its_missing_dependency_is_st
     # the repository's own ImportError stays its error
     done = _fresh_stubbed_import(repo, "own_check", "", before=f"sys.path.append({str(site)!r})")
     assert done.returncode != 0 and "requires boarddep_for_codemod_test" in done.stderr
+
+
+def test_a_made_up_path_names_no_file_and_no_file_descriptor():
+    """A config key named like a path was made up as a number, which `open()` takes for a file
+    descriptor (the worker's own pipes): it is a path under a file, which nothing can open,
+    read or create."""
+    import os
+
+    import torch
+    from torch import nn
+
+    from codemod.validate import synth
+
+    class _ReadsItsVocabulary(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            with open(config.vocab_path) as file:
+                self.size = len(file.read().split())
+            self.table = torch.arange(config.width)
+
+    candidate = synth.argument_candidates(_ReadsItsVocabulary)[0]
+    config = candidate.args[0] if candidate.args else candidate.kwargs["config"]
+    path = config.vocab_path
+    assert isinstance(path, str) and path.startswith(synth.MADE_UP_PATH_ROOT), path
+    assert isinstance(config.width, int)
+    with pytest.raises(NotADirectoryError):
+        _ReadsItsVocabulary(config)
+    with pytest.raises(OSError):
+        os.makedirs(os.path.join(path, "runs"), exist_ok=True)
+    assert not os.path.exists(path)

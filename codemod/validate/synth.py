@@ -582,7 +582,16 @@ def _looks_bool(name: str) -> bool:
     return name.startswith(_BOOL_PREFIXES) or name in ("bias", "causal", "training", "pretrained")
 
 
+# A config key that names a file or folder (`feature2idx_path`, `save_dir`, `data_root`).
+_PATH_NAME = re.compile(r"(?:^|_)(?:path|file|filename|fname|dir|directory|folder|root)$")
+# Where a made-up path points: under a file, so that nothing can open, read or create it (a
+# made-up number would be a file descriptor to `open()`: the worker's own pipes).
+MADE_UP_PATH_ROOT = os.path.join(os.devnull, "codemod-made-up")
+
+
 def _string_value(name: str) -> str | None:
+    if _PATH_NAME.search(name):
+        return os.path.join(MADE_UP_PATH_ROOT, name)
     if "device" in name:
         return "cpu"
     if name in ("act", "activation", "act_fn", "activation_fn", "act_layer", "hidden_act", "nonlinearity"):
