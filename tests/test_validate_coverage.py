@@ -916,3 +916,45 @@ def test_a_root_directory_without_init_is_not_shadowed_by_its_own_self_named_mod
     for (path, cls), v in out.items():
         assert v.verdict_for("window") is Verdict.PASSED, (cls, _detail(v))
         assert v.forward_for("window") == "compared", cls
+
+
+# -- a class the repository builds in another dtype --------------------------------------------
+
+
+def test_a_class_the_repository_casts_to_float64_is_built_and_fed_in_float64(tmp_path):
+    """A recurrent model keeps its initial state in float64 (`.double()`), and the training
+    script builds it `LSTMNet(...).double()`: with made-up float32 inputs and float32 weights
+    its forward raises, in the original too. Built as the script builds it, cast as it casts
+    it, fed inputs in the model's dtype, its forward is compared (in float64, then after each
+    cast check)."""
+    _repo(tmp_path, {
+        "net.py": """
+            import torch
+            import torch.nn as nn
+
+
+            class LSTMNet(nn.Module):
+                def __init__(self, input_size, hidden_size=6):
+                    super().__init__()
+                    self.lstm = nn.LSTM(input_size, hidden_size, batch_first=True)
+                    self.h_0 = torch.zeros(1, 1, hidden_size).double()
+                    self.c_0 = torch.zeros(1, 1, hidden_size).double()
+                    self.fc = nn.Linear(hidden_size, 1)
+
+                def forward(self, x):
+                    out, _ = self.lstm(x, (self.h_0, self.c_0))
+                    return self.fc(out[:, -1])
+            """,
+        "train.py": """
+            from net import LSTMNet
+
+            INPUT_SIZE = 5
+            model = LSTMNet(INPUT_SIZE, hidden_size=6).double()
+            """})
+    old = "self.h_0 = torch.zeros(1, 1, hidden_size).double()"
+    new = 'self.register_buffer("h_0", torch.zeros(1, 1, hidden_size).double(), persistent=False)'
+    validation = _validate(tmp_path, "net.py", "net", {"h_0": (old, new)}, [("LSTMNet", [_finding("LSTMNet", "h_0")])])["LSTMNet"]
+    assert validation.verdict is Verdict.PASSED, _detail(validation)
+    assert validation.rewrites["h_0"]["forward"] == "compared", _detail(validation)
+    assert "compared in float64 (the repository casts the class to it)" in validation.rewrites["h_0"]["message"]
+    assert any("then cast to torch.float64 as it is there" in d for d in validation.details), _detail(validation)

@@ -651,6 +651,31 @@ def test_a_call_names_the_file_its_callee_is_imported_from(tmp_path):
     assert usage["file"] == str((tmp_path / "a" / "model.py").resolve())
 
 
+def test_a_script_s_top_level_build_is_read_with_the_cast_it_applies(tmp_path):
+    """`lstm = LSTM(input_size=INPUT_SIZE).double()` at the top of a training script: its
+    constants and its cast (the outermost one the chain applies) are read, never run."""
+    _write(tmp_path, {
+        "model.py": "import torch.nn as nn\n\nclass LSTM(nn.Module):\n    def __init__(self, input_size, hidden=4):\n"
+                    "        super().__init__()\n",
+        "train.py": """
+            import torch
+            from model import LSTM
+
+            INPUT_SIZE = 21
+            lstm = LSTM(input_size=INPUT_SIZE).double()
+            other = LSTM(3, hidden=2).to(torch.float16).float().to("cpu")
+            half = LSTM(5).to(dtype=torch.bfloat16)
+            plain = LSTM(7).eval()
+            """})
+    found = calls.find(tmp_path, ["model.LSTM"], [tmp_path])
+    usages = {u["where"]: u for u in found.usages["model.LSTM"]}
+    assert usages["train.py:5"]["kwargs"] == {"input_size": {"op": "value", "value": 21}}
+    assert usages["train.py:5"]["dtype"] == "float64" and usages["train.py:5"]["in_code"]
+    assert usages["train.py:6"]["dtype"] == "float32"  # the last cast wins: .float() after .to(torch.float16)
+    assert usages["train.py:7"]["dtype"] == "bfloat16"
+    assert "dtype" not in usages["train.py:8"]
+
+
 def test_calls_are_read_never_run(tmp_path):
     marker = tmp_path / "ran"
     _write(tmp_path, {"m.py": f'''

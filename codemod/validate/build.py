@@ -87,6 +87,9 @@ class Source:
     # a method that fills empty slots, called once right after each build with made-up inputs
     # (reads.setter_methods), JSON: {"method": name, "inputs": synth spec}; None for none
     prepare: dict[str, Any] | None = None
+    # the floating dtype the repository casts the class to where it builds it (`Net(3).double()`):
+    # the model is cast to it after each build, and its inputs follow it
+    dtype: str | None = None
 
     @property
     def label(self) -> dict[str, Any]:
@@ -504,8 +507,11 @@ def _from_usage(usage: dict[str, Any], index: int, context: Context | None, note
 
     shown = synth.describe({"args": usage.get("args", []), "kwargs": usage.get("kwargs", {})})
     detail = f"built as {usage.get('where')} calls it ({shown})"
+    dtype = usage.get("dtype") if usage.get("dtype") in _CASTS else None
+    if dtype is not None:
+        detail += f", then cast to torch.{dtype} as it is there"
     source = Source("usage", detail, _constructor(arguments), None, list(notes), spec={"index": index},
-                    arguments=arguments)
+                    arguments=arguments, dtype=dtype)
     if usage.get("inputs"):
         source.known_inputs = [usage["inputs"]]
     return source
@@ -889,10 +895,37 @@ def build(cls: type, source: Source) -> Any:
         raise NotBuildable(
             f"the example built a {type(model).__module__}.{type(model).__qualname__}, not {cls.__qualname__}", None
         )
+    if source.dtype is not None:
+        model.to(_CASTS[source.dtype])
+        model.register_forward_pre_hook(_inputs_in_the_models_dtype, with_kwargs=True)
     evaluation_mode(model)
     if source.prepare is not None:
         fill_slots(model, source.prepare)
     return model
+
+
+# The casts a repository's own build may apply (calls.py), float32 being no cast at all.
+_CASTS = {"float64": torch.float64, "float16": torch.float16, "bfloat16": torch.bfloat16}
+
+
+def _inputs_in_the_models_dtype(model: torch.nn.Module, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """Floating inputs cast to the dtype of the model's floating tensors at the time of the call,
+    as the repository feeds a model it built in float64 (`torch.tensor(x).double()`), and after
+    a cast check's `.half()` the half inputs that check makes."""
+    dtype = next((t.dtype for t in (*model.parameters(), *model.buffers()) if t.is_floating_point()), None)
+    if dtype is None:
+        return args, kwargs
+
+    def cast(value: Any) -> Any:
+        if isinstance(value, torch.Tensor) and value.is_floating_point() and value.dtype != dtype:
+            return value.to(dtype)
+        if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+            return type(value)(cast(v) for v in value)
+        if isinstance(value, dict):
+            return {k: cast(v) for k, v in value.items()}
+        return value
+
+    return cast(args), cast(kwargs)
 
 
 def fill_slots(model: torch.nn.Module, prepare: dict[str, Any]) -> None:

@@ -40,7 +40,7 @@ _SKIP_DIRS = {".git", ".hg", ".venv", "venv", "env", "node_modules", "build", "d
 _TENSOR_FACTORIES = {"randn", "rand", "ones", "zeros", "empty"}
 _DTYPE_NAMES = {"float", "float32", "float64", "double", "float16", "half", "bfloat16", "long", "int64", "int",
                 "int32", "int16", "int8", "uint8", "bool"}
-_MODEL_METHODS = {"eval", "train", "to", "cuda", "cpu", "float", "double", "half", "requires_grad_"}
+_MODEL_METHODS = {"eval", "train", "to", "cuda", "cpu", "float", "double", "half", "bfloat16", "requires_grad_"}
 
 
 @dataclass
@@ -49,6 +49,27 @@ class Found:
 
     usages: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # "module.Class" -> usages
     files: set[str] = field(default_factory=set)
+
+
+# The floating dtypes a model is cast to, by method and by `torch.<name>` given to `.to(...)`.
+_CAST_METHODS = {"double": "float64", "half": "float16", "float": "float32", "bfloat16": "bfloat16"}
+_CAST_DTYPES = {"float64": "float64", "double": "float64", "float16": "float16", "half": "float16",
+                "bfloat16": "bfloat16", "float32": "float32", "float": "float32"}
+
+
+def _cast_dtype(call: ast.Call) -> str | None:
+    """The floating dtype a model method call casts to (``.double()``, ``.to(torch.float64)``,
+    ``.to(dtype=torch.half)``), or None."""
+    method = call.func.attr  # type: ignore[attr-defined]
+    if method in _CAST_METHODS:
+        return _CAST_METHODS[method]
+    if method != "to":
+        return None
+    for argument in [*call.args, *(k.value for k in call.keywords if k.arg == "dtype")]:
+        if isinstance(argument, ast.Attribute) and isinstance(argument.value, ast.Name) \
+                and argument.value.id == "torch" and argument.attr in _CAST_DTYPES:
+            return _CAST_DTYPES[argument.attr]
+    return None
 
 
 def find(root: Path, targets: Iterable[str], roots: list[Path]) -> Found:
@@ -194,6 +215,10 @@ class _Reader:
         if test_file:
             return
         examples, self.usages = self.usages, {}
+        # a script's own top-level code (`lstm = LSTM(input_size=INPUT_SIZE).double()` in
+        # train.py), then the functions' bodies
+        self.read_block([node for node in tree.body if not (isinstance(node, ast.If) and _is_main_test(node.test))],
+                        f"{self.where}:1")
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.read_block(node.body, f"{self.where}:{node.lineno}")
@@ -311,17 +336,23 @@ class _Reader:
                     self._statements(inner, env, instances, where)
 
     def _instance(self, value: ast.AST, env: dict, instances: dict, where: str) -> dict[str, Any] | None:
-        """The usage an expression builds (``Net(3)``, ``Net(3).eval().to(device)``), or None."""
+        """The usage an expression builds (``Net(3)``, ``Net(3).eval().to(device)``), or None.
+        A cast in the chain (``Net(3).double()``) is the floating dtype the class is used in."""
+        dtype = None
         while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                 and value.func.attr in _MODEL_METHODS:
+            dtype = dtype or _cast_dtype(value)  # the outermost cast is the one the model keeps
             value = value.func.value
+        usage = None
         if isinstance(value, ast.Name) and value.id in instances:
-            return instances[value.id]
-        if isinstance(value, ast.Call):
+            usage = instances[value.id]
+        elif isinstance(value, ast.Call):
             target = self._target(value.func)
             if target is not None:
-                return self._usage(target, value, env, where)
-        return None
+                usage = self._usage(target, value, env, where)
+        if usage is not None and dtype is not None and "dtype" not in usage:
+            usage["dtype"] = dtype
+        return usage
 
     def _usage(self, target: str, call: ast.Call, env: dict, where: str) -> dict[str, Any] | None:
         try:

@@ -154,6 +154,7 @@ def judge(
     _pretrained(j, o_checks.get("pretrained"), r_checks.get("pretrained"))
     result = j.result(findings, orig.get("coverage"), orig["source_detail"])
     result["method"] = (orig.get("source_spec") or {}).get("method")  # run in place of forward
+    result["dtype"] = (orig.get("source_spec") or {}).get("dtype")  # the repository's own cast of the class
     result["unread"] = orig.get("unread")  # reads of rewritten attributes no forward ran
     return result
 
@@ -377,7 +378,10 @@ def _proof(attr: str, builds: list[dict[str, Any]], forward_builds: list[int], f
     casts = ", ".join(f"model.{label}{shown.get(status, '')}" for label, status in builds[i]["casts"].items())
     method = builds[i].get("method")
     ran = f"{method}(), which reads it where no forward does," if method else "forward"
-    text = f"proven by running: {ran} compared in float32 and after {casts}"
+    dtype = builds[i].get("dtype") or "float32"
+    if dtype != "float32":
+        dtype += " (the repository casts the class to it)"
+    text = f"proven by running: {ran} compared in {dtype} and after {casts}"
     if len(builds) > 1:
         text += f" (build {i + 1})"
     if through:

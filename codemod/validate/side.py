@@ -939,7 +939,7 @@ class WorkerState:
     def _portable(self, data: dict[str, Any], source: Source) -> dict[str, Any]:
         data["source_spec"] = {"kind": source.kind, "spec": source.spec, "inputs": source.inputs_spec,
                                "no_inputs": source.make_inputs is None, "method": source.method,
-                               "prepare": source.prepare}
+                               "prepare": source.prepare, "dtype": source.dtype}
         data["outputs"] = compare.portable(data["outputs"]) if data["outputs"] is not None else None
         if data.get("device"):
             # a GPU forward of the original is the reference of the rewritten one there (the same
