@@ -1604,6 +1604,40 @@ def test_inputs_are_first_made_at_the_shapes_forward_s_docstring_gives():
     assert synth.documented_shapes(prose, ["x"]) == {}
 
 
+def test_inputs_a_class_docstring_lists_time_first_are_made_at_those_shapes():
+    class AdaptiveNeuron(nn.Module):
+        """A spiking neuron layer whose membrane potential is set on the first call.
+
+        Inputs:
+          I:   (T,B,C,H,W)
+          tau: (B,1) or (B,C)  (positive)
+        """
+
+        def __init__(self):
+            super().__init__()
+            self.v = None
+
+        def forward(self, I, tau):
+            T, B, C, H, W = I.shape
+            decay = torch.exp(-1.0 / tau.clamp_min(1e-3)).view(B, -1, 1, 1)
+            if self.v is None:
+                self.v = torch.zeros(B, C, H, W)
+            for t in range(T):
+                self.v = self.v * decay + I[t]
+            return self.v
+
+    # forward's own docstring says nothing: the class's does, time before batch
+    assert synth.documented_shapes(AdaptiveNeuron.forward, ["I", "tau"], AdaptiveNeuron) == {
+        "I": {"op": "randn", "shape": [synth.SEQ, synth.BATCH, 3, 4 * synth.SPATIAL, 4 * synth.SPATIAL]},
+        "tau": {"op": "randn", "shape": [synth.BATCH, 1]}}
+    assert synth.documented_shapes(AdaptiveNeuron.forward, ["I", "tau"]) == {}
+    model = AdaptiveNeuron()
+    first = synth.input_candidates(model)[0]
+    assert [spec["shape"] for spec in synth._input_specs(first)] == [
+        [synth.SEQ, synth.BATCH, 3, 4 * synth.SPATIAL, 4 * synth.SPATIAL], [synth.BATCH, 1]], first
+    assert _runs(model, first)
+
+
 def test_signals_shorter_than_a_sliding_window_are_made_again_long_enough():
     class Loudness(nn.Module):
         """A loudness meter: mean squares of 0.4 s frames of a 44.1 kHz signal (batch x samples)."""

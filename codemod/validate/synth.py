@@ -1717,7 +1717,7 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
         if not specs:
             return candidates
         per_param.append(specs)
-    documented = documented_shapes(forward, [p.name for p in required])
+    documented = documented_shapes(forward, [p.name for p in required], type(model))
     if documented:
         # the shapes forward's docstring gives (`:param x: (batch_size, 27, 128, 320)`): the
         # author's own word, tried before any shape made up from the layers
@@ -1810,13 +1810,22 @@ _CHANNEL_NAMES = frozenset({"c", "ch", "channels", "in_channels", "num_channels"
 _SIDE_NAMES = frozenset({"h", "w", "d", "height", "width", "depth", "img_size", "image_size"})
 
 
-def documented_shapes(function: Any, names: list[str]) -> dict[str, dict[str, Any]]:
+def documented_shapes(function: Any, names: list[str], owner: type | None = None) -> dict[str, dict[str, Any]]:
     """``{parameter: spec}`` for the parameters whose docstring line gives a shape with a
-    batch first (`:param x: (batch_size, 27, 128, 320)`, `x (Tensor): [B, T, D]`): numbers
-    kept, a batch's name made BATCH, a sequence's SEQ, a channel's 3, a side's 4 x SPATIAL,
-    any other name SPATIAL.  {} when the docstring gives none."""
-    doc = inspect.getdoc(function) or ""
-    lines = doc.splitlines()
+    batch first, or a time before the batch (`:param x: (batch_size, 27, 128, 320)`,
+    `x (Tensor): [B, T, D]`, `I: (T,B,C,H,W)`): numbers kept, a batch's name made BATCH, a
+    sequence's SEQ, a channel's 3, a side's 4 x SPATIAL, any other name SPATIAL.  The
+    parameters ``function``'s docstring says nothing of are looked up in the docstring of
+    ``owner`` (the class), where many modules list their inputs.  {} when neither gives any."""
+    found: dict[str, dict[str, Any]] = {}
+    for holder in (function, owner):
+        rest = [name for name in names if name not in found]
+        if holder is not None and rest:
+            found.update(_documented_in((inspect.getdoc(holder) or "").splitlines(), rest))
+    return found
+
+
+def _documented_in(lines: list[str], names: list[str]) -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for name in names:
         pattern = re.compile(_PARAMETER_LINE.format(name=re.escape(name)))
@@ -1847,9 +1856,11 @@ def documented_shapes(function: Any, names: list[str]) -> dict[str, dict[str, An
 def _shape_of(text: str) -> list[int] | None:
     for matched in _DOCUMENTED_SHAPE.finditer(text):
         parts = [part for part in re.split(r"\s*[,x×]\s*", matched.group(1)) if part]
-        if not parts or not (parts[0].isdigit() or parts[0].lower() in _BATCH_NAMES):
+        time_first = len(parts) > 2 and parts[0].lower() in _SEQUENCE_NAMES and parts[1].lower() in _BATCH_NAMES
+        if not parts or not (parts[0].isdigit() or parts[0].lower() in _BATCH_NAMES or time_first):
             continue  # a shape starts with its batch (`(x, y)` in prose is not one)
-        shape = [BATCH if index == 0 and not part.isdigit() else int(part) if part.isdigit()
+        batch = 1 if time_first else 0
+        shape = [BATCH if index == batch and not part.isdigit() else int(part) if part.isdigit()
                  else SEQ if part.lower() in _SEQUENCE_NAMES else 3 if part.lower() in _CHANNEL_NAMES
                  else 4 * SPATIAL if part.lower() in _SIDE_NAMES else SPATIAL
                  for index, part in enumerate(parts)]
