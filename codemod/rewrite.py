@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
+import sys
 from collections.abc import Iterable
 
 import libcst as cst
@@ -77,8 +78,45 @@ def _check_parses(source: str, code: str, changed: list[str] | None) -> None:
             except TooLarge:
                 pass
             except SyntaxError as original:  # the file was broken already, in a part the analysis skipped
-                raise RewriteError(f"syntax error: {original.msg} (line {original.lineno})") from original
+                newer = later_python_syntax(source)
+                raise RewriteError(f"syntax error: {original.msg} (line {original.lineno})"
+                                   + (f"; {newer}" if newer else "")) from original
             raise RewriteError(f"the rewritten code would not parse: {exc.msg} (line {exc.lineno})") from exc
+
+
+def later_python_syntax(text: str) -> str | None:
+    """What to say of a file this interpreter's parser refuses where libcst's reads it: the
+    grammar of a later Python (f-strings that nest their own quotes, Python 3.12), not an error
+    of the file's; None for a file neither reads (Python 2 code, a real syntax error), and for
+    one too large or too deeply nested for libcst's parser to be handed safely (its native
+    parser recurses: thousands of nested brackets crash the process)."""
+    if _bracket_depth(text) > MAX_LIBCST_NESTING:
+        return None
+    try:
+        check_tokens(text, "the file", MAX_LIBCST_TOKENS)
+        cst.parse_module(text)
+    except Exception:
+        return None
+    running = f"{sys.version_info.major}.{sys.version_info.minor}"
+    return f"it is a later Python's syntax, which this Python ({running}) does not read"
+
+
+# The deepest bracket nesting a file that does not parse may have to be handed to libcst
+# (CPython's own parser stops at 200).
+MAX_LIBCST_NESTING = 100
+
+
+def _bracket_depth(text: str) -> int:
+    """The deepest nesting of brackets in the text, counting those in strings and comments too:
+    an upper bound, cheap to take."""
+    depth = deepest = 0
+    for char in text:
+        if char in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in ")]}":
+            depth = max(0, depth - 1)
+    return deepest
 
 
 @dataclasses.dataclass(frozen=True)

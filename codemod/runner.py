@@ -531,7 +531,12 @@ def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions,
     except SyntaxError as exc:
         first = _first_syntax_error(text, exc)
         message = f"syntax error: {first.msg} (line {first.lineno})"
-        findings = _unparsed_findings(text, shown, message)
+        from codemod.rewrite import later_python_syntax  # libcst: imported only for such a file
+
+        newer = later_python_syntax(text)
+        if newer:
+            message += f"; {newer}"
+        findings = _unparsed_findings(text, shown, message, bool(newer))
         return FileAnalysis(FileResult(path=path, display_path=shown, original=text, error=message, findings=findings))
     except (ValueError, RecursionError) as exc:
         message = f"cannot parse: {exc}"
@@ -542,21 +547,23 @@ def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions,
 _OTHER_UNPARSED_FILES = 8
 
 
-def _unparsed_findings(text: str, shown: str, error: str) -> list[Finding]:
+def _unparsed_findings(text: str, shown: str, error: str, newer: bool = False) -> list[Finding]:
     """Reports for the tensors a file that does not parse plainly binds (rules/unparsed_files.py)."""
     from codemod.rules import unparsed_files
 
+    suggestion = ("run codemod under the later Python the repository is written for"
+                  if newer else "port the file to Python 3 (or fix the syntax error)")
     return [
         Finding(
             path=shown, line=line, column=column, class_name=owner, attribute=attr, action=Action.SKIP,
             persistent=None, code=unparsed_files.RULE.code,
             reason=f"the file does not parse ({error}), so nothing in it is analysed or rewritten; this line binds "
             f"{call}(...) to self in a class deriving from nn.Module, which looks like a raw tensor attribute",
-            suggestion="port the file to Python 3 (or fix the syntax error) and run again; a raw tensor then gets "
-            "its rewrite or its reason",
+            suggestion=f"{suggestion} and run again; a raw tensor then gets its rewrite or its reason",
         )
         for line, column, owner, attr, call in unparsed_files.scan(text)
     ]
+
 
 
 def _first_syntax_error(text: str, found: SyntaxError) -> SyntaxError:

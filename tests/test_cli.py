@@ -236,6 +236,38 @@ def test_a_syntax_error_names_the_first_broken_line_of_the_file(repo: Path):
     assert len(reported) == 1 and reported[0].startswith("broken.py:12:9: Broken.w skipped: the file does not parse"), reported
 
 
+def test_a_file_in_a_later_python_s_syntax_says_so_where_this_python_cannot_read_it(repo: Path):
+    # f-strings that nest their own quotes (PEP 701) parse from Python 3.12 on: in a function the
+    # analysis skips, and in the module class's own forward
+    agent = (
+        "import torch\nfrom torch import nn\n\n\nclass Agent(nn.Module):\n    def __init__(self, high=1.0):\n"
+        "        super().__init__()\n        self.high = torch.tensor([high])\n\n"
+        "    def forward(self, x):\n        return x * self.high\n"
+    )
+    sources = {
+        "report.py": agent + "\n\ndef report(info):\n    print(f\"time={info[\"time\"]}\")\n",
+        "logged.py": agent.replace("return x * self.high", "print(f\"x={x[\"a\"]}\")\n        return x * self.high"),
+    }
+    for name, source in sources.items():
+        (repo / name).write_text(source)
+    result = invoke("--no-validate", "--unsafe-fixes", "--format", "json", ".")
+    document = json.loads(result.stdout)
+    found = {(f["path"].rpartition("/")[2], f["attribute"]): f for f in document["findings"]}
+    errors = {e["path"].rpartition("/")[2]: e["message"] for e in document["errors"]}
+    if sys.version_info >= (3, 12):  # read as any other file
+        assert not errors and found[("logged.py", "high")]["action"] == "buffer", result.output
+        return
+    assert result.exit_code == 2, result.output
+    note = f"; it is a later Python's syntax, which this Python ({sys.version_info.major}.{sys.version_info.minor}) does not read"
+    assert errors == {"report.py": "syntax error: f-string: unmatched '[' (line 15)" + note,
+                      "logged.py": "syntax error: f-string: unmatched '[' (line 11)" + note}, errors
+    # the class that holds the line is reported by its text, with what to do
+    logged = found[("logged.py", "high")]
+    assert logged["code"] == "BUF314" and logged["action"] == "skip"
+    assert logged["suggestion"].startswith("run codemod under the later Python the repository is written for")
+    assert {name: (repo / name).read_text() for name in sources} == sources
+
+
 def test_tensors_of_python_2_module_classes_are_reported_by_line_and_nothing_else(repo: Path):
     source = (
         "import torch\nimport torch.nn as nn\nfrom torch.autograd import Variable\n\n\n"
@@ -255,6 +287,9 @@ def test_tensors_of_python_2_module_classes_are_reported_by_line_and_nothing_els
     # the first binding of each; a plain object's and a nested plain class's tensors are not reported
     assert found == [(9, "VidLoc", "fc_h", "BUF314", "skip"), (15, "VidLoc", "out", "BUF314", "skip"),
                      (29, "Outer", "v", "BUF314", "skip")], found
+    # no later Python reads Python 2 code: it is to be ported
+    assert all(f["suggestion"].startswith("port the file to Python 3") for f in json.loads(result.stdout)["findings"]
+               if f["path"].endswith("vidloc.py"))
     assert (repo / "vidloc.py").read_text() == source
 
 
