@@ -29,6 +29,8 @@ from codemod.tensors import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from codemod.repo_index import RepoIndex
     from codemod.symbols import ModuleSymbols
 
@@ -972,7 +974,7 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
 _REGISTRY_CALL = re.compile(r"""\b(\w+)(\[|\.get\()\s*(?:'[^'\n]*'|"[^"\n]*"|\d+)\s*[\])]\s*\(""")
 
 
-def _registry_call_files(index: RepoIndex) -> dict:
+def _registry_call_files(index: RepoIndex) -> dict[Path, tuple[str, ...]]:
     """path -> the lookups (`MODELS[`, `MODELS.get(`) its text calls with a constant key, for
     every file of the run; gathered once per run."""
     found = index.memo.get("registry_call_files")

@@ -565,7 +565,6 @@ def _unparsed_findings(text: str, shown: str, error: str, newer: bool = False) -
     ]
 
 
-
 def _first_syntax_error(text: str, found: SyntaxError) -> SyntaxError:
     """The file's first syntax error: the analysis parses only the parts it reads (a class, a
     constructor), so the one it met may come after another."""
