@@ -29,8 +29,6 @@ from codemod.tensors import (
 )
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from codemod.repo_index import RepoIndex
     from codemod.symbols import ModuleSymbols
 
@@ -938,7 +936,7 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
         index.note((path,))
         _walk_calls(index, other, needles, on_call)
     if enclosing is None:
-        for path, lookups in _registry_call_files(index).items():
+        for path, lookups in index.registry_call_files(names).items():
             other = index.symbols_for_path(path)
             if other is not None:
                 index.note((path,))
@@ -967,27 +965,6 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
     plural = "call" if calls == 1 else f"{calls} calls"
     state = f"{ARGUMENT_STATE[:-1]}; typed from its {plural} in the repository)"
     return {name: _combine(values, state) for name, values in seen.items()}
-
-
-# A call of what a constant key looks up: `MODEL_MAP['Benadjila'](1, n, mean, std)`,
-# `MODELS.get("cnn")(...)`.
-_REGISTRY_CALL = re.compile(r"""\b(\w+)(\[|\.get\()\s*(?:'[^'\n]*'|"[^"\n]*"|\d+)\s*[\])]\s*\(""")
-
-
-def _registry_call_files(index: RepoIndex) -> dict[Path, tuple[str, ...]]:
-    """path -> the lookups (`MODELS[`, `MODELS.get(`) its text calls with a constant key, for
-    every file of the run; gathered once per run."""
-    found = index.memo.get("registry_call_files")
-    if found is None:
-        found = {}
-        for path in list(index.files):
-            text = index.text(path) or ""
-            if "](" in text or ")(" in text:
-                lookups = sorted({m.group(1) + m.group(2) for m in _REGISTRY_CALL.finditer(text)})
-                if lookups:
-                    found[path] = tuple(lookups)
-        index.memo["registry_call_files"] = found
-    return found
 
 
 def _registry_call_of(index: RepoIndex, symbols: ModuleSymbols, func: ast.expr, targets: set) -> bool:

@@ -23,6 +23,12 @@ from codemod.torch_version import too_old_torch
 
 # `Block(`, `nn.Linear(`: a capitalised name called (a class, by convention).
 _CAPITAL_CALL = re.compile(r"([A-Z]\w*)\(")
+# A module-level dict literal (`MODELS = {"cnn": CNN, ...}`): the registries such calls look up.
+_DICT_BINDING = re.compile(r"^(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*\{", re.MULTILINE)
+_WORD = re.compile(r"[A-Za-z_]\w*")
+# A call of what a constant key looks up: `MODEL_MAP['Benadjila'](1, n, mean, std)`,
+# `MODELS.get("cnn")(...)` (call_sites follows it to the class the dict holds there).
+_REGISTRY_CALL = re.compile(r"""\b(\w+)(\[|\.get\()\s*(?:'[^'\n]*'|"[^"\n]*"|\d+)\s*[\])]\s*\(""")
 
 # `class Name(bases):` headers; the bases may span lines.
 # Both are matched at line starts only (see segments.line_start_matches).
@@ -106,6 +112,10 @@ class RepoIndex:
         self._headers: dict[str, list[Path]] | None = None
         # files_calling's index: capitalised name -> numbers (in `files`) of the files calling it
         self._callers: dict[str, list[int]] | None = None
+        # and, from the same pass: file number -> the lookups it calls with a constant key, and
+        # the names module-level dict literals are bound to -> the words their literals hold
+        self._registry_calls: dict[int, tuple[str, ...]] = {}
+        self._dict_words: dict[str, set[str]] = {}
         self._scripted_call: str | None = None  # scripted_module_call's answer ("" for none), once per run
         self.memo: dict = {}  # results other modules compute once per run (call_sites)
         self.files: list[Path] = []
@@ -236,14 +246,48 @@ class RepoIndex:
         if not all(name[:1].isupper() for name in wanted):
             needles = tuple(name + "(" for name in wanted)
             return [p for p in list(self.files) if (t := self.text(p)) and any(n in t for n in needles)]
+        callers = self._calls_index()
+        numbers = sorted({n for name in wanted for n in callers.get(name, ())})
+        return [self.files[n] for n in numbers]
+
+    def registry_call_files(self, class_names: Iterable[str]) -> dict[Path, tuple[str, ...]]:
+        """path -> the lookups (`MODELS[`, `MODELS.get(`) its text calls with a constant key, of
+        the dicts whose literal names one of `class_names` (`ACT2FN["gelu"](x)`, a lookup in
+        a mapping of functions, is not searched for a class's calls)."""
+        self._calls_index()
+        names = set(class_names)
+        holding = {name for name, words in self._dict_words.items() if words & names}
+        found = {}
+        for number, lookups in self._registry_calls.items():
+            kept = tuple(lookup for lookup in lookups if lookup.removesuffix("[").removesuffix(".get(") in holding)
+            if kept:
+                found[self.files[number]] = kept
+        return found
+
+    def _calls_index(self) -> dict[str, list[int]]:
+        """Who calls which capitalised name, and which files call a constant-key lookup: one
+        pass over every file, once per run (again after a file is added)."""
         if self._callers is None:
-            self._callers = {}
+            self._callers, self._registry_calls, self._dict_words = {}, {}, {}
             for number, path in enumerate(self.files):
                 text = self.text(path)
-                for name in set(_CAPITAL_CALL.findall(text)) if text else ():
+                if not text:
+                    continue
+                for name in set(_CAPITAL_CALL.findall(text)):
                     self._callers.setdefault(name, []).append(number)
-        numbers = sorted({n for name in wanted for n in self._callers.get(name, ())})
-        return [self.files[n] for n in numbers]
+                if "](" in text or ")(" in text:
+                    lookups = sorted({m.group(1) + m.group(2) for m in _REGISTRY_CALL.finditer(text)})
+                    if lookups:
+                        self._registry_calls[number] = tuple(lookups)
+                for binding in _DICT_BINDING.finditer(text):
+                    # the literal up to its closing brace at the start of a line, or its first
+                    # closing brace (a flat one-line dict), within a bounded window
+                    body = text[binding.end():binding.end() + 8000]
+                    end = body.find("\n}")
+                    end = end if end >= 0 else body.find("}")
+                    words = self._dict_words.setdefault(binding.group(1), set())
+                    words.update(_WORD.findall(body[:end] if end >= 0 else body))
+        return self._callers
 
     def load(self, path: Path, text: str | None = None, segments: list | None = None) -> ModuleSymbols:
         """The symbols of one file; raises SyntaxError (or ValueError) when it does not parse."""
