@@ -913,18 +913,26 @@ def _inputs_in_the_models_dtype(model: torch.nn.Module, args: tuple, kwargs: dic
     as the repository feeds a model it built in float64 (`torch.tensor(x).double()`), and after
     a cast check's `.half()` the half inputs that check makes."""
     dtype = next((t.dtype for t in (*model.parameters(), *model.buffers()) if t.is_floating_point()), None)
+    return cast_inputs((args, kwargs), dtype)
+
+
+def cast_inputs(inputs: Inputs, dtype: torch.dtype | None) -> Inputs:
+    """The inputs with their floating tensors, in plain nested containers, cast to ``dtype``."""
     if dtype is None:
-        return args, kwargs
+        return inputs
 
     def cast(value: Any) -> Any:
-        if isinstance(value, torch.Tensor) and value.is_floating_point() and value.dtype != dtype:
-            return value.to(dtype)
-        if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        if isinstance(value, torch.Tensor):
+            return value.to(dtype) if value.is_floating_point() else value
+        if isinstance(value, tuple) and hasattr(value, "_fields"):
+            return type(value)(*(cast(v) for v in value))
+        if isinstance(value, (list, tuple)):
             return type(value)(cast(v) for v in value)
         if isinstance(value, dict):
             return {k: cast(v) for k, v in value.items()}
         return value
 
+    args, kwargs = inputs
     return cast(args), cast(kwargs)
 
 

@@ -33,7 +33,8 @@ import torch
 
 from codemod.symbols import mangled
 from codemod.validate import compare
-from codemod.validate.build import FORWARD_SEED, Inputs, evaluation_mode, format_exception, seed_all, training_mode
+from codemod.validate.build import (FORWARD_SEED, Inputs, cast_inputs, evaluation_mode, format_exception, seed_all,
+                                    training_mode)
 
 # (label, dtype, how) for every cast the check applies to both models.
 CASTS: tuple[tuple[str, torch.dtype, Callable[[torch.nn.Module], Any]], ...] = (
@@ -91,25 +92,6 @@ def _portable(tensor: torch.Tensor | None) -> torch.Tensor | None:
     if tensor is None or tensor.device.type == "meta":
         return None
     return tensor.detach().cpu().clone()
-
-
-def cast_inputs(inputs: Inputs, dtype: torch.dtype | None) -> Inputs:
-    if dtype is None:
-        return inputs
-
-    def cast(value: Any) -> Any:
-        if isinstance(value, torch.Tensor):
-            return value.to(dtype) if value.is_floating_point() else value
-        if isinstance(value, tuple) and hasattr(value, "_fields"):
-            return type(value)(*(cast(v) for v in value))
-        if isinstance(value, (list, tuple)):
-            return type(value)(cast(v) for v in value)
-        if isinstance(value, dict):
-            return {k: cast(v) for k, v in value.items()}
-        return value
-
-    args, kwargs = inputs
-    return cast(args), cast(kwargs)
 
 
 def forward_leaves(model: torch.nn.Module, make: Callable[[], Inputs], dtype: torch.dtype | None = None) -> list:
