@@ -2061,3 +2061,69 @@ def test_a_made_up_number_unpacked_is_made_a_tuple_of_sizes_or_of_tensors_a_rewr
     assert lo.dim() == 0 and hi.dim() == 0 and float(hi - lo) == 1.0
     # a number unpacked on no line of the repository asks for nothing
     assert synth.argument_repairs(bounded, TypeError("cannot unpack non-iterable int object")) == []
+
+
+def test_an_argument_annotated_with_a_class_of_a_missing_module_is_made_up_from_its_reads():
+    from codemod.validate import stubs
+
+    Env = stubs._make("Env", "gymnasium")  # what `gym.Env` is when gymnasium is not installed
+
+    class Agent(nn.Module):
+        def __init__(self, env: Env, hidden: int = 8):
+            super().__init__()
+            self.action_high = torch.tensor(env.action_space.high[0], dtype=torch.float32)
+            self.body = nn.Linear(env.observation_space.shape[0], hidden)
+
+    parameter = inspect.signature(Agent).parameters["env"]
+    (value, shown), *_ = synth.parameter_values(Agent, parameter, Env)
+    assert Agent(value).body.in_features == value.observation_space.shape[0]
+    assert shown.startswith("a namespace (action_space=(high=") and "observation_space=(shape=" in shown, shown
+    # an installed class the constructor cannot be handed a made-up value for still gets none
+    parameter = inspect.signature(Agent).parameters["env"]
+    assert synth.parameter_values(Agent, parameter, np.random.Generator) == []
+
+
+def test_config_keys_the_class_compares_with_strings_are_made_up_as_those_strings():
+    class Encoder(nn.Module):
+        def __init__(self, config, args):
+            super().__init__()
+            self.cell = config["cell"]
+            assert self.cell in ["lstm", "gru", "attention"]
+            if self.cell == "attention":
+                self.mask = torch.triu(torch.ones(4, 4), diagonal=1)
+            self.norm = args.norm if args.norm != "none" else "batch"
+
+    made = synth.argument_candidates(Encoder)
+    # one build per string, so that the arm only "attention" takes is built too
+    assert [c.kwargs["config"]["cell"] for c in made] == ["lstm", "gru", "attention"]
+    assert [c.kwargs["args"].norm for c in made] == ["none", "none", "none"]
+    assert "'cell': 'lstm'" in made[0].description
+    assert hasattr(Encoder(**made[2].kwargs), "mask") and not hasattr(Encoder(**made[0].kwargs), "mask")
+
+
+def test_input_shapes_a_forward_comment_gives_are_read_until_the_input_is_rebound():
+    class Interval(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bounds = torch.tensor([0.0, 10.0])
+
+        def forward(self, traj, mat, lengths):  # lengths: [N]
+            # traj (N, M, 3), mat (N, M, M, 2)
+            traj = traj.sum(-1)
+            # traj (N, M) from here on: not what is passed in
+            mask = torch.zeros_like(mat[..., 0], dtype=torch.long)
+            for i in range(mask.shape[0]):
+                mask[i, :lengths[i]] = 1
+            return (mat[..., 0] - self.bounds[0]) * mask + traj.unsqueeze(-1)
+
+    found = synth.documented_shapes(Interval.forward, ["traj", "mat", "lengths"])
+    assert found == {"traj": {"op": "randn", "shape": [synth.BATCH, synth.SPATIAL, 3]},
+                     "mat": {"op": "randn", "shape": [synth.BATCH, synth.SPATIAL, synth.SPATIAL, 2]},
+                     "lengths": {"op": "randn", "shape": [synth.BATCH]}}, found
+    model = Interval()
+    first = synth.input_candidates(model)[0]
+    # lengths made up as floats cannot slice: the error names index dtypes, and the repair
+    # makes the inputs integers, the last first
+    message = _error(model, first)
+    assert "only integer tensors of a single element can be converted to an index" in message
+    assert any(_runs(model, c) for c in synth.repaired_candidates(first, message))

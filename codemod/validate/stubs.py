@@ -485,6 +485,11 @@ def _module_name_of(path: str) -> str | None:
     return name if name and all(part.isidentifier() for part in name.split(".")) else None
 
 
+def is_stub(value: Any) -> bool:
+    """Whether ``value`` is a stand-in class for something of a missing module."""
+    return isinstance(value, _StubMeta) and not value._stub_concrete
+
+
 def stub_base(cls: Any) -> StubUsed | None:
     """Why a class whose bases include a stand-in for a missing module
     (`class InteractionNetwork(MessagePassing)` without torch_geometric) is no nn.Module here."""

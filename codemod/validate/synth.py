@@ -51,7 +51,7 @@ import torch
 from torch import nn
 
 from codemod.keywords import kwargs_access
-from codemod.validate import own_folder, sources
+from codemod.validate import own_folder, sources, stubs
 
 MAX_CANDIDATES = 4
 BATCH, SEQ, SPATIAL = 2, 7, 8
@@ -273,8 +273,10 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     if annotation is torch.Size:
         item = _int_values(name)[0]
         return [(torch.Size([item]), f"torch.Size([{item}])"), (torch.Size([item, item]), f"torch.Size([{item}, {item}])")]
-    if annotation is inspect.Parameter.empty or isinstance(annotation, str):
-        annotation = typing.Any  # unannotated (or an annotation that does not resolve): the name decides
+    if annotation is inspect.Parameter.empty or isinstance(annotation, str) or stubs.is_stub(annotation):
+        # unannotated, an annotation that does not resolve, or a class of a module that is not
+        # installed (`env: gym.Env` without gym): the name and the constructor's reads decide
+        annotation = typing.Any
     if annotation is bool:
         return [(False, "False"), (True, "True")]
     if annotation is int:
@@ -1010,20 +1012,73 @@ def _namespaces(cls: type, parameter: str) -> list[tuple[Any, str]]:
     reads = _attribute_reads(cls, parameter)
     if not reads:
         return []
+    strings = _compared_keys(cls, parameter)
     out = []
-    for variant in range(_choice_variants(reads)):
+    for variant in range(_choice_variants(reads, strings)):
         value = _namespace(reads, variant)
-        shown = ", ".join(f"{k}() -> {getattr(value, k)()!r}" if reads[k] == {_CALLED: True} else f"{k}={getattr(value, k)!r}"
-                          for k in sorted(reads) if _is_leaf(reads[k]))
-        out.append((value, f"a namespace ({shown})"))
+        for key, choices in strings.items():
+            if reads.get(key) == {}:
+                setattr(value, key, choices[min(variant, len(choices) - 1)])
+        out.append((value, f"a namespace ({_shown_namespace(value, reads)})"))
     return out
 
 
-def _choice_variants(reads: dict[str, Any]) -> int:
-    """How many made-up configs the declared choices of the keys read give (1 where none has
-    any), at most MAX_CANDIDATES."""
-    counts = [len(_alternatives(key)) for key in _keys(reads)]
+def _shown_namespace(value: Any, reads: dict[str, Any]) -> str:
+    """`hidden=8, env() -> 8, action_space=(high=[8, 8])`: the values made up for what the
+    constructor reads, nested ones in brackets."""
+    return ", ".join(f"{k}() -> {getattr(value, k)()!r}" if reads[k] == {_CALLED: True}
+                     else f"{k}={getattr(value, k)!r}" if _is_leaf(reads[k])
+                     else f"{k}=({_shown_namespace(getattr(value, k), reads[k])})" for k in sorted(reads))
+
+
+def _choice_variants(reads: dict[str, Any], strings: dict[str, list[str]] | None = None) -> int:
+    """How many made-up configs the declared choices of the keys read, and the strings the
+    class compares them with, give (1 where none has any), at most MAX_CANDIDATES."""
+    counts = [len(_alternatives(key)) for key in _keys(reads)] + [len(v) for v in (strings or {}).values()]
     return min(MAX_CANDIDATES, max([1, *counts]))
+
+
+def _compared_keys(cls: type, parameter: str) -> dict[str, list[str]]:
+    """``{key: strings}`` for the keys of a config argument that the class compares with
+    string literals, in the order written: `config["mode"] == "gru"`, or kept first,
+    `self.A_name = config["A_name"]` then `assert self.A_name in ["lstm", "gru"]` (or
+    `cell = args.cell` then `if cell == "lstm":`).  A made-up number there fails every
+    comparison, and an `assert` or a final `else: raise` stops the build."""
+    init_tree, class_tree = _init_tree(cls), _class_tree(cls)
+    if init_tree is None:
+        return {}
+
+    def key_of(node: ast.AST) -> str | None:
+        if isinstance(node, ast.IfExp):  # `config["x"] if "x" in config else "none"`
+            node = node.body
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == parameter \
+                and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            return node.slice.value
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == parameter:
+            return node.attr
+        return None
+
+    found: dict[str, list[str]] = {}
+
+    def add(key: str, strings: list[str]) -> None:
+        found.setdefault(key, []).extend(v for v in strings if v not in found.get(key, []))
+
+    for node in ast.walk(class_tree or init_tree):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            for side, other in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
+                key = key_of(side)
+                literals = other.elts if isinstance(other, (ast.Tuple, ast.List, ast.Set)) else [other]
+                if key is not None:
+                    add(key, [v.value for v in literals if isinstance(v, ast.Constant) and isinstance(v.value, str)])
+    for node in ast.walk(init_tree):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1 or key_of(node.value) is None:
+            continue
+        target = node.targets[0]
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+            add(key_of(node.value), _compared_strings(class_tree or init_tree, target.attr, on_self=True))
+        elif isinstance(target, ast.Name):
+            add(key_of(node.value), _compared_strings(init_tree, target.id))
+    return {key: strings for key, strings in found.items() if strings}
 
 
 def _keys(reads: dict[str, Any]):
@@ -1086,9 +1141,13 @@ def _mappings(cls: type, parameter: str) -> list[tuple[Any, str]]:
     reads = _subscript_reads(_init_tree(cls), parameter, indexed=True)
     if not reads:
         return []
+    strings = _compared_keys(cls, parameter)
     out = []
-    for variant in range(_choice_variants(reads)):
+    for variant in range(_choice_variants(reads, strings)):
         value = _mapping(reads, variant)
+        for key, choices in strings.items():
+            if reads.get(key) == {}:
+                value[key] = choices[min(variant, len(choices) - 1)]
         shown = ", ".join(f"{k!r}: {value[k]!r}" for k in sorted(reads) if _is_leaf(reads[k]))
         out.append((value, f"a dict ({{{shown}}})"))
     return out
@@ -1822,6 +1881,42 @@ def documented_shapes(function: Any, names: list[str], owner: type | None = None
         rest = [name for name in names if name not in found]
         if holder is not None and rest:
             found.update(_documented_in((inspect.getdoc(holder) or "").splitlines(), rest))
+    rest = [name for name in names if name not in found]
+    if rest:
+        found.update(_commented_shapes(function, rest))
+    return found
+
+
+def _commented_shapes(function: Any, names: list[str]) -> dict[str, dict[str, Any]]:
+    """``{parameter: spec}`` from the comments of ``function``'s own source that give a
+    parameter's shape before the function rebinds it (`# traj_input (N, M, 3), mat_input
+    (N, M, M, 2)`, `def forward(self, x):  # x: [B, C, H, W]`): a comment after `x = ...`
+    says what the new `x` is, not what is passed in."""
+    try:
+        source = textwrap.dedent(sources.original_source(function))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError, IndentationError, ValueError):
+        return {}
+    rebound: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            rebound[node.id] = min(rebound.get(node.id, node.lineno), node.lineno)
+    lines = source.splitlines()
+    found: dict[str, dict[str, Any]] = {}
+    for number, line in enumerate(lines, start=1):
+        _, hash_, comment = line.partition("#")
+        if not hash_:
+            continue
+        for name in names:
+            if name in found or number >= rebound.get(name, len(lines) + 1):
+                continue
+            matched = re.search(rf"(?<![\w.]){re.escape(name)}\s*(?:[:=]|\bshape\b|\bof shape\b)?\s*([(\[][^()\[\]]*[)\]])",
+                                comment)
+            if matched is None:
+                continue
+            shape = _shape_of(matched.group(1))
+            if shape is not None:
+                found[name] = {"op": "randn", "shape": shape}
     return found
 
 
@@ -2029,7 +2124,10 @@ def _sized_again(candidate: dict[str, Any], message: str) -> list[dict[str, Any]
 # An op that takes integer indices handed floats: one_hot, indexing, an embedding, nll_loss's target.
 _INDEX_DTYPE = re.compile(r"one_hot is only applicable to index tensor|tensors used as indices must be long"
                           r"|'indices' to have one of the following scalar types|expected scalar type Long but found"
-                          r"|Expected object of scalar type Long|\"nll_loss\w*\" not implemented for 'Float'")
+                          r"|Expected object of scalar type Long|\"nll_loss\w*\" not implemented for 'Float'"
+                          # `x[i, :lengths[i]]`, `index_select(m, 0, ids)` with made-up floats
+                          r"|only integer tensors of a single element can be converted to an index"
+                          r"|Expected dtype int(?:64|32)(?: or int(?:64|32))? for index")
 # torch's convolutions: "expected input[2, 256, 8, 8] to have 8 channels, but got 256 channels instead"
 _CHANNELS = re.compile(r"expected input\[(\d+(?:, \d+)*)\] to have (\d+) channels, but got \d+ channels")
 
