@@ -903,9 +903,15 @@ def _is_method_of_a_class(head: str, attributes: str, modules: frozenset[str] = 
 
 
 def _block_end(text: str, position: int, indent: int, quotes: list[int]) -> int:
-    """Offset where the block of a `def` at `indent` ends (the next line indented no deeper)."""
+    """Offset where the block of a `def` at `indent` ends (the next line indented no deeper),
+    `position` being the end of its `def name(`.  The parameters may go on over lines
+    indented no deeper than the `def` itself: the block starts after their closing
+    parenthesis, and where that cannot be followed simply it ends with the text."""
     length = len(text)
-    position = text.find("\n", position)
+    closing = _closing_paren(text, position)
+    if closing is None:
+        return length
+    position = text.find("\n", closing)
     while 0 <= position < length:
         line_start = position + 1
         line_end = text.find("\n", line_start)

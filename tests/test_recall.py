@@ -608,6 +608,25 @@ SCALAR_USES = [
 ]
 
 
+HANGING_SIGNATURES = {
+    # parameters continued at the def's own indent: the body starts after their parenthesis
+    "at the def's indent": "    def __init__(self, n=4,\n    length=10, meta=False,\n    width=60):\n",
+    "a closing line at the def's indent": "    def __init__(\n    self, n=4, length=10\n    ):\n",
+    "a default holding a bracket and a string": "    def __init__(self, n=4, sizes=(1, 2),\n    name='a)b', width=60):\n",
+}
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+@pytest.mark.parametrize("signature", list(HANGING_SIGNATURES.values()), ids=list(HANGING_SIGNATURES))
+def test_a_constructor_whose_parameters_go_on_at_the_def_indent_is_read(tmp_path, prefilter, signature):
+    (tmp_path / "fibre.py").write_text(
+        "import torch\nimport torch.nn as nn\n\n\nclass Fibre(nn.Module):\n" + signature
+        + "        super().__init__()\n        self.gamma = torch.ones(n, 8)\n\n"
+        + "    def forward(self, u):\n        return u * self.gamma\n")
+    found = run_project(tmp_path, prefilter)
+    assert found["Fibre.gamma"].action is Action.BUFFER, found
+
+
 @pytest.mark.parametrize("use,expected", [(u, True) for u in TENSOR_USES] + [(u, False) for u in SCALAR_USES])
 def test_uses_that_let_the_calls_decide(use, expected):
     import ast
