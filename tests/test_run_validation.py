@@ -1293,3 +1293,46 @@ def test_a_script_whose_top_level_error_names_an_object_address_stops_alike_on_b
     (root / "train.py").write_text(script)
     finding = only_finding(root)
     assert finding.validation.verdict is Verdict.PASSED, describe(finding.validation)
+
+
+DOUBLE_MODULE = """
+import torch
+import torch.nn as nn
+
+torch.set_default_dtype(torch.float64)
+
+
+class Rates(nn.Module):
+    def __init__(self, n=4):
+        super().__init__()
+        self.lin = nn.Linear(n, n)
+        self.rates = torch.linspace(0.1, 1.0, n)
+
+    def forward(self, x):
+        return self.lin(x) * self.rates
+
+
+class Steps(nn.Module):
+    def __init__(self, n=4):
+        super().__init__()
+        self.lin = nn.Linear(n, n)
+        self.times = torch.arange(n) * 0.5
+
+    def forward(self, x):
+        return self.lin(x) + self.times
+"""
+
+
+def test_classes_of_a_module_that_sets_the_default_dtype_are_built_under_it_on_both_sides(tmp_path):
+    # every class of the module is built in float64, as a fresh import builds it, whichever
+    # of them a worker imported the module for first
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "sir.py").write_text(DOUBLE_MODULE)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    verdicts = {f.attribute: f.validation for f in report.findings}
+    assert set(verdicts) == {"rates", "times"}
+    for attr, validation in verdicts.items():
+        assert validation.verdict is Verdict.PASSED, describe(validation)
+        assert f"attributes: {attr} holds the same tensor ((4,) float64), now a non-persistent buffer" in validation.details, \
+            describe(validation)

@@ -2127,3 +2127,42 @@ def test_input_shapes_a_forward_comment_gives_are_read_until_the_input_is_reboun
     message = _error(model, first)
     assert "only integer tensors of a single element can be converted to an index" in message
     assert any(_runs(model, c) for c in synth.repaired_candidates(first, message))
+
+
+def test_real_inputs_to_a_complex_network_are_made_complex_as_its_error_asks():
+    class ComplexLinear(nn.Module):
+        def __init__(self, n=4):
+            super().__init__()
+            self.weight = nn.Parameter(torch.complex(torch.randn(n, n), torch.randn(n, n)))
+            self.offset = torch.zeros(1)
+
+        def forward(self, x):
+            return F.linear(x, self.weight) + self.offset
+
+    model = ComplexLinear()
+    first = {"args": [{"op": "randn", "shape": [2, 4]}], "kwargs": {}}
+    message = _error(model, first)
+    assert "same dtype" in message and "complex" in message.lower(), message
+    repaired = synth.repaired_candidates(first, message)
+    assert repaired[0]["args"][0] == {"op": "randn", "shape": [2, 4], "dtype": "cfloat"}
+    assert synth.describe(repaired[0]) == "randn(2x4, cfloat)"
+    assert _runs(model, repaired[0])
+
+
+def _checker(shape):
+    mask = torch.ones(shape)
+    mask[::2, ::2] = 0
+    return mask
+
+
+def test_a_constructor_argument_named_a_shape_is_made_up_as_a_tuple():
+    class Coupling(nn.Module):
+        def __init__(self, mask_shape, lattice_shape):
+            super().__init__()
+            self.mask = _checker(mask_shape)  # handed on: indexed as a grid there
+            self.grid = torch.zeros((len(lattice_shape),) + lattice_shape)  # concatenated as a tuple
+
+    made = {name: synth.parameter_values(Coupling, p, p.annotation)[0][0]
+            for name, p in inspect.signature(Coupling).parameters.items()}
+    assert made == {"mask_shape": (8, 8), "lattice_shape": (8, 8, 8)}, made
+    assert Coupling(**made).grid.shape == (3, 8, 8, 8)

@@ -166,6 +166,58 @@ def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
+# The default dtype a module's top-level code set while it was imported
+# (`torch.set_default_dtype(torch.float64)` after its imports): module name -> dtype.  Each
+# request ends by restoring the worker's own default, so a class of a module an earlier
+# request imported would be built in float32 where a fresh import builds it in float64; the
+# two sides' workers import in different orders, and would disagree.
+MODULE_DEFAULT_DTYPES: dict[str, torch.dtype] = {}
+
+
+def record_default_dtype_setters() -> None:
+    """Note which module's top-level code sets torch's default dtype (MODULE_DEFAULT_DTYPES)."""
+    for name in ("set_default_dtype", "set_default_tensor_type"):
+        setter = getattr(torch, name)
+        if getattr(setter, "_records_default_dtype", False):
+            continue
+
+        def recording(*args: Any, _setter: Callable[..., Any] = setter, **kwargs: Any) -> Any:
+            result = _setter(*args, **kwargs)
+            frame = sys._getframe(1)
+            if frame.f_code.co_name == "<module>":
+                MODULE_DEFAULT_DTYPES[str(frame.f_globals.get("__name__", ""))] = torch.get_default_dtype()
+            return result
+
+        recording._records_default_dtype = True  # type: ignore[attr-defined]
+        recording.__doc__ = setter.__doc__
+        setattr(torch, name, recording)
+
+
+def import_time_default_dtype(module_name: str, root: str) -> torch.dtype | None:
+    """The default dtype importing ``module_name`` afresh would leave: the one its own top-level
+    code set, else one a repository module it takes names from set (None: neither set any)."""
+    if not MODULE_DEFAULT_DTYPES:
+        return None
+    seen: set[str] = set()
+    queue = [module_name]
+    while queue:
+        name = queue.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in MODULE_DEFAULT_DTYPES:
+            return MODULE_DEFAULT_DTYPES[name]
+        module = sys.modules.get(name)
+        path = getattr(module, "__file__", None)
+        if module is None or name != module_name and not (isinstance(path, str) and stubs.in_repository(path, root)):
+            continue  # only the repository's own modules are followed
+        for value in list(vars(module).values()):
+            referred = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+            if isinstance(referred, str) and referred not in seen:
+                queue.append(referred)
+    return None
+
+
 def import_class(module_name: str, qualname: str, root: str | None = None, file: str | None = None) -> Any:
     """The class; missing third-party modules are stubbed when ``root`` is given (stubs.py).
 
@@ -717,6 +769,7 @@ class WorkerState:
         torch._C._set_deterministic_algorithms(True, warn_only=True)
         torch.utils.deterministic.fill_uninitialized_memory = True  # type: ignore[attr-defined]
         self.default_dtype = torch.get_default_dtype()
+        record_default_dtype_setters()
         self.device: torch.device | None = None
         self.device_label = "cpu"
         self.device_error: str | None = None
@@ -773,6 +826,13 @@ class WorkerState:
             result["restart"] = True
         return result
 
+    def _import_time_default_dtype(self, cls: Any) -> None:
+        """Build the class under the default dtype its module's import set, imported by this
+        request or an earlier one (MODULE_DEFAULT_DTYPES); _reset restores the worker's own."""
+        dtype = import_time_default_dtype(str(getattr(cls, "__module__", "")), self.root)
+        if dtype is not None and dtype != torch.get_default_dtype():
+            torch.set_default_dtype(dtype)
+
     def _reset(self) -> None:
         torch.set_grad_enabled(True)
         if torch.get_default_dtype() != self.default_dtype:
@@ -818,6 +878,7 @@ class WorkerState:
             if unbuilt is not None:
                 return {"status": "not_validated", "message": f"importing {request['module']}: {unbuilt}"}
             return {"status": "error", "message": f"importing {request['module']} raised {format_exception(exc)}"}
+        self._import_time_default_dtype(cls)
         if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module)):
             missing = stubs.stub_base(cls)
             if missing is not None:  # an nn.Module only through a package the interpreter lacks
@@ -1193,6 +1254,7 @@ class WorkerState:
                         f"{format_exception(exc)}, in code the rewrite does not change"}
             return {"status": "failed", "message": f"the rewritten {request['module']} fails to import: "
                     f"{format_exception(exc)}"}
+        self._import_time_default_dtype(cls)
         tail = MODULE_TAIL_FAILURES.get(request["module"])
         if (tail[0] if tail else None) != original.get("module_tail"):
             # the module's own top-level code stops elsewhere, or otherwise, than the original's

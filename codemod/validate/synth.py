@@ -391,7 +391,14 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     if _used_as_sequence(_init_tree(cls), parameter.name):
         # `self.depth = len(width) - 1`, `width[i]`, `for w in width`: layer sizes, a list of ints
         item = _int_values(name)[0]
+        if name == "shape" or name.endswith("_shape"):
+            # a shape is a tuple, which `(n,) + shape` needs
+            return [((item,) * 3, f"({item}, {item}, {item})"), ((item,) * 2, f"({item}, {item})")]
         return [([item] * 3, f"[{item}, {item}, {item}]"), ([item] * 2, f"[{item}, {item}]")]
+    if name == "shape" or name.endswith("_shape"):
+        # `mask_shape`, `lattice_shape` handed on to a helper (`torch.ones(shape)`, then
+        # `mask[::2, ::2]`): a tensor's shape, a tuple, a grid's first; a number last
+        return [((8, 8), "(8, 8)"), ((3, 8, 8), "(3, 8, 8)"), (8, "8")]
     return [(v, str(v)) for v in _int_values(name)]
 
 
@@ -1626,6 +1633,7 @@ _DTYPES = {
     "float16": torch.float16, "half": torch.float16, "bfloat16": torch.bfloat16,
     "long": torch.int64, "int64": torch.int64, "int": torch.int32, "int32": torch.int32, "int16": torch.int16,
     "int8": torch.int8, "uint8": torch.uint8, "bool": torch.bool,
+    "cfloat": torch.complex64, "complex64": torch.complex64, "cdouble": torch.complex128, "complex128": torch.complex128,
 }
 
 
@@ -2161,6 +2169,28 @@ _SCALAR_WANTED = re.compile(r"only one element tensors can be converted to Pytho
                             r"|a Tensor with \d+ elements cannot be converted to Scalar")
 
 
+# A complex-valued network (complex weights, `F.linear(x, W)` with W complex) handed real
+# inputs: "mat1 and mat2 must have the same dtype, but got Float and ComplexFloat".
+_COMPLEX_WANTED = re.compile(r"must have the same dtype, but got Float and Complex(?:Float|Double)"
+                             r"|expected scalar type Complex\w* but found Float"
+                             r"|expected m1 and m2 to have the same dtype, but got: float != c10::complex")
+
+
+def _as_complex(candidate: dict[str, Any]) -> list[dict[str, Any]]:
+    """The float inputs made complex: all of them (a complex network's signals), then the
+    first alone."""
+    specs = _input_specs(candidate)
+    floats = [k for k, spec in enumerate(specs) if isinstance(spec, dict) and spec.get("op") in _FLOAT_DRAWS
+              and not spec.get("dtype")]
+    if not floats:
+        return []
+    together = candidate
+    for k in floats:
+        together = _with_input(together, k, {**specs[k], "op": "randn", "dtype": "cfloat"})
+    first = _with_input(candidate, floats[0], {**specs[floats[0]], "op": "randn", "dtype": "cfloat"})
+    return _distinct([together, first])
+
+
 def _as_scalars(candidate: dict[str, Any]) -> list[dict[str, Any]]:
     """Each made-up vector in turn (`rand(2)`, an ODE function's time) as one number, a 0-d
     tensor, for code that turns it into a Python number."""
@@ -2210,6 +2240,8 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         return _as_indices(candidate)
     if _SCALAR_WANTED.search(message):
         return _as_scalars(candidate)
+    if _COMPLEX_WANTED.search(message):
+        return _as_complex(candidate)
     at_channels = _at_channels(candidate, message)
     if at_channels:
         return at_channels
