@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 
 import pytest
+import torch
 
 from codemod.ftypes import Action, ClassRewrite, Verdict
 
@@ -76,11 +77,16 @@ STILL_MIXES_AFTER_REWRITE: list[tuple[str, str]] = [
     ("report_alias_of_own_buffer", "Detached"),  # the reported alias `frozen` stays raw, and is indexed
 ]
 
-BRANCH_NOT_TAKEN: dict[tuple[str, str], set[str]] = {
-    # `if torch.cuda.is_available():` arms (no GPU here), and their else arms
+# `if torch.cuda.is_available():` arms: without a GPU, built again with one reported (the arm
+# runs on the CPU under the stand-in); with one, their else arms are never taken.
+GPU_ARMS: dict[tuple[str, str], set[str]] = {
     ("device_move_cuda_in_branch", "MaskCache"): {"mask", "eye"},
     ("device_move_cuda_dropped_when_moved_as_a_whole", "Tagger"): {"table"},
     ("tensor_legacy_cuda_typed_tensor_in_branch", "TokenFilter"): {"banned_ids"},
+}
+
+BRANCH_NOT_TAKEN: dict[tuple[str, str], set[str]] = {
+    **(GPU_ARMS if torch.cuda.is_available() else {}),
     # the arm a type test opens to a tensor argument (`else: self.scale = scale`): built with the default 1.0
     ("branches_exact_type_test_rewritten", "Reservoir"): {"scale"},
 }
@@ -96,6 +102,7 @@ READ_NOT_RUN: dict[tuple[str, str], set[str]] = {
 # Rewrites in arms that the first build does not take and a further build does: proven with
 # coverage merged over the builds.  (case, class) -> what the further builds change.
 COVERED_BY_MORE_BUILDS: dict[tuple[str, str], str] = {
+    **({} if torch.cuda.is_available() else {key: "torch.cuda.is_available() answering True" for key in GPU_ARMS}),
     ("format_one_line_blocks", "Window"): "big=",  # `else: self.taps = ...` with big=True
     ("nested_if_else_for_with_blocks", "Window"): "kind=",  # the elif/else arms of kind="hann"
     # `self.mask = None` (causal=True) and `self.bias = torch.zeros(...)` (use_bias=False)

@@ -14,6 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import torch
 
 from codemod.ftypes import Action, Verdict
 from codemod.runner import RunOptions, run
@@ -1336,3 +1337,36 @@ def test_classes_of_a_module_that_sets_the_default_dtype_are_built_under_it_on_b
         assert validation.verdict is Verdict.PASSED, describe(validation)
         assert f"attributes: {attr} holds the same tensor ((4,) float64), now a non-persistent buffer" in validation.details, \
             describe(validation)
+
+
+GPU_ARM = """
+import torch
+import torch.nn as nn
+
+
+class ThresholdLoss(nn.Module):
+    def __init__(self, nums=600.0):
+        super().__init__()
+        if torch.cuda.is_available():
+            self.nums = torch.ones(1).cuda() * nums
+        else:
+            self.nums = torch.ones(1) * nums
+
+    def forward(self, input, target):
+        changed = torch.relu(torch.abs(target - input) - 0.5).sum().unsqueeze(0)
+        return torch.relu(changed - self.nums)
+"""
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="where there is a GPU, the first build takes the arm itself")
+def test_the_gpu_arm_of_a_constructor_is_built_again_with_a_gpu_reported_and_run_on_the_cpu(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "loss.py").write_text(GPU_ARM)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = [f for f in report.findings if f.attribute == "nums"]
+    validation = finding.validation
+    # both arms rewritten: the first build runs the CPU one, a second the GPU one, on the CPU
+    assert validation.verdict is Verdict.PASSED, describe(validation)
+    assert any("torch.cuda.is_available() answering True while it was built" in d for d in validation.details), \
+        describe(validation)

@@ -770,6 +770,8 @@ def test_a_stand_in_fails_only_when_used(tmp_path, monkeypatch):
 # -- a rewrite whose attribute holds no tensor with the arguments used is not proven ----------------
 
 MAYBE_TENSOR = """
+import os
+
 import torch
 import torch.nn as nn
 
@@ -785,11 +787,11 @@ class MaybeMean(nn.Module):
         return self.lin(x) + self.table
 
 
-class OnlyOnGpu(nn.Module):
+class OnlyOnCluster(nn.Module):
     def __init__(self):
         super().__init__()
         self.lin = nn.Linear(4, 4)
-        self.boost = torch.ones(4) if torch.cuda.is_available() else None
+        self.boost = torch.ones(4) if os.environ.get("ON_THE_TRAINING_CLUSTER") else None
 
     def forward(self, x):
         return self.lin(x) if self.boost is None else self.lin(x) * self.boost
@@ -803,24 +805,24 @@ def test_a_rewrite_that_held_none_in_both_models_is_not_validated(tmp_path):
               '        self.register_buffer("mean", torch.tensor(mean) if mean else None, persistent=False)'),
         "t": ("        self.table = torch.ones(4)",
               '        self.register_buffer("table", torch.ones(4), persistent=False)'),
-        "b": ("        self.boost = torch.ones(4) if torch.cuda.is_available() else None",
-              '        self.register_buffer("boost", torch.ones(4) if torch.cuda.is_available() else None, '
+        "b": ("        self.boost = torch.ones(4) if os.environ.get(\"ON_THE_TRAINING_CLUSTER\") else None",
+              '        self.register_buffer("boost", torch.ones(4) if os.environ.get("ON_THE_TRAINING_CLUSTER") else None, '
               'persistent=False)'),
     }
     found = _validate(tmp_path, "pkg/m.py", "pkg.m", rewrites,
                       [("MaybeMean", [_finding("MaybeMean", "mean"), _finding("MaybeMean", "table")]),
-                       ("OnlyOnGpu", [_finding("OnlyOnGpu", "boost")])])
+                       ("OnlyOnCluster", [_finding("OnlyOnCluster", "boost")])])
     # mean=None by default: a second build gives the None default a value, and its tensor branch runs
     v = found["MaybeMean"]
     assert v.verdict_for("mean") is Verdict.PASSED, _detail(v)
     assert v.verdict_for("table") is Verdict.PASSED, _detail(v)
     assert len(v.builds) == 2 and "with mean=" in v.builds[1], v.builds
-    # no build can take the tensor branch without a GPU: nothing about the tensor is proven
-    v = found["OnlyOnGpu"]
-    if not torch.cuda.is_available():
-        assert v.verdict_for("boost") is Verdict.NOT_VALIDATED, _detail(v)
-        assert "holds None" in v.message_for("boost") and "no tensor was compared" in v.message_for("boost")
-        assert v.verdict is Verdict.NOT_VALIDATED  # the class as a whole is not proven
+    # no build can take the tensor branch outside the environment it names: nothing about the
+    # tensor is proven
+    v = found["OnlyOnCluster"]
+    assert v.verdict_for("boost") is Verdict.NOT_VALIDATED, _detail(v)
+    assert "holds None" in v.message_for("boost") and "no tensor was compared" in v.message_for("boost")
+    assert v.verdict is Verdict.NOT_VALIDATED  # the class as a whole is not proven
 
 CONFIG_AT_IMPORT = """
 import argparse

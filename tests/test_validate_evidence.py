@@ -19,6 +19,8 @@ from codemod.ftypes import Action, ClassRewrite, Finding, Validation, Verdict
 from codemod.validate import ValidationOptions, validate_rewrites
 
 MODELS = '''
+import os
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -533,11 +535,11 @@ class GatedLayer(nn.Module):
         return y * self.gate_mask.sum(0) if hasattr(self, "gate_mask") else y
 
 
-class OnGpuOnly(nn.Module):
+class OnClusterOnly(nn.Module):
     def __init__(self):
         super().__init__()
         self.lin = nn.Linear(4, 4)
-        if torch.cuda.is_available():
+        if os.environ.get("ON_THE_TRAINING_CLUSTER"):
             self.boost = torch.ones(4)
 
     def forward(self, x):
@@ -652,7 +654,7 @@ EDITS = [
     ("MomentLoss", "target", "self.target = torch.linspace(0.0, 1.0, 12).reshape(1, 3, 2, 2)",
      'self.register_buffer("target", torch.linspace(0.0, 1.0, 12).reshape(1, 3, 2, 2), persistent=False)', "buffer",
      False, "persistent=False: deterministic constant"),
-    ("OnGpuOnly", "boost", "self.boost = torch.ones(4)",
+    ("OnClusterOnly", "boost", "self.boost = torch.ones(4)",
      'self.register_buffer("boost", torch.ones(4), persistent=False)', "buffer", False,
      "persistent=False: deterministic constant"),
 ]
@@ -1233,9 +1235,9 @@ def test_failed(verdicts):
     assert v.verdict is Verdict.FAILED and v.verdict_for("weights") is Verdict.FAILED, _describe(v)
 
 
-@pytest.mark.skipif(torch.cuda.is_available(), reason="the arm runs where CUDA is there")
 def test_not_validated_when_no_build_runs_the_statement(verdicts):
-    v = verdicts["OnGpuOnly"]
+    # an arm only an environment takes (a GPU arm is built again with a GPU reported, and runs)
+    v = verdicts["OnClusterOnly"]
     assert v.verdict is Verdict.NOT_VALIDATED, _describe(v)
     assert "branch not taken" in v.message_for("boost")
     assert v.branches == [0, 1]

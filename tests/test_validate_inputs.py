@@ -1272,10 +1272,10 @@ def test_values_used_as_sequences_are_made_up_as_lists():
             self.out_length = self.input_shape[1] // self.down
 
     noise = synth.argument_candidates(Noise)[0]
-    assert isinstance(noise.kwargs["shape"], list)
+    assert isinstance(noise.kwargs["shape"], tuple)  # a shape: a tuple, which `(n,) + shape` takes too
     Noise(*noise.args, **noise.kwargs)
     pulsar = synth.argument_candidates(Pulsar)[0]
-    assert isinstance(pulsar.kwargs["para"].channels, list) and isinstance(pulsar.kwargs["input_shape"], list)
+    assert isinstance(pulsar.kwargs["para"].channels, list) and isinstance(pulsar.kwargs["input_shape"], tuple)
     assert "channels=[" in pulsar.description
     Pulsar(*pulsar.args, **pulsar.kwargs)
 

@@ -532,8 +532,12 @@ def variant_sources(cls: type, target: str, primary: Source, examples: ExamplesF
     own calls, the parent, made-up arguments).  Each is built only when the caller asks."""
     seen = {_key(primary.label)}
     if primary.arguments is not None:
-        for change in _changes(cls, primary):
-            spec = {"base": primary.label, "set": change}
+        changes: list[dict[str, Any]] = [{"base": primary.label, "set": change} for change in _changes(cls, primary)]
+        if cuda_standin.can_report_a_gpu() and _asks_for_a_gpu(cls):
+            # `if torch.cuda.is_available(): self.nums = torch.ones(1).cuda() * nums`: the arm
+            # a machine without a GPU never takes, taken with the stand-in, on the CPU
+            changes.insert(0, {"base": primary.label, "set": [], "gpu": True})
+        for spec in changes:
             if _key({"kind": "variant", "spec": spec}) in seen:
                 continue
             seen.add(_key({"kind": "variant", "spec": spec}))
@@ -560,6 +564,16 @@ def variant_sources(cls: type, target: str, primary: Source, examples: ExamplesF
                                  context=context)
         except (NotBuildable, Exception):
             continue
+
+
+def _asks_for_a_gpu(cls: type) -> bool:
+    """Whether the class's own source asks torch whether a GPU is there
+    (`torch.cuda.is_available()`, `cuda.is_available()`), in its constructor or in a helper of
+    the class it calls."""
+    try:
+        return "is_available(" in sources.original_source(cls)
+    except (OSError, TypeError):
+        return False
 
 
 def _key(label: dict[str, Any]) -> str:
@@ -768,7 +782,16 @@ def _variant(cls: type, target: str, examples: ExamplesFile, record_path: str | 
         return values[index][1] if index < len(values) else "a made-up value"
 
     shown = ", ".join((path[1] if path[0] == "**" else ".".join(path)) + "=" + show(path, v) for path, v in spec["set"])
-    source = Source("variant", f"{base.detail}, with {shown}", _constructor(arguments), base.make_inputs,
+    construct = _constructor(arguments)
+    if spec.get("gpu"):
+        shown = "torch.cuda.is_available() answering True while it was built (no GPU here: its arm ran on the CPU)"
+        plain = construct
+
+        def construct(cls: type) -> Any:
+            with cuda_standin.reporting_a_gpu():
+                return plain(cls)
+
+    source = Source("variant", f"{base.detail}, with {shown}", construct, base.make_inputs,
                     list(base.notes), spec=spec, arguments=arguments)
     source.known_inputs = list(base.known_inputs)
     source.inputs_spec = base.inputs_spec

@@ -31,6 +31,9 @@ _FACTORIES = ("tensor", "as_tensor", "zeros", "ones", "full", "empty", "arange",
               "randn_like", "randint_like", "tril_indices", "triu_indices", "sparse_coo_tensor", "complex", "polar")
 _LEGACY = ("Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool")
 _calls = 0
+# Whether this machine has a GPU, asked of torch itself: a build that reports one
+# (reporting_a_gpu) answers True to the repository's code, never to the stand-in's own checks.
+_gpu_here = torch.cuda.is_available
 
 
 def used() -> int:
@@ -96,7 +99,7 @@ def install() -> bool:
         cpu_type = getattr(torch, f"{name}Tensor", None)
         if cpu_type is not None:
             _replace(torch.cuda, f"{name}Tensor", _legacy(cpu_type))
-    if not torch.cuda.is_available():
+    if not _gpu_here():
         # `torch.cuda.current_device()` at a module's top level (a driver work-around), or
         # `torch.cuda.set_device(0)` in a constructor: device 0 stands for the CPU
         _replace(torch.cuda, "current_device", _device_zero)
@@ -124,6 +127,34 @@ def _replace(owner: Any, name: str, value: Any) -> None:
     setattr(owner, name, value)
 
 
+def can_report_a_gpu() -> bool:
+    """Whether a build may report a GPU that is not there (reporting_a_gpu): none here, and the
+    stand-in installed to run its arm on the CPU."""
+    return bool(_replaced) and not _suspended and not _gpu_here()
+
+
+@contextlib.contextmanager
+def reporting_a_gpu() -> Iterator[None]:
+    """`torch.cuda.is_available()` answering True while a constructor runs on a machine without
+    a GPU, the stand-in installed: the arm of `if torch.cuda.is_available():` that moves a tensor
+    to the GPU runs, on the CPU, on both sides alike.  Without it a rewrite in that arm never
+    runs here, and stays unproven."""
+    if not can_report_a_gpu():
+        yield
+        return
+    real = torch.cuda.is_available
+
+    def is_available() -> bool:
+        _count()
+        return True
+
+    torch.cuda.is_available = is_available
+    try:
+        yield
+    finally:
+        torch.cuda.is_available = real
+
+
 @contextlib.contextmanager
 def suspended() -> Iterator[None]:
     """The real `.cuda()`, `.to()`, factories and torch.cuda types, for the stage on the GPU."""
@@ -143,7 +174,7 @@ def suspended() -> Iterator[None]:
 def holds_cuda_tensors(model: Any) -> bool:
     """Whether a model built under the stand-in still holds a tensor on the GPU (a factory
     given device="cuda", which the stand-in leaves alone until a constructor needs it)."""
-    if _suspended or not _replaced or not torch.cuda.is_available() or not isinstance(model, torch.nn.Module):
+    if _suspended or not _replaced or not _gpu_here() or not isinstance(model, torch.nn.Module):
         return False
     for module in model.modules():
         for value in (*module._parameters.values(), *module._buffers.values(), *vars(module).values()):
@@ -170,7 +201,7 @@ def install_factories() -> bool:
     friends for every class would change code that keeps or compares them (model loaders
     that patch the factories while they build)."""
     global _factories_installed
-    if _factories_installed or _suspended or (torch.cuda.is_available() and not _replaced):
+    if _factories_installed or _suspended or (_gpu_here() and not _replaced):
         return False
     for name in _FACTORIES:
         factory = getattr(torch, name, None)
@@ -202,7 +233,7 @@ def _legacy(cpu_type: Any) -> Any:
 
 
 def note() -> str:
-    if torch.cuda.is_available():
+    if _gpu_here():
         return ("the constructor's .cuda() / .to('cuda') calls and torch.cuda tensor types ran on the CPU in the "
                 "CPU stages, the same on both sides, and on the GPU in the stage there")
     return ("no GPU here: the constructor's .cuda() / .to('cuda') calls and torch.cuda tensor types ran on the CPU, "
