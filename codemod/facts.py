@@ -474,6 +474,13 @@ class ClassFacts:
                 paths.update(branches.branch_paths(method.body))
         return paths
 
+    @cached_property
+    def if_tests(self) -> dict[int, ast.expr]:
+        """The test of every `if` statement of the class's methods, by the statement's id (the
+        keys of branch_paths)."""
+        return {id(node): node.test for method in self.own_methods.values() for node in ast.walk(method)
+                if isinstance(node, ast.If)}
+
     def function_of(self, func: ast.expr) -> FunctionNode | None:
         """The definition a call's function refers to: a method of self, a function of this
         file or of the repository; None when unknown."""
@@ -1019,9 +1026,39 @@ class AttributeFacts:
             if not (first.kind == "assign" and first.value.kind is Kind.PARAMETER and self.raw_beside_parameters):
                 return False
         if first.kind == "register_buffer" and not (first.value and first.value.is_tensor and first.value.requires_grad):
-            return False
+            # registered first; a raw binding after it lands in the buffer, unless it sits in
+            # another arm of an `if` than every registration (`if keep: register_buffer(...)`
+            # / `else: self.table = t`), where it is a plain attribute
+            registrations = [e for e in events if e.kind == "register_buffer"]
+            if not any(all(self.exclusive(raw, r) for r in registrations) for raw in self.raw):
+                return False
         if self.replaced_by_parameter:
             return False
+        if self.registered_where_it_exists:
+            return False
+        return True
+
+    @cached_property
+    def registered_where_it_exists(self) -> bool:
+        """Each raw binding sits in the arm of an `if` that finds the attribute already there, and
+        the author registers it in the other arm (`if hasattr(self, "A"): self.A = t` / `else:
+        self.register_buffer("A", t)`): the assignment lands in the buffer registered before."""
+        registrations = [e for e in self.events if e.kind == "register_buffer"]
+        if not registrations or not self.raw:
+            return False
+        tests = self.cls.if_tests
+        paths = self.cls.branch_paths
+        for raw in self.raw:
+            guarded = False
+            for registration in registrations:
+                if not self.exclusive(raw, registration):
+                    continue
+                arms = dict(paths.get(id(registration.stmt), ()))
+                for node, arm in paths.get(id(raw.stmt), ()):
+                    if node in arms and arms[node] != arm and arm == 0 and _finds_attribute(tests.get(node), self.attr):
+                        guarded = True
+            if not guarded:
+                return False
         return True
 
     def forward_input_refuted(self, bindings: list[tuple[str, AttrEvent]]) -> bool:
@@ -1209,3 +1246,18 @@ def _in_call_order(events: list[AttrEvent], helper_events: list[tuple[ast.Call, 
 
 def _is_base_init(call: ast.Call, self_name: str | None) -> bool:
     return is_base_init(call, lambda node: isinstance(node, ast.Name) and node.id == self_name)
+
+
+def _finds_attribute(test: ast.expr | None, attr: str) -> bool:
+    """Whether an `if` test asks whether the module already holds ``attr``: `hasattr(self,
+    "attr")`, `getattr(self, "attr", ...)`, `"attr" in self._buffers`."""
+    if test is None:
+        return False
+    for node in ast.walk(test):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("hasattr", "getattr") \
+                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value == attr:
+            return True
+        if isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) and node.left.value == attr \
+                and any(isinstance(c, ast.Attribute) and c.attr in ("_buffers", "__dict__") for c in node.comparators):
+            return True
+    return False

@@ -1487,3 +1487,59 @@ def test_einops_rearrange_of_a_tensor_is_a_tensor():
     found = by_attr(result)
     assert found["grid"].action is Action.BUFFER and found["tokens"].action is Action.BUFFER, result.findings
     assert "shape" not in found  # a list handed in: not known to be a tensor
+
+
+def test_an_assignment_where_the_attribute_exists_beside_its_registration_in_the_other_arm_is_left_alone():
+    # the author registers it the first time and assigns the registered buffer after: no KeyError
+    # can happen (the arms never both run) and nothing is a raw tensor
+    result = rewrite(
+        """
+        from typing import Optional
+
+        import torch
+        import torch.nn as nn
+
+        class Graph(nn.Module):
+            def __init__(self, n, prior: Optional[torch.Tensor] = None):
+                super().__init__()
+                self.n = n
+                if prior is not None:
+                    self.set_prior(prior)
+                else:
+                    self.register_buffer("prior", torch.eye(n), persistent=False)
+
+            def set_prior(self, a: torch.Tensor) -> None:
+                normed = a.float() / a.sum(1, keepdim=True)
+                if hasattr(self, "prior") and isinstance(getattr(self, "prior"), torch.Tensor):
+                    self.prior = normed.to(self.prior.device)
+                else:
+                    self.register_buffer("prior", normed, persistent=False)
+
+            def forward(self, x):
+                return self.prior @ x
+        """
+    )
+    assert "prior" not in by_attr(result), result.findings
+
+
+def test_a_plain_tensor_in_one_arm_beside_a_registration_in_the_other_is_not_said_to_raise():
+    result = rewrite(
+        """
+        import torch
+        import torch.nn as nn
+
+        class Table(nn.Module):
+            def __init__(self, n, keep=True):
+                super().__init__()
+                if keep:
+                    self.register_buffer("table", torch.arange(n))
+                else:
+                    self.table = torch.arange(n)
+
+            def forward(self, x):
+                return x + self.table
+        """
+    )
+    table = by_attr(result)["table"]
+    assert "raises KeyError" not in table.reason, table
+    assert table.action is Action.BUFFER and table.persistent is False, table

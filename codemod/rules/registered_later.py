@@ -41,7 +41,10 @@ def decide(facts: AttributeFacts) -> Decision | None:
         return None
     last = events[registration]
     prefix = events[:registration]
-    if not any(e.kind == "assign" and e.value is not None and e.value.is_tensor for e in prefix):
+    if not any(e.kind == "assign" and e.value is not None and e.value.is_tensor and not facts.exclusive(e, last)
+               for e in prefix):
+        # none, or only in another arm of an `if` than the registration (`if hasattr(self, "A"):
+        # self.A = t` / `else: self.register_buffer("A", t)`): never both, no KeyError
         return None
     found = None
     if (
