@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from codemod import torch_names as tn
 from codemod.keywords import kwargs_access
+from codemod.rules.complex_values import complex_value
 from codemod import torch_table as table
 from codemod.segments import ARGUMENT_TENSOR_METHODS, TENSOR_METHOD_SLOTS, TENSOR_ONLY_METHODS, torch_slot_takes_tensor
 from codemod.tensors import (
@@ -756,6 +757,13 @@ def mixed_arguments(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef)
     return index.memo.get(("call_sites_mixed", symbols.path, cls.name, cls.lineno), {})
 
 
+def complex_arguments(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef) -> dict[str, str]:
+    """argument -> where a repository call hands it a complex tensor (an expression the
+    caller's constructor makes complex: `self.H = torch.exp(-1j * beta)`, then
+    `FNN(n, init_value=self.H)`), as argument_values found them; empty before it ran."""
+    return index.memo.get(("call_sites_complex", symbols.path, cls.name, cls.lineno), {})
+
+
 def _own_init(cls: ast.ClassDef):
     return next((s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
 
@@ -845,6 +853,7 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
     tensor_at: dict[str, str] = {}
     untyped_at: dict[str, str] = {}
     non_tensor_at: dict[str, str] = {}  # where a call hands it a number, a string, ... (mixed_arguments)
+    complex_at: dict[str, str] = {}  # where a call hands it a complex tensor (complex_arguments)
     seen: dict[str, list[Value]] = {name: [] for name in [*keyword_names, *paths]}
     calls = 0
     target = (symbols.path, cls.name)
@@ -910,6 +919,8 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
                 nodes[kw.arg] = kw.value
         for name, node in nodes.items():
             given[name] = _passed_value(index, evaluator, node)
+            if name not in complex_at and complex_value(node, evaluator.function, evaluator.self_name, None):
+                complex_at[name] = where  # `FNN(n, init_value=self.H)`, `self.H = torch.exp(-1j * beta)`
         for path in paths:
             root, *attributes = path.split(".")
             if root in nodes:
@@ -957,6 +968,7 @@ def _observe(index: RepoIndex, symbols: ModuleSymbols, cls: ast.ClassDef, init, 
     index.memo[("call_sites_partly_typed", symbols.path, cls.name, cls.lineno)] = {
         name: (tensor_at[name], untyped_at[name]) for name in seen if name in tensor_at and name in untyped_at
     }
+    index.memo[("call_sites_complex", symbols.path, cls.name, cls.lineno)] = dict(complex_at)
     index.memo[("call_sites_mixed", symbols.path, cls.name, cls.lineno)] = {
         name: (tensor_at[name], non_tensor_at[name]) for name in seen if name in tensor_at and name in non_tensor_at
     }

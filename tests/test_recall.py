@@ -1543,3 +1543,46 @@ def test_a_plain_tensor_in_one_arm_beside_a_registration_in_the_other_is_not_sai
     table = by_attr(result)["table"]
     assert "raises KeyError" not in table.reason, table
     assert table.action is Action.BUFFER and table.persistent is False, table
+
+
+COMPLEX_LAYER = """
+import torch
+import torch.nn as nn
+
+
+class Filter(nn.Module):
+    def __init__(self, n, init_value=torch.zeros(1)):
+        super().__init__()
+        self.lin = nn.Linear(n, n)
+        self.init_value = init_value.to("cpu")
+
+    def forward(self, x):
+        return self.lin(x) + self.init_value
+"""
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+@pytest.mark.parametrize("passed,complex_", [("self.H", True), ("self.H.abs()", False), ("torch.ones(8)", False)])
+def test_an_argument_a_repository_call_hands_a_complex_tensor_stays_plain(tmp_path, prefilter, passed, complex_):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "layers.py").write_text(COMPLEX_LAYER)
+    (tmp_path / "pkg" / "fibre.py").write_text(textwrap.dedent(f"""
+        import torch
+        import torch.nn as nn
+        from pkg.layers import Filter
+
+        class Fibre(nn.Module):
+            def __init__(self, n=8, dz=0.1):
+                super().__init__()
+                beta = torch.linspace(0, 1, n)
+                self.H = torch.exp(-1j * beta * dz)
+                self.filters = nn.ModuleList([Filter(n, init_value={passed}) for _ in range(2)])
+        """))
+    found = run_project(tmp_path, prefilter)["Filter.init_value"]
+    if complex_:
+        # model.to(torch.bfloat16) would drop the imaginary part of a complex buffer
+        assert found.action is Action.SKIP and found.code == "BUF201", found
+        assert "the call at fibre.py, line 11 hands init_value a complex tensor" in found.reason, found.reason
+    else:
+        assert found.action is Action.BUFFER, found

@@ -141,9 +141,16 @@ def _is_complex(node: ast.AST, tainted: set[str], self_name: str | None, lookup:
 
 
 def decide(facts: AttributeFacts) -> Decision | None:
+    from codemod.call_sites import complex_arguments
+
     cls = facts.cls
+    # constructor arguments some repository call hands a complex tensor (typed from the calls)
+    passed = complex_arguments(cls.index, cls.symbols, cls.cls) if cls.index is not None else {}
     for event in facts.events:
         if event.kind == "assign" and event.value is not None and event.value.is_tensor and event.value_node is not None:
             if complex_value(event.value_node, cls.init, cls.self_name, cls.function_of, cls.cache):
                 return RULE.skip(REASON, SUGGESTION)
+            for name, where in sorted(passed.items()):
+                if _is_complex(event.value_node, {name}, cls.self_name, None, depth=0):
+                    return RULE.skip(f"{REASON} (the call at {where} hands {name} a complex tensor)", SUGGESTION)
     return None
