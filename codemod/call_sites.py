@@ -614,6 +614,11 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
                 use(map(attr_of, _compared_value(node, conditions)), node)
             elif isinstance(node, ast.Call):
                 func = node.func
+                if (func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None) \
+                        == "TensorDataset":
+                    # `TensorDataset(self.x_train, self.y_train)` takes tensors only (it calls
+                    # `.size(0)` of each, which a numpy array's int `size` refuses)
+                    use(map(attr_of, node.args), node)
                 if isinstance(func, ast.Attribute):
                     receiver = attr_of(func.value) if isinstance(func.value, ast.Attribute) else None
                     if receiver and _fits_tensor_method(func.attr, node) and (

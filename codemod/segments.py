@@ -866,6 +866,11 @@ def mentions(text: str, hints: Hints) -> bool:
             for m in _mentions_of(text, name)
         ):
             return True
+    for name in hints.modules:
+        # `config.power`: a module-level value of a repository module, perhaps a tensor
+        # (Evaluator._constant_at)
+        if name in text and any(m.group(1) and m.group(3) != "(" for m in _mentions_of(text, name)):
+            return True
     return False
 
 

@@ -498,6 +498,11 @@ class Evaluator:
         qualname = self.qualify(node)
         if qualname is None:
             return UNKNOWN
+        return self._constant_at(qualname)
+
+    def _constant_at(self, qualname: str) -> Value:
+        """The value of the module-level binding `qualname` names, in this module or a module of
+        the repository, where it is a tensor or an instance built once (see _module_constant)."""
         found = _alias(qualname, _ModuleScope(self.symbols, self.index))
         if found is None or not isinstance(found[0], (ast.Call, ast.BinOp, ast.Attribute, ast.Subscript)):
             return UNKNOWN
@@ -511,7 +516,11 @@ class Evaluator:
         if name not in memo:
             memo[name] = UNKNOWN  # a constant defined through itself
             value = Evaluator(self.index, scope.symbols, None, depth=self.depth + 1).eval(value_node)
-            memo[name] = value if value.kind is Kind.TENSOR and not value.requires_grad else UNKNOWN
+            # a tensor; or an instance of a repository class built once at top level (`tx = Tx()`),
+            # whose constructor's attributes a read of it is typed from (`Fiber(tx.lam_set)`)
+            kept = (value.kind is Kind.TENSOR and not value.requires_grad) or (
+                value.kind is not Kind.TENSOR and value.instance is not None and isinstance(value_node, ast.Call))
+            memo[name] = value if kept else UNKNOWN
         return memo[name]
 
     def _eval_NamedExpr(self, node: ast.NamedExpr) -> Value:
@@ -541,6 +550,12 @@ class Evaluator:
             if kind is tn.CallKind.MODULE:
                 return Value(Kind.NON_TENSOR, module_types=(qualname,))  # nn.LSTM, the class itself
             return UNKNOWN
+        if qualname is not None and isinstance(node.value, ast.Name) and node.value.id in self.imports \
+                and self.depth < _MAX_DEPTH and not (self.function is not None and node.value.id in _local_names(self.function)):
+            # `config.power` after `import config`, where config.py binds `power = torch.ones(3)`
+            constant = self._constant_at(qualname)
+            if constant is not UNKNOWN:
+                return constant
         receiver = self.eval(node.value)
         if receiver.instance is not None:
             # `self.prompts = self.learner.prompts`: what the instance's constructor bound

@@ -1586,3 +1586,87 @@ def test_an_argument_a_repository_call_hands_a_complex_tensor_stays_plain(tmp_pa
         assert "the call at fibre.py, line 11 hands init_value a complex tensor" in found.reason, found.reason
     else:
         assert found.action is Action.BUFFER, found
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+@pytest.mark.parametrize("binding", ["from pkg import config", "import pkg.config as config"])
+def test_a_tensor_another_repository_module_binds_at_top_level_is_typed_where_read_through_it(tmp_path, prefilter, binding):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "config.py").write_text("import torch\n\npower = torch.ones(3) * 1.0\nlam = 1550.0\n")
+    (tmp_path / "pkg" / "tx.py").write_text(textwrap.dedent(f"""
+        import torch.nn as nn
+        {binding}
+
+        class Tx(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.power = config.power
+                self.lam = config.lam
+
+            def forward(self, x):
+                return x * self.power * self.lam
+        """))
+    found = run_project(tmp_path, prefilter)
+    assert found["Tx.power"].action is Action.BUFFER and found["Tx.power"].persistent is False, found
+    assert "Tx.lam" not in found
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+def test_an_argument_read_from_an_instance_a_script_builds_at_top_level_is_typed(tmp_path, prefilter):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "layers.py").write_text(LAYER)
+    (tmp_path / "pkg" / "tx.py").write_text(textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+
+        class Tx(nn.Module):
+            def __init__(self, n=3):
+                super().__init__()
+                self.adj = torch.eye(n)
+        """))
+    (tmp_path / "main.py").write_text(textwrap.dedent("""
+        from pkg.layers import GraphConv
+        from pkg.tx import Tx
+
+        tx = Tx()
+
+
+        def build():
+            return GraphConv(tx.adj, 3)  # the module's instance, read inside a function
+        """))
+    adj = run_project(tmp_path, prefilter)["GraphConv.adj"]
+    assert adj.action is Action.BUFFER and "typed from its call in the repository" in adj.reason, adj
+
+
+@pytest.mark.parametrize("use,reported", [
+    ("dataset = TensorDataset(self.x_train, self.y_train)", True),  # tensors only
+    ("dataset = list(zip(self.x_train, self.y_train))", False),  # anything iterable
+])
+def test_data_a_constructor_loads_with_torch_load_is_reported_where_it_is_used_as_tensors(use, reported):
+    result = rewrite(
+        f"""
+        import torch as tc
+        import torch.nn as nn
+        from torch.utils.data import TensorDataset
+
+        class G2P(nn.Module):
+            def __init__(self, hidden):
+                super().__init__()
+                self.x_train = tc.load("data/X_train.pt")
+                self.y_train = tc.load("data/Y_train.pt")
+                self.encoder = nn.GRU(self.x_train.shape[2], hidden)
+
+            def train_model(self):
+                {use}
+                return dataset
+        """
+    )
+    found = by_attr(result)
+    if reported:
+        x = found["x_train"]
+        assert x.action is Action.SKIP and x.code == "BUF312", x
+        assert "TensorDataset(self.x_train, self.y_train)" in x.reason and "kept out of the module" in x.suggestion, x
+    else:
+        assert "x_train" not in found and "y_train" not in found, result.findings

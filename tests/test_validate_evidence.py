@@ -13,7 +13,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-import torch
 
 from codemod.ftypes import Action, ClassRewrite, Finding, Validation, Verdict
 from codemod.validate import ValidationOptions, validate_rewrites

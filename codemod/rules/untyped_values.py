@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 RULE = Rule(
     "BUF312",
     "untyped-tensor-value",
-    "keeps a value the codemod cannot type (a call into another package, an item of a loaded object) that the class "
-    "uses as only a tensor is used; if it is a plain tensor it is neither moved by .to() nor saved",
+    "keeps a value the codemod cannot type (a call into another package, torch.load, an item of a loaded object) "
+    "that the class uses as only a tensor is used; if it is a plain tensor it is neither moved by .to() nor saved",
     fact="A tensor in a plain attribute is not moved by .to() nor saved in state_dict(); an nn.Parameter assigned to "
     "an attribute is registered by Module.__setattr__ on its own.",
     before="def __init__(self, path, dim):\n    super().__init__()\n    self.adj = load_graph(path)  # from another package\n"
@@ -83,8 +83,10 @@ def _from_outside(facts: AttributeFacts, node: ast.expr, parameters: set[str], d
                 root = root.value
             if isinstance(root, ast.Name) and not _bound_locally(facts.cls.init, root.id) \
                     and root.id not in parameters and root.id != facts.cls.self_name:
-                # a module-level name (an import): where it resolves decides
-                return facts.cls.index.from_another_library(facts.cls.symbols, node.func)
+                # a module-level name (an import): where it resolves decides; `torch.load`
+                # returns whatever was saved, a tensor or not, as another package's call does
+                index, symbols = facts.cls.index, facts.cls.symbols
+                return index.from_another_library(symbols, node.func) or _loads_saved_object(index, symbols, node.func)
             node = node.func
         else:
             node = node.value
@@ -92,6 +94,14 @@ def _from_outside(facts: AttributeFacts, node: ast.expr, parameters: set[str], d
         return False
     binding = _local_binding(facts.cls.init, node.id)
     return binding is not None and _from_outside(facts, binding, parameters, depth + 1)
+
+
+_SAVED_OBJECT_LOADERS = frozenset({"torch.load", "torch.serialization.load"})
+
+
+def _loads_saved_object(index, symbols, func: ast.expr) -> bool:
+    resolved = index.resolve_expr(symbols, func)
+    return resolved is not None and resolved.kind == "external" and resolved.qualname in _SAVED_OBJECT_LOADERS
 
 
 def _stores(init: ast.AST, name: str) -> list[ast.Name]:
@@ -125,9 +135,16 @@ def decide(facts: AttributeFacts) -> Decision | None:
     value = ast.unparse(facts.events[0].value_node)
     if len(value) > 60:
         value = value[:57] + "..."
+    reason = (f"keeps {value}, which the codemod cannot type, and the class uses it as a tensor ({where}); a plain "
+              "tensor there is neither moved by .to() nor saved")
+    if "TensorDataset(" in where:
+        # a data set the module keeps for its own training loop: moving it with the model would
+        # put all of it on the accelerator, and a persistent key would put it in every checkpoint
+        return RULE.skip(reason, "a data set (handed to TensorDataset) is best kept out of the module, in the "
+                         "training code; if it must follow the model, register it with "
+                         f'self.register_buffer("{facts.attr}", ..., persistent=False)')
     return RULE.skip(
-        f"keeps {value}, which the codemod cannot type, and the class uses it as a tensor ({where}); a plain tensor "
-        "there is neither moved by .to() nor saved",
+        reason,
         f'if it is a plain tensor (not an nn.Parameter): self.register_buffer("{facts.attr}", {value}, persistent=False)'
         if not value.endswith("...") else
         f'if it is a plain tensor (not an nn.Parameter): register it with self.register_buffer("{facts.attr}", ..., '
