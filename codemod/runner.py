@@ -558,7 +558,7 @@ def _unparsed_findings(text: str, shown: str, error: str, newer: bool = False) -
             path=shown, line=line, column=column, class_name=owner, attribute=attr, action=Action.SKIP,
             persistent=None, code=unparsed_files.RULE.code,
             reason=f"the file does not parse ({error}), so nothing in it is analysed or rewritten; this line binds "
-            f"{call}(...) to self in a class deriving from nn.Module, which looks like a raw tensor attribute",
+            f"{call} to self in a class deriving from nn.Module, which looks like a raw tensor attribute",
             suggestion=f"{suggestion} and run again; a raw tensor then gets its rewrite or its reason",
         )
         for line, column, owner, attr, call in unparsed_files.scan(text)

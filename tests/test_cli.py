@@ -838,3 +838,21 @@ def test_subprocess_exit_codes_match(repo: Path):
     assert "nothing-here: error: no such file or directory" in missing.stderr
     usage = subprocess_run(["run", "--bogus-flag", "."], cwd=repo)
     assert usage.returncode == 2
+
+
+def test_values_computed_from_a_tensor_a_file_that_does_not_parse_binds_are_reported_too():
+    from codemod.rules import unparsed_files
+
+    text = (
+        "class Agent(nn.Module):\n    def __init__(self, env):\n        super().__init__()\n"
+        "        self.high = torch.tensor(env.high[0])\n        self.low = torch.tensor(env.low[0])\n"
+        "        self.scale = (self.high - self.low) / 2.0\n        self.bias = (self.high + self.low) / 2.0\n"
+        "        self.size = int(self.high.shape[0])\n        self.n = self.high.item()\n"
+        "        self.dims = [self.high, self.low]\n        self.net = self.make(self.high)\n"
+        "        self.high = self.high * 2\n        print f'{x[\"a\"]}'\n"
+    )
+    found = [(line, attr, what) for line, _column, _owner, attr, what in unparsed_files.scan(text)]
+    # arithmetic on a tensor found above; numbers, sizes, a list, a method's result and a
+    # rebinding of the same attribute are not
+    assert found == [(4, "high", "torch.tensor(...)"), (5, "low", "torch.tensor(...)"),
+                     (6, "scale", "a value computed from self.high"), (7, "bias", "a value computed from self.high")], found

@@ -22,7 +22,8 @@ RULE = Rule(
     "BUF314",
     "unparsed-file",
     "in a file that does not parse (Python 2 code, a syntax error): a line inside an nn.Module class that plainly "
-    "binds a tensor to self; nothing is rewritten, and the file is reported with its syntax error",
+    "binds a tensor to self, or arithmetic on one found above; nothing is rewritten, and the file is reported with "
+    "its syntax error",
     fact="A tensor in a plain attribute is not moved by .to() nor saved in state_dict().",
     before="class VidLoc(nn.Module):\n    def __init__(self, n):\n        super(VidLoc, self).__init__()\n"
     "        self.h = Variable(torch.zeros(1, n))\n        print 'built'",
@@ -41,9 +42,21 @@ _BINDS_TENSOR = re.compile(
 )
 
 
+# `self.scale = (self.high - self.low) / 2.0`: any other binding on self, whose value is read
+# from an attribute found above unless it is made a number, a size or a list.
+_BINDS_VALUE = re.compile(r"^([ \t]+)self\.(\w+)[ \t]*=(?!=)[ \t]*(.+)$")
+_SELF_READ = re.compile(r"\bself\.(\w+)\b(?![ \t]*\()")
+# what is no tensor, or may not be: a number, a size, a list or dict, a call of anything but
+# torch (a function or method may return anything)
+_NOT_A_TENSOR = re.compile(r"^(?:[\[{]|(?!torch\.)[\w.]+[ \t]*\()|\.(?:item|tolist|numpy|size|dim|numel)\("
+                           r"|\.shape\b|\bfor\b|\blambda\b")
+
+
 def scan(text: str) -> list[tuple[int, int, str, str, str]]:
-    """(line, column, class, attribute, the call that builds it) for each plain tensor binding on
-    self inside a class that names nn.Module among its bases; the first binding of each."""
+    """(line, column, class, attribute, what builds it) for each plain tensor binding on self
+    inside a class that names nn.Module among its bases, the first binding of each: a call
+    that builds a tensor (`torch.zeros(...)`), or arithmetic on a tensor found so far in the
+    same class (`a value computed from self.high`)."""
     found: list[tuple[int, int, str, str, str]] = []
     seen: set[tuple[str, str]] = set()
     stack: list[tuple[int, str | None]] = []  # (indent of a class line, its name if a module)
@@ -61,12 +74,21 @@ def scan(text: str) -> list[tuple[int, int, str, str, str]]:
             continue
         if not stack or stack[-1][1] is None:
             continue
+        owner = stack[-1][1]
         binding = _BINDS_TENSOR.match(line)
         if binding:
-            owner = stack[-1][1]
             key = (owner, binding.group(2))
             if key not in seen:
                 seen.add(key)
                 call = binding.group(3) or f"torch.{binding.group(4)}"
-                found.append((number, len(binding.group(1)) + 1, owner, binding.group(2), call))
+                found.append((number, len(binding.group(1)) + 1, owner, binding.group(2), f"{call}(...)"))
+            continue
+        derived = _BINDS_VALUE.match(line)
+        if derived and (owner, derived.group(2)) not in seen and not _NOT_A_TENSOR.search(derived.group(3)):
+            tensors = {attr for cls, attr in seen if cls == owner}
+            read = next((m.group(1) for m in _SELF_READ.finditer(derived.group(3)) if m.group(1) in tensors), None)
+            if read is not None and read != derived.group(2):
+                seen.add((owner, derived.group(2)))
+                found.append((number, len(derived.group(1)) + 1, owner, derived.group(2),
+                              f"a value computed from self.{read}"))
     return found
