@@ -2166,3 +2166,22 @@ def test_a_constructor_argument_named_a_shape_is_made_up_as_a_tuple():
             for name, p in inspect.signature(Coupling).parameters.items()}
     assert made == {"mask_shape": (8, 8), "lattice_shape": (8, 8, 8)}, made
     assert Coupling(**made).grid.shape == (3, 8, 8, 8)
+
+
+def test_a_made_up_list_used_in_arithmetic_is_made_again_as_a_tensor():
+    class Fibre(nn.Module):
+        def __init__(self, lam_set):
+            super().__init__()
+            self.channels = len(lam_set)  # a sequence: made up as a list
+            self.domega = 1 / lam_set - 1 / 1550.0  # arithmetic: a tensor (or an array) was meant
+
+    candidate = synth.argument_candidates(Fibre)[0]
+    assert isinstance(candidate.kwargs["lam_set"], list), candidate
+    with pytest.raises(TypeError) as raised:
+        Fibre(**candidate.kwargs)
+    assert "unsupported operand type(s) for /: 'int' and 'list'" in str(raised.value)
+    repairs = synth.argument_repairs(candidate, raised.value, Fibre)
+    assert repairs == [{"array": "lam_set"}], repairs
+    again = synth.repaired(candidate, repairs)
+    assert isinstance(again.kwargs["lam_set"], torch.Tensor) and "lam_set=tensor([" in again.description, again
+    assert Fibre(**again.kwargs).domega.shape == (len(candidate.kwargs["lam_set"]),)

@@ -1359,6 +1359,10 @@ _NOT_A_SEQUENCE = re.compile(r"'(int|float)' object is not (?:subscriptable|iter
 # handed its edges.
 _NOT_A_LIST = re.compile(r"unsupported operand type\(s\) for \+=?: '(int|float)' and 'list'"
                          r"|can only concatenate list \(not \"(int|float)\"\) to list")
+# A made-up list in arithmetic (`1/self.lam_set - 1/self.lamb` of wavelengths handed in):
+# "unsupported operand type(s) for /: 'int' and 'list'"; the list is made a float tensor.
+_LIST_IN_ARITHMETIC = re.compile(r"unsupported operand type\(s\) for (?:/|-|//|%|\*\*|@)=?: "
+                                 r"(?:'(?:int|float|Tensor)' and 'list'|'list' and '(?:int|float|Tensor)')")
 # What a number is made again as where a list is wanted: node pairs (edges, links), then numbers.
 _MADE_UP_LISTS = ([(0, 1), (1, 2), (2, 3)], [SPATIAL, SPATIAL])
 # A number unpacked into several names: `self.lo, self.hi = bounds`, `h, w = img_size`.
@@ -1431,6 +1435,10 @@ def argument_repairs(candidate: Candidate, error: BaseException, cls: type | Non
         kind = found.group(1) or found.group(2)
         names = blamed_names(error, [name for name, value in candidate.kwargs.items() if type(value).__name__ == kind])
         return [{"sequence": [name, option]} for name in names for option in range(len(_MADE_UP_LISTS))]
+    if _LIST_IN_ARITHMETIC.search(message):
+        names = blamed_names(error, [name for name, value in candidate.kwargs.items() if type(value) is list
+                                     and value and all(type(v) in (int, float) for v in value)])
+        return [{"array": name} for name in names]
     found = _NOT_UNPACKABLE.search(message)
     if found is not None:
         names = [name for name, value in candidate.kwargs.items() if type(value).__name__ == found.group(1)]
@@ -1552,6 +1560,13 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
                 raise Unsynthesizable(f"no made-up tensor {name!r} to repair")
             kwargs[name] = kwargs[name].numpy()
             description = _shown_again(description, name, lambda old: f"array of {old}")
+        elif "array" in repair:
+            # a list of numbers used in arithmetic: the same numbers as a float tensor
+            name = repair["array"]
+            if not isinstance(kwargs.get(name), list):
+                raise Unsynthesizable(f"no made-up list {name!r} to repair")
+            kwargs[name] = torch.tensor([float(v) for v in kwargs[name]])
+            description = _shown_again(description, name, lambda old: f"tensor({old})")
         elif "int" in repair:
             name = repair["int"]
             if name not in kwargs:
