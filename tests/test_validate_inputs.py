@@ -2185,3 +2185,21 @@ def test_a_made_up_list_used_in_arithmetic_is_made_again_as_a_tensor():
     again = synth.repaired(candidate, repairs)
     assert isinstance(again.kwargs["lam_set"], torch.Tensor) and "lam_set=tensor([" in again.description, again
     assert Fibre(**again.kwargs).domega.shape == (len(candidate.kwargs["lam_set"]),)
+
+
+def test_an_attribute_handed_to_a_torch_function_in_the_constructor_is_not_handed_on():
+    from torch.utils.data import TensorDataset
+
+    class Transmitter(nn.Module):  # no forward; its wavelengths are read by other modules only
+        def __init__(self, n=3):
+            super().__init__()
+            self.lam_set = torch.tensor([])
+            for i in range(n):
+                self.lam_set = torch.cat([self.lam_set, torch.tensor([1550.0 + i])])
+            self.grid = torch.zeros(4)
+            self.data = TensorDataset(self.grid)  # kept by what it is handed to
+
+        def pattern(self):
+            return torch.randint(0, 2, (4,))
+
+    assert reads.forward_reads(Transmitter, ["lam_set", "grid"]) == {"lam_set": False, "grid": True}

@@ -598,7 +598,7 @@ def _escapes(methods: dict[str, Any], attr: str) -> bool:
         return True
     me = _self_name(init)
     for node in ast.walk(init):
-        if not isinstance(node, ast.Call):
+        if not isinstance(node, ast.Call) or _computes_only(node.func):
             continue
         for argument in list(node.args) + [k.value for k in node.keywords]:
             for inner in ast.walk(argument):
@@ -609,6 +609,28 @@ def _escapes(methods: dict[str, Any], attr: str) -> bool:
                         continue
                     return True
     return False
+
+
+# Namespaces whose functions compute a value from their arguments and keep none of them
+# (`torch.cat([self.lam_set, t])`, `F.pad(self.k, p)`, `np.asarray(self.m)`): handing an
+# attribute to one hands it to nothing that runs later.  (Not `torch.utils.data.TensorDataset`,
+# `torch.jit.script`, `torch.nn.Parameter`: those keep what they are handed.)
+_COMPUTING_NAMESPACES = frozenset({"torch", "torch.fft", "torch.linalg", "torch.special", "torch.nn.functional", "F",
+                                   "np", "numpy", "np.linalg", "numpy.linalg", "math"})
+
+
+def _computes_only(func: ast.expr) -> bool:
+    if not isinstance(func, ast.Attribute):
+        return False
+    parts = []
+    owner: ast.expr = func.value
+    while isinstance(owner, ast.Attribute):
+        parts.append(owner.attr)
+        owner = owner.value
+    if not isinstance(owner, ast.Name):
+        return False
+    namespace = ".".join([owner.id, *reversed(parts)])
+    return namespace in _COMPUTING_NAMESPACES and not func.attr[:1].isupper()  # a class keeps what it is handed
 
 
 def _closure_reads(init: ast.FunctionDef, attr: str) -> bool:
