@@ -2203,3 +2203,25 @@ def test_an_attribute_handed_to_a_torch_function_in_the_constructor_is_not_hande
             return torch.randint(0, 2, (4,))
 
     assert reads.forward_reads(Transmitter, ["lam_set", "grid"]) == {"lam_set": False, "grid": True}
+
+
+def test_a_number_named_beside_a_list_of_another_length_is_made_a_list_of_that_length():
+    class Audiogram(nn.Module):
+        def __init__(self, levels, freqs):
+            super().__init__()
+            self.bands = len(levels)  # a sequence: made up as a list
+            levels = np.append(np.array(levels, dtype=float), levels[-1])
+            freqs = np.append(np.array(freqs, dtype=float), 16000.0)
+            self.ratio = torch.tensor(levels / freqs)  # one per band
+
+    candidate = synth.argument_candidates(Audiogram)[0]
+    assert isinstance(candidate.kwargs["levels"], list) and not isinstance(candidate.kwargs["freqs"], list), candidate
+    with pytest.raises(ValueError) as raised:
+        Audiogram(**candidate.kwargs)
+    assert "could not be broadcast together with shapes" in str(raised.value)
+    repairs = synth.argument_repairs(candidate, raised.value, Audiogram)
+    size = len(candidate.kwargs["levels"])
+    assert repairs == [{"lengths": [["freqs", size]]}], repairs
+    again = synth.repaired(candidate, repairs)
+    assert again.kwargs["freqs"] == [candidate.kwargs["freqs"]] * size and f"freqs={again.kwargs['freqs']}" in again.description
+    assert Audiogram(**again.kwargs).ratio.shape == (size + 1,)

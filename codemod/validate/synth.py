@@ -1359,6 +1359,11 @@ _NOT_A_SEQUENCE = re.compile(r"'(int|float)' object is not (?:subscriptable|iter
 # handed its edges.
 _NOT_A_LIST = re.compile(r"unsupported operand type\(s\) for \+=?: '(int|float)' and 'list'"
                          r"|can only concatenate list \(not \"(int|float)\"\) to list")
+# Two arguments meant to be sequences of one length (frequencies and the levels at them), one
+# made up as a number: scipy's "x and y arrays must be equal in length along interpolation
+# axis", numpy's broadcast of two 1-d shapes.
+_LENGTHS_DIFFER = re.compile(r"arrays must be equal in length|must have the same length"
+                             r"|operands could not be broadcast together with shapes \(\d+,\) \(\d+,\)")
 # A made-up list in arithmetic (`1/self.lam_set - 1/self.lamb` of wavelengths handed in):
 # "unsupported operand type(s) for /: 'int' and 'list'"; the list is made a float tensor.
 _LIST_IN_ARITHMETIC = re.compile(r"unsupported operand type\(s\) for (?:/|-|//|%|\*\*|@)=?: "
@@ -1435,6 +1440,14 @@ def argument_repairs(candidate: Candidate, error: BaseException, cls: type | Non
         kind = found.group(1) or found.group(2)
         names = blamed_names(error, [name for name, value in candidate.kwargs.items() if type(value).__name__ == kind])
         return [{"sequence": [name, option]} for name in names for option in range(len(_MADE_UP_LISTS))]
+    if _LENGTHS_DIFFER.search(message):
+        # `interp1d(audiometric, audiogram)` of a made-up number and a made-up list: the numbers
+        # named on the line that raised made lists as long as the lists named there
+        named = blamed_names(error, [name for name, value in candidate.kwargs.items()
+                                     if type(value) in (int, float, list)])
+        lengths = [len(candidate.kwargs[name]) for name in named if type(candidate.kwargs[name]) is list]
+        if lengths:
+            return [{"lengths": [[name, max(lengths)] for name in named if type(candidate.kwargs[name]) is not list]}]
     if _LIST_IN_ARITHMETIC.search(message):
         names = blamed_names(error, [name for name, value in candidate.kwargs.items() if type(value) is list
                                      and value and all(type(v) in (int, float) for v in value)])
@@ -1560,6 +1573,12 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
                 raise Unsynthesizable(f"no made-up tensor {name!r} to repair")
             kwargs[name] = kwargs[name].numpy()
             description = _shown_again(description, name, lambda old: f"array of {old}")
+        elif "lengths" in repair:
+            for name, length in repair["lengths"]:
+                if name not in kwargs:
+                    raise Unsynthesizable(f"no made-up argument {name!r} to repair")
+                kwargs[name] = [kwargs[name]] * int(length)
+                description = _shown_again(description, name, lambda _, made=kwargs[name]: str(made))
         elif "array" in repair:
             # a list of numbers used in arithmetic: the same numbers as a float tensor
             name = repair["array"]
