@@ -74,6 +74,13 @@ def _torch_function(func: ast.expr) -> str | None:
     return func.attr
 
 
+def _head(func: ast.expr) -> str | None:
+    """The name a dotted call starts with (`F` of `F.view`)."""
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return func.id if isinstance(func, ast.Name) else None
+
+
 def _tensor_arguments(call: ast.Call, strict: bool = False) -> list[ast.expr]:
     """The arguments a torch function call takes in tensor slots (segments.torch_slot_takes_tensor),
     with the items of a list or tuple literal there (`torch.cat([x, self.pe], 1)`); `strict`:
@@ -595,6 +602,10 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
         }
         conditions = _conditions(method)
         guarded = _parameter_guarded(method, self_name)
+        # names the method binds itself: `F = self.f(x)` then `F.view(b, self.in_ch, -1)` is a
+        # tensor's view, not torch.nn.functional
+        bound_here = {n.id for n in ast.walk(method) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | {
+            a.arg for a in (*method.args.posonlyargs, *method.args.args, *method.args.kwonlyargs)}
 
         def use(attrs_used, node: ast.AST) -> None:
             for attr in attrs_used:
@@ -625,7 +636,8 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
                             func.attr in methods_of_tensors or (strict and _reshapes(func.attr, node))):
                         use((receiver,), node)
                     # handed to a torch function where it takes a tensor: `F.cross_entropy(x, y, self.w)`
-                    use(map(attr_of, _tensor_arguments(node, strict)), node)
+                    if _head(func) not in bound_here:
+                        use(map(attr_of, _tensor_arguments(node, strict)), node)
                     # a tensor method's mask or index: `scores.masked_fill_(self.mask, -inf)`
                     use(map(attr_of, _tensor_method_arguments(node)), node)
             elif isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Attribute):

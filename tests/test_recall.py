@@ -1670,3 +1670,27 @@ def test_data_a_constructor_loads_with_torch_load_is_reported_where_it_is_used_a
         assert "TensorDataset(self.x_train, self.y_train)" in x.reason and "kept out of the module" in x.suggestion, x
     else:
         assert "x_train" not in found and "y_train" not in found, result.findings
+
+
+def test_a_local_named_like_torch_functional_is_not_torch_functional():
+    # `F = self.f(x)` then `F.view(b, self.in_ch, -1)`: a tensor's view with a size, not F.<op>
+    result = rewrite(
+        """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+        class Attention(nn.Module):
+            def __init__(self, in_ch):
+                super().__init__()
+                self.in_ch = in_ch
+                self.f = nn.Conv2d(in_ch, in_ch, 1)
+
+            def forward(self, x):
+                b = x.shape[0]
+                F = self.f(x)
+                F = F.view(b, self.in_ch, -1)
+                return torch.bmm(F, F.transpose(1, 2))
+        """
+    )
+    assert "in_ch" not in by_attr(result), result.findings
