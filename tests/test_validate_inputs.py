@@ -2225,3 +2225,21 @@ def test_a_number_named_beside_a_list_of_another_length_is_made_a_list_of_that_l
     again = synth.repaired(candidate, repairs)
     assert again.kwargs["freqs"] == [candidate.kwargs["freqs"]] * size and f"freqs={again.kwargs['freqs']}" in again.description
     assert Audiogram(**again.kwargs).ratio.shape == (size + 1,)
+
+
+def test_a_build_the_repairs_take_further_says_what_stopped_it_last():
+    from codemod.validate import build
+
+    class Filterbank(nn.Module):
+        def __init__(self, levels, freqs):
+            super().__init__()
+            self.bands = len(levels)
+            ratio = np.append(np.array(levels, dtype=float), 1.0) / np.append(np.array(freqs, dtype=float), 16000.0)
+            with open("../HLMpara/filterbank.mat", "rb") as handle:  # data the repository does not ship
+                self.bank = torch.tensor(ratio) * len(handle.read())
+
+    candidate = synth.argument_candidates(Filterbank)[0]
+    with pytest.raises(ValueError) as raised:  # the first error, as before
+        build._repairs_that_build_at_all(Filterbank, candidate)
+    shown, last = raised.value.codemod_last_attempt
+    assert isinstance(last, FileNotFoundError) and "freqs=[" in shown, (shown, last)

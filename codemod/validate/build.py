@@ -311,7 +311,11 @@ def resolve_source(
             try:
                 repairs = _repairs_that_build(cls, candidate, context.rewritten if context is not None else [])
             except Exception as exc:
-                synth_notes.append(f"({candidate.description}) raised {format_exception(exc)}")
+                note = f"({candidate.description}) raised {format_exception(exc)}"
+                last = getattr(exc, "codemod_last_attempt", None)
+                if last is not None:
+                    note += f"; made again as the errors asked, the last ({last[0]}) raised {format_exception(last[1])}"
+                synth_notes.append(note)
                 continue
             return _from_candidate(synth.repaired(candidate, repairs), index, notes, none_defaults, repairs)
     if kind in (None, "default"):
@@ -416,6 +420,7 @@ def _repairs_that_build_at_all(cls: type, candidate: Any) -> tuple[list[dict[str
 
     frontier: list[list[dict[str, Any]]] = [[]]
     first: Exception | None = None
+    deepest: tuple[int, str, Exception] | None = None  # the attempt the most repairs got to
     builds = 0
     while frontier and builds <= synth.MAX_REPAIRS:
         repairs = frontier.pop(0)
@@ -426,6 +431,8 @@ def _repairs_that_build_at_all(cls: type, candidate: Any) -> tuple[list[dict[str
             model = _synth_build(cls, current)
         except Exception as exc:
             first = first or exc
+            if repairs and (deepest is None or len(repairs) > deepest[0]):
+                deepest = (len(repairs), current.description, exc)
             if len(repairs) < synth.MAX_REPAIRS:
                 found = [repairs + [repair] for repair in synth.argument_repairs(current, exc, cls)]
                 # An error that names an argument on its line (`torch.unique(user_indices)`) is
@@ -435,6 +442,10 @@ def _repairs_that_build_at_all(cls: type, candidate: Any) -> tuple[list[dict[str
             continue
         return repairs, model
     assert first is not None
+    if deepest is not None:
+        # what stopped the build last, where the user's fix is more likely needed (a name the
+        # installed numpy removed, after the made-up lengths were mended)
+        first.codemod_last_attempt = (deepest[1], deepest[2])  # type: ignore[attr-defined]
     raise first
 
 
