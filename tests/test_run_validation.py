@@ -1370,3 +1370,35 @@ def test_the_gpu_arm_of_a_constructor_is_built_again_with_a_gpu_reported_and_run
     assert validation.verdict is Verdict.PASSED, describe(validation)
     assert any("torch.cuda.is_available() answering True while it was built" in d for d in validation.details), \
         describe(validation)
+
+
+FROM_A_PARAMETER = """
+import torch
+import torch.nn as nn
+
+
+class MixedEncoding(nn.Module):
+    def __init__(self, d_model=4, param_dim=2, max_len=6):
+        super().__init__()
+        self.param_embedding = nn.Parameter(torch.randn(param_dim, 1, d_model))
+        pe = torch.arange(max_len * d_model, dtype=torch.float32).view(max_len, 1, d_model) / 10.0
+        self.pe = torch.cat([self.param_embedding, pe], dim=0)
+
+    def forward(self, x):
+        return x + self.pe[: x.size(0)]
+"""
+
+
+def test_a_cast_the_validator_cannot_copy_the_model_for_is_not_run_rather_than_raising_on_both(tmp_path):
+    # a tensor computed from a parameter at construction is no graph leaf: deepcopy refuses the
+    # model on both sides, which is the validator's failure, not the cast's
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "encoding.py").write_text(FROM_A_PARAMETER)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    (finding,) = [f for f in report.findings if f.attribute == "pe"]
+    validation = finding.validation
+    assert validation.verdict_for("pe") is not Verdict.PASSED, describe(validation)
+    assert any(d.startswith("casts: model.half() not run: the model cannot be copied to cast it") for d in validation.details), \
+        describe(validation)
+    assert not any("raises on both models" in d for d in validation.details), describe(validation)

@@ -141,6 +141,12 @@ def casts(model: torch.nn.Module, attrs: list[str], make: Callable[[], Inputs] |
         out[label] = entry
         try:
             copied = copy.deepcopy(model)
+        except BaseException as exc:
+            # the copy, not the cast, failed (a tensor computed from a parameter at construction
+            # is no graph leaf, which deepcopy refuses): nothing about the cast is known
+            entry["copy_error"] = f"the model cannot be copied to cast it: {format_exception(exc)}"
+            continue
+        try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # "Casting complex values to real ..." is what we look for
                 apply(copied)

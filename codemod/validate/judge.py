@@ -774,6 +774,12 @@ def _casts(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[An
         oe, re_ = o.get(label), r.get(label)
         if not oe or not re_:
             continue
+        if oe.get("copy_error") or re_.get("copy_error"):
+            # the validator's own copy failed, on one side or both: the cast was never applied,
+            # and "both raise" would claim a comparison that did not happen
+            j.casts[label] = "not run"
+            j.details.append(f"casts: model.{label} not run: {re_.get('copy_error') or oe.get('copy_error')}")
+            continue
         if re_["error"]:
             if oe["error"]:
                 j.casts[label] = "both raise"
