@@ -225,6 +225,17 @@ def only_finding(root: Path):
     return finding
 
 
+def validations_of(tmp_path: Path, files: dict[str, str]) -> dict[str, object]:
+    """Write ``files`` into a fresh repository, validate it with no setup (one job, no cache) and
+    return each finding's validation by attribute."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).write_text(text)
+    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
+    return {f.attribute: f.validation for f in report.findings}
+
+
 def describe(validation) -> str:
     return f"{validation.verdict.value} on {validation.device}: {validation.message}\n" + "\n".join(
         f"  {d}" for d in validation.details
@@ -1327,11 +1338,7 @@ class Steps(nn.Module):
 def test_classes_of_a_module_that_sets_the_default_dtype_are_built_under_it_on_both_sides(tmp_path):
     # every class of the module is built in float64, as a fresh import builds it, whichever
     # of them a worker imported the module for first
-    root = tmp_path / "repo"
-    root.mkdir()
-    (root / "sir.py").write_text(DOUBLE_MODULE)
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    verdicts = {f.attribute: f.validation for f in report.findings}
+    verdicts = validations_of(tmp_path, {"sir.py": DOUBLE_MODULE})
     assert set(verdicts) == {"rates", "times"}
     for attr, validation in verdicts.items():
         assert validation.verdict is Verdict.PASSED, describe(validation)
@@ -1360,12 +1367,7 @@ class ThresholdLoss(nn.Module):
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="where there is a GPU, the first build takes the arm itself")
 def test_the_gpu_arm_of_a_constructor_is_built_again_with_a_gpu_reported_and_run_on_the_cpu(tmp_path):
-    root = tmp_path / "repo"
-    root.mkdir()
-    (root / "loss.py").write_text(GPU_ARM)
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = [f for f in report.findings if f.attribute == "nums"]
-    validation = finding.validation
+    validation = validations_of(tmp_path, {"loss.py": GPU_ARM})["nums"]
     # both arms rewritten: the first build runs the CPU one, a second the GPU one, on the CPU
     assert validation.verdict is Verdict.PASSED, describe(validation)
     assert any("torch.cuda.is_available() answering True while it was built" in d for d in validation.details), \
@@ -1392,12 +1394,7 @@ class MixedEncoding(nn.Module):
 def test_a_cast_the_validator_cannot_copy_the_model_for_is_not_run_rather_than_raising_on_both(tmp_path):
     # a tensor computed from a parameter at construction is no graph leaf: deepcopy refuses the
     # model on both sides, which is the validator's failure, not the cast's
-    root = tmp_path / "repo"
-    root.mkdir()
-    (root / "encoding.py").write_text(FROM_A_PARAMETER)
-    report = run([root], RunOptions(write=False, validate=True, jobs=1, timeout=60, use_cache=False, root=root))
-    (finding,) = [f for f in report.findings if f.attribute == "pe"]
-    validation = finding.validation
+    validation = validations_of(tmp_path, {"encoding.py": FROM_A_PARAMETER})["pe"]
     assert validation.verdict_for("pe") is not Verdict.PASSED, describe(validation)
     assert any(d.startswith("casts: model.half() not run: the model cannot be copied to cast it") for d in validation.details), \
         describe(validation)
