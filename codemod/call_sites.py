@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from codemod import torch_names as tn
@@ -60,8 +61,10 @@ _TORCH_NAMESPACES = frozenset(
 )
 
 
-def _torch_function(func: ast.expr) -> str | None:
-    """The name of the torch function a call's `func` spells (`F.cross_entropy`: cross_entropy)."""
+def _torch_function(func: ast.expr, shadowed: Collection[str] = ()) -> str | None:
+    """The name of the torch function a call's `func` spells (`F.cross_entropy`: cross_entropy);
+    None where its head is one of ``shadowed``, names the enclosing function binds itself
+    (`F = self.f(x)`, then `F.view(...)`: a tensor's method)."""
     if not isinstance(func, ast.Attribute):
         return None
     parts: list[str] = []
@@ -69,23 +72,16 @@ def _torch_function(func: ast.expr) -> str | None:
     while isinstance(head, ast.Attribute):
         parts.append(head.attr)
         head = head.value
-    if not isinstance(head, ast.Name) or (head.id, *reversed(parts)) not in _TORCH_NAMESPACES:
+    if not isinstance(head, ast.Name) or head.id in shadowed or (head.id, *reversed(parts)) not in _TORCH_NAMESPACES:
         return None
     return func.attr
 
 
-def _head(func: ast.expr) -> str | None:
-    """The name a dotted call starts with (`F` of `F.view`)."""
-    while isinstance(func, ast.Attribute):
-        func = func.value
-    return func.id if isinstance(func, ast.Name) else None
-
-
-def _tensor_arguments(call: ast.Call, strict: bool = False) -> list[ast.expr]:
+def _tensor_arguments(call: ast.Call, strict: bool = False, shadowed: Collection[str] = ()) -> list[ast.expr]:
     """The arguments a torch function call takes in tensor slots (segments.torch_slot_takes_tensor),
     with the items of a list or tuple literal there (`torch.cat([x, self.pe], 1)`); `strict`:
     without the slots where another overload takes a number (`torch.gt(x, self.threshold)`)."""
-    name = _torch_function(call.func)
+    name = _torch_function(call.func, shadowed)
     if name is None:
         return []
     scalar = table.SCALAR_ARGUMENT_POSITIONS.get(name, ()) if strict else ()
@@ -603,7 +599,8 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
         conditions = _conditions(method)
         guarded = _parameter_guarded(method, self_name)
         # names the method binds itself: `F = self.f(x)` then `F.view(b, self.in_ch, -1)` is a
-        # tensor's view, not torch.nn.functional
+        # tensor's view, not torch.nn.functional (tensors._local_names would also count a local
+        # `import torch.nn.functional as F`, which is torch's)
         bound_here = {n.id for n in ast.walk(method) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | {
             a.arg for a in (*method.args.posonlyargs, *method.args.args, *method.args.kwonlyargs)}
 
@@ -636,8 +633,7 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
                             func.attr in methods_of_tensors or (strict and _reshapes(func.attr, node))):
                         use((receiver,), node)
                     # handed to a torch function where it takes a tensor: `F.cross_entropy(x, y, self.w)`
-                    if _head(func) not in bound_here:
-                        use(map(attr_of, _tensor_arguments(node, strict)), node)
+                    use(map(attr_of, _tensor_arguments(node, strict, bound_here)), node)
                     # a tensor method's mask or index: `scores.masked_fill_(self.mask, -inf)`
                     use(map(attr_of, _tensor_method_arguments(node)), node)
             elif isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Attribute):

@@ -136,15 +136,19 @@ def round_trip(model: torch.nn.Module, build_fresh: Callable[[], torch.nn.Module
 def casts(model: torch.nn.Module, attrs: list[str], make: Callable[[], Inputs] | None) -> dict[str, Any]:
     """Each cast applied to a copy of ``model``: the rewritten tensors and the outputs after it."""
     out: dict[str, Any] = {}
+    uncopiable: str | None = None
     for label, dtype, apply in CASTS:
         entry: dict[str, Any] = {"error": None, "attrs": {}, "outputs": None, "forward_error": None}
         out[label] = entry
+        if uncopiable is not None:
+            entry["copy_error"] = uncopiable  # the same model fails to copy for every cast
+            continue
         try:
             copied = copy.deepcopy(model)
         except BaseException as exc:
             # the copy, not the cast, failed (a tensor computed from a parameter at construction
             # is no graph leaf, which deepcopy refuses): nothing about the cast is known
-            entry["copy_error"] = f"the model cannot be copied to cast it: {format_exception(exc)}"
+            uncopiable = entry["copy_error"] = f"the model cannot be copied to cast it: {format_exception(exc)}"
             continue
         try:
             with warnings.catch_warnings():

@@ -391,11 +391,11 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     if _used_as_sequence(_init_tree(cls), parameter.name):
         # `self.depth = len(width) - 1`, `width[i]`, `for w in width`: layer sizes, a list of ints
         item = _int_values(name)[0]
-        if name == "shape" or name.endswith("_shape"):
+        if _names_a_shape(name):
             # a shape is a tuple, which `(n,) + shape` needs
             return [((item,) * 3, f"({item}, {item}, {item})"), ((item,) * 2, f"({item}, {item})")]
         return [([item] * 3, f"[{item}, {item}, {item}]"), ([item] * 2, f"[{item}, {item}]")]
-    if name == "shape" or name.endswith("_shape"):
+    if _names_a_shape(name):
         # `mask_shape`, `lattice_shape` handed on to a helper (`torch.ones(shape)`, then
         # `mask[::2, ::2]`): a tensor's shape, a tuple, a grid's first; a number last
         return [((8, 8), "(8, 8)"), ((3, 8, 8), "(3, 8, 8)"), (8, "8")]
@@ -893,6 +893,11 @@ def _names_a_size(name: str) -> bool:
                for w in words) or name.lower().startswith(("n_", "num"))
 
 
+def _names_a_shape(name: str) -> bool:
+    """`shape`, `mask_shape`, `lattice_shape`: a tensor's shape, handed to the constructor."""
+    return name == "shape" or name.endswith("_shape")
+
+
 def _names_a_given_size(name: str) -> bool:
     """`img_size`, `output_shape`, `size`: a size handed to forward beside its data, not data."""
     last = name.lower().rsplit("_", 1)[-1]
@@ -1023,9 +1028,8 @@ def _namespaces(cls: type, parameter: str) -> list[tuple[Any, str]]:
     out = []
     for variant in range(_choice_variants(reads, strings)):
         value = _namespace(reads, variant)
-        for key, choices in strings.items():
-            if reads.get(key) == {}:
-                setattr(value, key, choices[min(variant, len(choices) - 1)])
+        for key, choice in _chosen_strings(strings, reads, variant).items():
+            setattr(value, key, choice)
         out.append((value, f"a namespace ({_shown_namespace(value, reads)})"))
     return out
 
@@ -1043,6 +1047,12 @@ def _choice_variants(reads: dict[str, Any], strings: dict[str, list[str]] | None
     class compares them with, give (1 where none has any), at most MAX_CANDIDATES."""
     counts = [len(_alternatives(key)) for key in _keys(reads)] + [len(v) for v in (strings or {}).values()]
     return min(MAX_CANDIDATES, max([1, *counts]))
+
+
+def _chosen_strings(strings: dict[str, list[str]], reads: dict[str, Any], variant: int) -> dict[str, str]:
+    """The string each key read as it is (not indexed, called or read into) takes in the
+    ``variant``-th made-up config: the variant-th it is compared with, the last once they run out."""
+    return {key: choices[min(variant, len(choices) - 1)] for key, choices in strings.items() if reads.get(key) == {}}
 
 
 def _compared_keys(cls: type, parameter: str) -> dict[str, list[str]]:
@@ -1152,9 +1162,7 @@ def _mappings(cls: type, parameter: str) -> list[tuple[Any, str]]:
     out = []
     for variant in range(_choice_variants(reads, strings)):
         value = _mapping(reads, variant)
-        for key, choices in strings.items():
-            if reads.get(key) == {}:
-                value[key] = choices[min(variant, len(choices) - 1)]
+        value.update(_chosen_strings(strings, reads, variant))
         shown = ", ".join(f"{k!r}: {value[k]!r}" for k in sorted(reads) if _is_leaf(reads[k]))
         out.append((value, f"a dict ({{{shown}}})"))
     return out
