@@ -441,11 +441,15 @@ class BodyWalker:
                 self.ev.env[func.value.id] = Value(Kind.SEQUENCE, combine_state(*values))
                 return
         if isinstance(func, ast.Attribute) and func.attr in _FILLING_METHODS and self.ev.self_attr(func.value) in self._containers:
-            # self.kernels.append(t), self.tables.update(...): tensors put in a list or dict attribute.
-            values = [self.ev.eval(a) for a in [*call.args, *(k.value for k in call.keywords)]]
+            # self.kernels.append(t), self.tables.update(...): tensors put in a list or dict attribute;
+            # also parameters made there (`self.ws.append(nn.Parameter(...))`), which a plain list
+            # hides from model.parameters() (not the module's own, `self.ws.append(self.weight)`)
+            arguments = [*call.args, *(k.value for k in call.keywords)]
+            values = [self.ev.eval(a) for a in arguments]
             concatenated = func.value.attr in self.concatenated and func.attr in ("append", "extend") and all(
                 v.kind is Kind.UNKNOWN for v in values)
-            if concatenated or any(v.is_tensor or v.kind is Kind.SEQUENCE for v in values):
+            made_parameters = any(v.kind is Kind.PARAMETER and isinstance(a, ast.Call) for a, v in zip(arguments, values))
+            if concatenated or made_parameters or any(v.is_tensor or v.kind is Kind.SEQUENCE for v in values):
                 self._event(func.value.attr, "fill", stmt, Value(Kind.SEQUENCE, combine_state(*values)), None)
                 return
         if isinstance(func, ast.Attribute):

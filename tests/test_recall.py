@@ -1694,3 +1694,29 @@ def test_a_local_named_like_torch_functional_is_not_torch_functional():
         """
     )
     assert "in_ch" not in by_attr(result), result.findings
+
+
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "full-parse"])
+def test_parameters_made_into_a_plain_list_are_reported_and_the_modules_own_are_not(tmp_path, prefilter):
+    # a plain list hides the parameters it is filled with from model.parameters() and .to()
+    (tmp_path / "gates.py").write_text(textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+
+        class Gates(nn.Module):
+            def __init__(self, sizes):
+                super().__init__()
+                self.weight = nn.Parameter(torch.ones(3))
+                self.ws = []
+                self.own = []
+                for s in sizes:
+                    self.ws.append(nn.Parameter(0.0005 * torch.ones(s, 1), requires_grad=True))
+                    self.own.append(self.weight)  # the module's own parameter, registered already
+
+            def forward(self, h):
+                return sum(h @ w for w in self.ws) + sum(self.own)
+        """))
+    found = run_project(tmp_path, prefilter)
+    ws = found["Gates.ws"]
+    assert ws.action is Action.SKIP and ws.code == "BUF301" and "nn.ParameterList" in ws.suggestion, ws
+    assert "Gates.own" not in found
