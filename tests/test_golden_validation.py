@@ -111,11 +111,6 @@ COVERED_BY_MORE_BUILDS: dict[tuple[str, str], str] = {
 
 # Rewrites whose forward no made-up input runs: every other check agrees, no forward ran.
 WITHOUT_FORWARD: dict[tuple[str, str], set[str]] = {
-    # the model cannot be copied to cast it (a tensor computed from a parameter at construction
-    # is no graph leaf; a sparse CSR tensor has no storage to copy): the casts are not run
-    ("parameter_not_for_a_result_of_a_trainable_leaf", "Discriminator"): {"spltoken"},
-    ("tensor_from_a_cast_layer_and_a_helper_method_given_tensors", "ContrastiveRanking"): {"class_sims", "l_proto"},
-    ("tensor_legacy_sparse_constructors", "SparseGraph"): {"adj", "coo"},
     # filled by update(), which a further build calls; only update() reads it again, and
     # validation does not run that method after a cast
     ("report_slot_copied_from_another_slot", "SeamPadder"): {"pending"},

@@ -1391,11 +1391,40 @@ class MixedEncoding(nn.Module):
 """
 
 
-def test_a_cast_the_validator_cannot_copy_the_model_for_is_not_run_rather_than_raising_on_both(tmp_path):
+def test_a_cast_the_validator_cannot_copy_the_model_for_runs_on_a_model_built_again(tmp_path):
     # a tensor computed from a parameter at construction is no graph leaf: deepcopy refuses the
-    # model on both sides, which is the validator's failure, not the cast's
+    # model on both sides, so each cast is applied to a model built again, seeded as the first
     validation = validations_of(tmp_path, {"encoding.py": FROM_A_PARAMETER})["pe"]
-    assert validation.verdict_for("pe") is not Verdict.PASSED, describe(validation)
-    assert any(d.startswith("casts: model.half() not run: the model cannot be copied to cast it") for d in validation.details), \
-        describe(validation)
+    assert validation.verdict_for("pe") is Verdict.PASSED and validation.forward_compared, describe(validation)
+    assert any(d.startswith("casts: applied to models built again, seeded alike, one per cast (the model cannot be copied")
+               for d in validation.details), describe(validation)
     assert not any("raises on both models" in d for d in validation.details), describe(validation)
+
+
+def test_a_cast_on_a_model_neither_copied_nor_built_again_is_not_run_rather_than_raising_on_both():
+    from codemod.validate import checks
+
+    class FromAParameter(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.ones(2))
+            self.pe = self.w * 2  # no graph leaf: deepcopy refuses the model
+
+        def forward(self, x):
+            return x + self.pe
+
+    def make():
+        return (torch.ones(2),), {}
+
+    def no_second_build():
+        raise RuntimeError("built once only")
+
+    for build_fresh in (None, no_second_build):
+        out = checks.casts(FromAParameter(), ["pe"], make, build_fresh)
+        assert all(entry.get("copy_error", "").startswith("the model cannot be copied to cast it") and not entry["error"]
+                   for entry in out.values()), out
+    assert "building it again raised RuntimeError: built once only" in out["half()"]["copy_error"], out
+    built = checks.casts(FromAParameter(), ["pe"], make, FromAParameter)
+    # a raw attribute the cast leaves float32, on a model built again and run after the cast
+    assert built["half()"]["attrs"]["pe"]["dtype"] == "float32" and built["half()"]["built_again"], built
+    assert built["half()"]["outputs"] is not None and not built["half()"]["forward_error"], built

@@ -91,6 +91,10 @@ def where(model: torch.nn.Module, attr: str) -> str:
 def _portable(tensor: torch.Tensor | None) -> torch.Tensor | None:
     if tensor is None or tensor.device.type == "meta":
         return None
+    if tensor.layout != torch.strided:
+        # a sparse tensor's values, compared as the dense tensor they stand for (sparse tensors
+        # have no elementwise kernels for the checks made on them)
+        return tensor.detach().cpu().to_dense()
     return tensor.detach().cpu().clone()
 
 
@@ -133,22 +137,32 @@ def round_trip(model: torch.nn.Module, build_fresh: Callable[[], torch.nn.Module
 # -- dtype casts ---------------------------------------------------------------------------
 
 
-def casts(model: torch.nn.Module, attrs: list[str], make: Callable[[], Inputs] | None) -> dict[str, Any]:
-    """Each cast applied to a copy of ``model``: the rewritten tensors and the outputs after it."""
+def casts(model: torch.nn.Module, attrs: list[str], make: Callable[[], Inputs] | None,
+          build_fresh: Callable[[], torch.nn.Module] | None = None) -> dict[str, Any]:
+    """Each cast applied to a copy of ``model``: the rewritten tensors and the outputs after it.
+    A model that cannot be copied (a tensor computed from a parameter at construction is no
+    graph leaf, which deepcopy refuses) is built again for each cast with ``build_fresh``, as
+    seeded as the first; without it, nothing about the cast is known."""
     out: dict[str, Any] = {}
     uncopiable: str | None = None
     for label, dtype, apply in CASTS:
         entry: dict[str, Any] = {"error": None, "attrs": {}, "outputs": None, "forward_error": None}
         out[label] = entry
-        if uncopiable is not None:
-            entry["copy_error"] = uncopiable  # the same model fails to copy for every cast
-            continue
-        try:
-            copied = copy.deepcopy(model)
-        except BaseException as exc:
-            # the copy, not the cast, failed (a tensor computed from a parameter at construction
-            # is no graph leaf, which deepcopy refuses): nothing about the cast is known
-            uncopiable = entry["copy_error"] = f"the model cannot be copied to cast it: {format_exception(exc)}"
+        copied: torch.nn.Module | None = None
+        if uncopiable is None:
+            try:
+                copied = copy.deepcopy(model)
+            except BaseException as exc:
+                uncopiable = f"the model cannot be copied to cast it: {format_exception(exc)}"
+        if copied is None and build_fresh is not None:
+            try:
+                copied = build_fresh()
+                entry["built_again"] = uncopiable
+            except BaseException as exc:
+                uncopiable = f"{uncopiable}; building it again raised {format_exception(exc)}"
+                build_fresh = None
+        if copied is None:
+            entry["copy_error"] = uncopiable  # the copy, not the cast, failed: the cast was never applied
             continue
         try:
             with warnings.catch_warnings():

@@ -780,6 +780,9 @@ def _casts(j: _Judgement, o: dict | None, r: dict | None, findings: list[list[An
             j.casts[label] = "not run"
             j.details.append(f"casts: model.{label} not run: {re_.get('copy_error') or oe.get('copy_error')}")
             continue
+        again = re_.get("built_again") or oe.get("built_again")
+        if again and not any(d.startswith("casts: applied to models built again") for d in j.details):
+            j.details.append(f"casts: applied to models built again, seeded alike, one per cast ({again})")
         if re_["error"]:
             if oe["error"]:
                 j.casts[label] = "both raise"

@@ -1470,14 +1470,19 @@ class WorkerState:
             evidence["training"] = {"status": "unchecked", "error": error}
         if fresh is not None:
             with self._read_trace or contextlib.nullcontext():
-                guarded("casts", lambda: checks.casts(fresh, attrs, make))
+                guarded("casts", lambda: checks.casts(fresh, attrs, make, lambda: build(cls, source)))
             if data.get("attrs_after_forward") and make is not None:
                 # a lazy slot filled by a first forward, then the model cast: the rewritten
                 # buffer is cast with it, the original's plain tensor is not
                 def warmed_casts() -> dict[str, Any]:
                     warmed = build(cls, source)
                     checks.forward_leaves(warmed, make, None)
-                    return checks.casts(warmed, attrs, make)
+                    def build_warmed() -> torch.nn.Module:
+                        again = build(cls, source)
+                        checks.forward_leaves(again, make, None)
+                        return again
+
+                    return checks.casts(warmed, attrs, make, build_warmed)
 
                 with self._read_trace or contextlib.nullcontext():
                     guarded("casts_after_forward", warmed_casts)
