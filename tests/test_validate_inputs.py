@@ -2243,3 +2243,87 @@ def test_a_build_the_repairs_take_further_says_what_stopped_it_last():
         build._repairs_that_build_at_all(Filterbank, candidate)
     shown, last = raised.value.codemod_last_attempt
     assert isinstance(last, FileNotFoundError) and "freqs=[" in shown, (shown, last)
+
+
+def test_a_made_up_number_assigned_where_a_tensor_is_registered_is_made_a_tensor_or_a_parameter():
+    class Weighted(nn.Module):
+        def __init__(self, w):
+            super().__init__()
+            self.criterion = nn.CrossEntropyLoss(weight=w)  # a buffer of the loss: a tensor or None
+
+    candidate = synth.Candidate((), {"w": 0.5}, "w=0.5")
+    with pytest.raises(TypeError) as raised:
+        Weighted(**candidate.kwargs)
+    assert "cannot assign 'float' object to buffer 'weight'" in str(raised.value)
+    repairs = synth.argument_repairs(candidate, raised.value, Weighted)
+    assert repairs and all(list(r) == ["tensor"] and r["tensor"][0] == "w" for r in repairs), repairs
+    assert isinstance(Weighted(**synth.repaired(candidate, repairs[:1]).kwargs).criterion.weight, torch.Tensor)
+
+    class Solver(nn.Module):
+        def __init__(self, theta):
+            super().__init__()
+            self.register_parameter("theta", None)
+            self.theta = theta  # a parameter slot: an nn.Parameter or None
+
+    candidate = synth.Candidate((), {"theta": 8}, "theta=8")
+    with pytest.raises(TypeError) as raised:
+        Solver(**candidate.kwargs)
+    repairs = synth.argument_repairs(candidate, raised.value, Solver)
+    assert repairs and all(list(r) == ["parameter"] for r in repairs), repairs
+    again = synth.repaired(candidate, repairs[:1])
+    assert "theta=nn.Parameter(" in again.description, again
+    assert isinstance(Solver(**again.kwargs).theta, nn.Parameter)
+
+
+def test_a_made_up_number_keyed_again_by_a_string_is_made_a_dict():
+    class RangeLoss(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.config = config  # read through self: the constructor's direct reads miss it
+            self.lb = torch.tensor([self.config["weighting"]["lower_bound"]])
+
+    config = synth.MadeUpMapping({"weighting": 0.5})
+    config.path = ("config",)  # as argument_candidates labels the dicts it makes up
+    candidate = synth.Candidate((), {"config": config}, "config=a dict")
+    synth.forget_mapping_reads()
+    with pytest.raises(TypeError) as raised:
+        RangeLoss(**candidate.kwargs)
+    assert "'float' object is not subscriptable" in str(raised.value)
+    repairs = synth.argument_repairs(candidate, raised.value, RangeLoss)
+    assert repairs == [{"mapping": ["config", "weighting"]}], repairs
+    again = synth.repaired(candidate, repairs)
+    assert again.description == "config=a dict; config.weighting=a dict"
+    assert isinstance(RangeLoss(**again.kwargs).lb, torch.Tensor)
+    assert candidate.kwargs["config"]["weighting"] == 0.5  # the candidate itself is left alone
+
+
+def test_constructor_arguments_named_a_dtype_or_a_tensor_are_made_up_as_such():
+    class Classifier(nn.Module):
+        def __init__(self, weights_tensor, DTYPE, n_classes=3):
+            super().__init__()
+            self.weights_tensor = weights_tensor
+            self.pe = torch.zeros(4, dtype=DTYPE)
+
+    made = {name: synth.parameter_values(Classifier, p, p.annotation)[0][0]
+            for name, p in inspect.signature(Classifier).parameters.items() if name != "n_classes"}
+    assert made["DTYPE"] is torch.float32, made
+    assert isinstance(made["weights_tensor"], torch.Tensor), made
+    assert Classifier(**made).pe.dtype == torch.float32
+
+
+def test_inputs_a_loss_takes_as_probabilities_are_made_again_in_zero_to_one():
+    class CountingBCE(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.seen = torch.zeros(1)
+
+        def forward(self, pred, target):
+            return F.binary_cross_entropy(pred, target) + self.seen
+
+    model = CountingBCE()
+    first = {"args": [{"op": "randn", "shape": [2, 8]}, {"op": "randn", "shape": [2, 8]}], "kwargs": {}}
+    message = _error(model, first)
+    assert "should be between 0 and 1" in message, message
+    repaired = synth.repaired_candidates(first, message)
+    assert repaired[0]["args"] == [{"op": "rand", "shape": [2, 8]}] * 2, repaired
+    assert _runs(model, repaired[0])

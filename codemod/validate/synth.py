@@ -342,6 +342,12 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     if _variable_data(_init_tree(cls), parameter.name):
         # `Variable(weight * weight)`: a Variable's data must be a tensor
         return _class_weights(cls, name) + _tensor_values(name)
+    if name == "dtype" or name.endswith("_dtype"):
+        # `DTYPE`, `torch_dtype`: float32, the dtype the cast checks start from
+        return [(torch.float32, "torch.float32")]
+    if _words(name)[-1:] in (["tensor"], ["tensors"]):
+        # `weights_tensor`: named a tensor; numbers only if no tensor builds
+        return _class_weights(cls, name) + _tensor_values(name) + [(v, str(v)) for v in _int_values(name)]
     if "anchor" in name:
         # detection heads: (width, height) pairs
         return [(list(_ANCHORS), str(list(_ANCHORS)))] + [(v, str(v)) for v in _int_values(name)]
@@ -1367,6 +1373,14 @@ _NOT_A_SEQUENCE = re.compile(r"'(int|float)' object is not (?:subscriptable|iter
 # handed its edges.
 _NOT_A_LIST = re.compile(r"unsupported operand type\(s\) for \+=?: '(int|float)' and 'list'"
                          r"|can only concatenate list \(not \"(int|float)\"\) to list")
+# A made-up number where a registered name is assigned: `nn.CrossEntropyLoss(weight=w)` of a
+# number says "cannot assign 'float' object to buffer 'weight' (torch Tensor or None
+# required)"; `self.theta = theta` on a registered parameter says "cannot assign 'int' as
+# parameter 'theta' (torch.nn.Parameter or None expected)".
+_NOT_A_REGISTERED_VALUE = re.compile(r"cannot assign '(int|float)'(?: object)? (?:to|as) (buffer|parameter) '\w+'")
+# A made-up number read from a made-up dict and subscripted by a key in turn
+# (`config['weighting_nn']['loss_factor']`): the value is a dict too, not a list.
+_KEYED_AGAIN = r"\[\s*['\"]{key}['\"]\s*\]\s*\[\s*['\"]"
 # Two arguments meant to be sequences of one length (frequencies and the levels at them), one
 # made up as a number: scipy's "x and y arrays must be equal in length along interpolation
 # axis", numpy's broadcast of two 1-d shapes.
@@ -1442,6 +1456,13 @@ def argument_repairs(candidate: Candidate, error: BaseException, cls: type | Non
         # `torch.Tensor(bins)` of a made-up 0.5: a size (an int) first, then a tensor
         sizes = [{"int": name} for name in names] if found.group(4) == "float" else []
         return sizes + [{"tensor": [name, option]} for name in names for option in range(len(argument_tensors(name)))]
+    found = _NOT_A_REGISTERED_VALUE.search(message)
+    if found is not None:
+        # only the argument on the line that raised (or that called the code that did)
+        names = blamed_names(error, [name for name, value in candidate.kwargs.items() if type(value).__name__ == found.group(1)])
+        if found.group(2) == "parameter":
+            return [{"parameter": [name, option]} for name in names for option in range(len(argument_tensors(name)))]
+        return [{"tensor": [name, option]} for name in names for option in range(len(argument_tensors(name)))]
     found = _NOT_A_LIST.search(message)
     if found is not None:
         # only the argument on the line that raised: a list made of any other number is a guess
@@ -1473,6 +1494,8 @@ def argument_repairs(candidate: Candidate, error: BaseException, cls: type | Non
         kind = found.group(1) or found.group(2)
         for path, value in reversed(_MAPPING_READS):
             if type(value).__name__ == kind:
+                if _keyed_again(error, path[-1]):
+                    return [{"mapping": list(path)}]
                 return [{"list": list(path)}]
         # `X[mask]` of a made-up number handed on (`Normalize(X_train, ...)`): the argument on
         # the line that raised (or that called the code that did) made a tensor
@@ -1524,6 +1547,15 @@ def _repository_frames(error: BaseException) -> list[tuple[str, int]]:
               for frame, number in traceback.walk_tb(error.__traceback__)]
     return [(filename, number) for filename, number in frames
             if filename.startswith(root) and "site-packages" not in filename]
+
+
+def _keyed_again(error: BaseException, key: str) -> bool:
+    """Whether the line that raised ``error`` subscripts the value read at ``key`` by a string
+    key in turn (`config['weighting_nn']['loss_lower_bound']`): a nested dict, not a list."""
+    import linecache
+
+    frames = _repository_frames(error)
+    return bool(frames) and re.search(_KEYED_AGAIN.format(key=re.escape(key)), linecache.getline(*frames[-1])) is not None
 
 
 def _unpacked_counts(error: BaseException, names: list[str]) -> dict[str, int]:
@@ -1620,13 +1652,24 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
             sizes = int(option) == 0
             kwargs[name] = tuple(SPATIAL if sizes else torch.tensor(float(i + 1)) for i in range(int(count)))
             description = _shown_again(description, name, lambda _, made=kwargs[name]: str(made))
-        elif "tensor" in repair:
-            name, option = repair["tensor"]
+        elif "tensor" in repair or "parameter" in repair:
+            name, option = repair.get("tensor") or repair["parameter"]
             value, shown = argument_tensors(name)[int(option)]
             if name not in kwargs:
                 raise Unsynthesizable(f"no made-up argument {name!r} to repair")
+            if "parameter" in repair:  # assigned where the class registered a parameter
+                value, shown = nn.Parameter(value.float()), f"nn.Parameter({shown})"
             kwargs[name] = value
             description = _shown_again(description, name, lambda _, shown=shown: shown)
+        elif "mapping" in repair:
+            *parents, key = repair["mapping"]
+            level = kwargs
+            for part in parents:
+                level = level[part] if not isinstance(level, MadeUpMapping) else dict.__getitem__(level, part)
+            # an empty made-up dict: each key read gets a value by its name
+            level[key] = MadeUpMapping()
+            level[key].path = tuple(repair["mapping"])
+            description += f"; {'.'.join(repair['mapping'])}=a dict"
         else:
             *parents, key = repair["list"]
             level: Any = kwargs
@@ -2211,6 +2254,26 @@ _SCALAR_WANTED = re.compile(r"only one element tensors can be converted to Pytho
                             r"|a Tensor with \d+ elements cannot be converted to Scalar")
 
 
+# A probability taken where made-up inputs are normal draws (`F.binary_cross_entropy(pred,
+# target)` of a loss that is handed probabilities): "all elements of input should be between
+# 0 and 1".
+_PROBABILITIES_WANTED = re.compile(r"all elements of (?:input|target) should be between 0 and 1")
+
+
+def _as_probabilities(candidate: dict[str, Any]) -> list[dict[str, Any]]:
+    """The normal float inputs drawn uniformly in [0, 1) instead: all of them (a prediction and
+    its target), then the first alone."""
+    specs = _input_specs(candidate)
+    normal = [k for k, spec in enumerate(specs) if isinstance(spec, dict) and spec.get("op") == "randn"
+              and not spec.get("dtype")]
+    if not normal:
+        return []
+    together = candidate
+    for k in normal:
+        together = _with_input(together, k, {**specs[k], "op": "rand"})
+    return _distinct([together, _with_input(candidate, normal[0], {**specs[normal[0]], "op": "rand"})])
+
+
 # A complex-valued network (complex weights, `F.linear(x, W)` with W complex) handed real
 # inputs: "mat1 and mat2 must have the same dtype, but got Float and ComplexFloat".
 _COMPLEX_WANTED = re.compile(r"must have the same dtype, but got Float and Complex(?:Float|Double)"
@@ -2284,6 +2347,8 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         return _as_scalars(candidate)
     if _COMPLEX_WANTED.search(message):
         return _as_complex(candidate)
+    if _PROBABILITIES_WANTED.search(message):
+        return _as_probabilities(candidate)
     at_channels = _at_channels(candidate, message)
     if at_channels:
         return at_channels
