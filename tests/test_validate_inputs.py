@@ -2077,7 +2077,8 @@ def test_an_argument_annotated_with_a_class_of_a_missing_module_is_made_up_from_
     parameter = inspect.signature(Agent).parameters["env"]
     (value, shown), *_ = synth.parameter_values(Agent, parameter, Env)
     assert Agent(value).body.in_features == value.observation_space.shape[0]
-    assert shown.startswith("a namespace (action_space=(high=") and "observation_space=(shape=" in shown, shown
+    # only its shape read: an array stands for the observation space
+    assert shown.startswith("a namespace (action_space=(high=") and "observation_space=array(" in shown, shown
     # an installed class the constructor cannot be handed a made-up value for still gets none
     parameter = inspect.signature(Agent).parameters["env"]
     assert synth.parameter_values(Agent, parameter, np.random.Generator) == []
@@ -2327,3 +2328,34 @@ def test_inputs_a_loss_takes_as_probabilities_are_made_again_in_zero_to_one():
     repaired = synth.repaired_candidates(first, message)
     assert repaired[0]["args"] == [{"op": "rand", "shape": [2, 8]}] * 2, repaired
     assert _runs(model, repaired[0])
+
+
+def test_an_acquisition_object_named_p_is_made_up_with_arrays_and_its_repairs_build_the_beamformer():
+    import numpy as np
+
+    class Beamformer(nn.Module):
+        def __init__(self, P, grid, F=None):
+            super().__init__()
+            count = range(P.angles.shape[0])  # an array's shape: P.angles is data
+            self.angles = torch.tensor(P.angles, dtype=torch.float32)
+            self.fs = torch.tensor(P.fs, dtype=torch.float32)
+            self.tx_dir = torch.tensor(P.tx_dir, dtype=torch.float32)  # `_dir`: not a folder here
+            self.grid = torch.tensor(grid, dtype=torch.float32).reshape(-1, 3)  # points in space
+            self.count = len(count)
+
+    made = synth.parameter_values(Beamformer, inspect.signature(Beamformer).parameters["P"], inspect.Parameter.empty)
+    P, shown = made[0]
+    assert isinstance(P.angles, np.ndarray) and not isinstance(P, float), shown  # a lone `p` is a probability
+    assert "angles=array(" in shown, shown
+    candidate = synth.Candidate((), {"P": P, "grid": torch.ones(8, 8)}, f"P={shown}, grid=ones(8x8)")
+    for expected in ("invalid data type 'str'", "shape '[-1, 3]' is invalid"):
+        with pytest.raises((TypeError, RuntimeError)) as raised:
+            Beamformer(**candidate.kwargs)
+        assert expected in str(raised.value), raised.value
+        repairs = synth.argument_repairs(candidate, raised.value, Beamformer)
+        assert len(repairs) == 1, repairs
+        candidate = synth.repaired(candidate, repairs)
+    assert repairs == [{"width": ["grid", 3]}] and "grid=linspace(8x8x3)" in candidate.description, candidate
+    assert "P.tx_dir=" in candidate.description, candidate
+    built = Beamformer(**candidate.kwargs)
+    assert built.grid.shape == (64, 3) and built.count == len(P.angles)

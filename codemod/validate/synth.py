@@ -361,6 +361,10 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
     if _array_attribute_read(_init_tree(cls), parameter.name):
         # `self.DIMS0 = h.shape[0]`: only an array or a tensor has a shape; matrices first
         return _square_tensors() + _tensor_values(name)[:1]
+    if _looks_float(name) and _object_reads(_attribute_reads(cls, parameter.name)):
+        # `P.angles`, `P.fs` of a parameter named `P`: an object holding data, whatever the
+        # name looks like (a lone `p` is a probability)
+        return _repository_configs(cls, parameter.name) + _namespaces(cls, parameter.name)
     if _looks_float(name) or (_tensor_data(_init_tree(cls), parameter.name) and not _counts(parameter.name)):
         # `torch.tensor([kappa])`: the made-up number decides the tensor's dtype, and an int would
         # make a tensor that casts leave alone, so the cast checks would prove nothing
@@ -1044,6 +1048,7 @@ def _shown_namespace(value: Any, reads: dict[str, Any]) -> str:
     """`hidden=8, env() -> 8, action_space=(high=[8, 8])`: the values made up for what the
     constructor reads, nested ones in brackets."""
     return ", ".join(f"{k}() -> {getattr(value, k)()!r}" if reads[k] == {_CALLED: True}
+                     else f"{k}=array({len(getattr(value, k))})" if _array_reads(reads[k])
                      else f"{k}={getattr(value, k)!r}" if _is_leaf(reads[k])
                      else f"{k}=({_shown_namespace(getattr(value, k), reads[k])})" for k in sorted(reads))
 
@@ -1330,9 +1335,32 @@ def _declared_options(node: ast.AST):
 
 def _namespace(reads: dict[str, Any], variant: int = 0) -> MadeUpConfig:
     values = {key: _made_up_method(key) if nested == {_CALLED: True} else _made_up_sequence(key)
-              if nested == {_SEQUENCE: True} else _namespace(nested, variant) if nested
+              if nested == {_SEQUENCE: True} else _made_up_array(key) if _array_reads(nested)
+              else _namespace(nested, variant) if nested
               else _value_by_name(key, variant) for key, nested in reads.items()}
     return MadeUpConfig(**values)
+
+
+# What only an array (or a tensor) has: `P.angles.shape[0]` makes `P.angles` an array.
+_ARRAY_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "T"})
+
+
+def _array_reads(nested: dict[str, Any]) -> bool:
+    return bool(nested) and set(nested) <= _ARRAY_ATTRIBUTES
+
+
+def _object_reads(reads: dict[str, Any]) -> bool:
+    """Attributes read that make the value an object with fields, not an array or a number."""
+    return bool(reads) and not _array_reads(reads)
+
+
+def _made_up_array(name: str) -> Any:
+    """A config entry whose shape the constructor reads (`P.angles.shape[0]`): a numpy array of
+    the size made up for its name, as data objects hold."""
+    import numpy as np  # torch's own dependency
+
+    size = _int_values(name.lower())[0]
+    return np.linspace(0.05, 0.5, size, dtype=np.float32)
 
 
 def _made_up_sequence(name: str) -> list[Any]:
@@ -1373,6 +1401,14 @@ _NOT_A_SEQUENCE = re.compile(r"'(int|float)' object is not (?:subscriptable|iter
 # handed its edges.
 _NOT_A_LIST = re.compile(r"unsupported operand type\(s\) for \+=?: '(int|float)' and 'list'"
                          r"|can only concatenate list \(not \"(int|float)\"\) to list")
+# A made-up string (a path, for a name ending in `dir`) where data is wanted:
+# `torch.tensor(F.tx_dir)` says "new(): invalid data type 'str'".
+_STRING_AS_DATA = re.compile(r"new\(\): invalid data type 'str'|could not convert string to float"
+                             r"|must be real number, not str|unsupported operand type\(s\) for [-+*/]=?: "
+                             r"(?:'(?:int|float|Tensor)' and 'str'|'str' and '(?:int|float|Tensor)')")
+# A made-up tensor reshaped into rows of a fixed width (`torch.tensor(grid).reshape(-1, 3)` of
+# points in space): "shape '[-1, 3]' is invalid for input of size 64".
+_ROWS_OF = re.compile(r"shape '\[-1, (\d+)\]' is invalid for input of size \d+")
 # A made-up number where a registered name is assigned: `nn.CrossEntropyLoss(weight=w)` of a
 # number says "cannot assign 'float' object to buffer 'weight' (torch Tensor or None
 # required)"; `self.theta = theta` on a registered parameter says "cannot assign 'int' as
@@ -1456,6 +1492,15 @@ def argument_repairs(candidate: Candidate, error: BaseException, cls: type | Non
         # `torch.Tensor(bins)` of a made-up 0.5: a size (an int) first, then a tensor
         sizes = [{"int": name} for name in names] if found.group(4) == "float" else []
         return sizes + [{"tensor": [name, option]} for name in names for option in range(len(argument_tensors(name)))]
+    if _STRING_AS_DATA.search(message):
+        # the made-up strings read on the line that raised (`F.tx_dir`), made numbers
+        return [{"number": path} for path in _strings_read_there(error, candidate)]
+    found = _ROWS_OF.search(message)
+    if found is not None:
+        # the made-up tensors named on the line that raised, given a last dimension that wide
+        names = blamed_names(error, [name for name, value in candidate.kwargs.items()
+                                     if isinstance(value, (torch.Tensor, np_ndarray_type()))])
+        return [{"width": [name, int(found.group(1))]} for name in names]
     found = _NOT_A_REGISTERED_VALUE.search(message)
     if found is not None:
         # only the argument on the line that raised (or that called the code that did)
@@ -1547,6 +1592,33 @@ def _repository_frames(error: BaseException) -> list[tuple[str, int]]:
               for frame, number in traceback.walk_tb(error.__traceback__)]
     return [(filename, number) for filename, number in frames
             if filename.startswith(root) and "site-packages" not in filename]
+
+
+def _strings_read_there(error: BaseException, candidate: Candidate) -> list[list[str]]:
+    """``[argument, attribute]`` for each made-up namespace attribute holding a string that the
+    line that raised ``error`` reads (`argument.attribute`, or any `.attribute` of it kept on
+    self), and ``[argument]`` for a made-up string argument it names."""
+    import linecache
+
+    frames = _repository_frames(error)
+    if not frames:
+        return []
+    line = linecache.getline(*frames[-1])
+    words = set(re.findall(r"[A-Za-z_]\w*", line))
+    found: list[list[str]] = []
+    for name, value in candidate.kwargs.items():
+        if isinstance(value, str) and name in words:
+            found.append([name])
+        elif isinstance(value, MadeUpConfig):
+            found += [[name, key] for key, item in vars(value).items()
+                      if isinstance(item, str) and re.search(rf"\.{re.escape(key)}\b", line)]
+    return found
+
+
+def np_ndarray_type() -> type:
+    import numpy as np  # torch's own dependency
+
+    return np.ndarray
 
 
 def _keyed_again(error: BaseException, key: str) -> bool:
@@ -1661,6 +1733,27 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
                 value, shown = nn.Parameter(value.float()), f"nn.Parameter({shown})"
             kwargs[name] = value
             description = _shown_again(description, name, lambda _, shown=shown: shown)
+        elif "width" in repair:
+            name, width = repair["width"]
+            old_value = kwargs.get(name)
+            if not hasattr(old_value, "shape"):
+                raise Unsynthesizable(f"no made-up tensor {name!r} to repair")
+            shape = (*tuple(old_value.shape), int(width))
+            kwargs[name] = torch.linspace(0.0, 1.0, math.prod(shape)).reshape(shape)
+            if not isinstance(old_value, torch.Tensor):
+                kwargs[name] = kwargs[name].numpy()
+            description = _shown_again(description, name, lambda _, shape=shape: f"linspace({'x'.join(map(str, shape))})")
+        elif "number" in repair:
+            name, *attribute = repair["number"]
+            if name not in kwargs:
+                raise Unsynthesizable(f"no made-up argument {name!r} to repair")
+            number = _int_values((attribute or [name])[0].lower())[0]
+            if attribute:
+                setattr(kwargs[name], attribute[0], number)
+                description += f"; {name}.{attribute[0]}={number}"
+            else:
+                kwargs[name] = number
+                description = _shown_again(description, name, lambda _, shown=str(number): shown)
         elif "mapping" in repair:
             *parents, key = repair["mapping"]
             level = kwargs
@@ -1697,7 +1790,7 @@ def _shown_again(description: str, name: str, show: Callable[[str], str]) -> str
             if depth == 0:
                 break
             depth -= 1
-        elif char == "," and depth == 0:
+        elif char in ",;" and depth == 0:  # `; config.x=...` notes a repair after the arguments
             break
         end += 1
     return description[:start] + show(description[start:end]) + description[end:]
