@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from codemod import torch_names
+from codemod.budget import check_tokens
 from codemod.discovery import module_name_for, module_spellings
 from codemod.fileio import SourceError, read_source
 from codemod.segments import line_start_matches
@@ -232,6 +233,7 @@ class RepoIndex:
             if not text or needle not in text or (any_of and not any(word in text for word in any_of)):
                 continue
             try:
+                check_tokens(text, str(path))  # a file over the parse budget is never parsed (budget.py)
                 tree = ast.parse(text)
             except (SyntaxError, ValueError):
                 tree = None

@@ -491,3 +491,23 @@ def test_a_partner_that_meets_forward_inputs_holds_nothing_back():
     placed = placed.replace("def __init__(self, n=4):", "def __init__(self, n=4, device='cuda'):")
     codes = {f.attribute: f.code for f in transform_source(placed, path="pool.py").findings}
     assert codes["weights"] == "BUF101", codes
+
+
+def test_a_number_assigned_through_an_untyped_object_or_a_fitting_loop_keeps_the_tensor_plain():
+    for case, before, registered, run in (
+        ("safety_rebound_through_an_untyped_object_to_a_number",
+         "self.sigma_rec = torch.tensor(math.sqrt(2.0 / alpha) * sigma_rec)  # noise scale",
+         'self.register_buffer("sigma_rec", torch.tensor(math.sqrt(2.0 / alpha) * sigma_rec), persistent=False)',
+         lambda module: module.Agent(module.RNN(), {"sigma_rec": 0.05}).quiet()),
+        ("safety_rebound_by_a_fitting_function_to_its_argument",
+         "self.sigma_diff = torch.tensor(sigma_diff)",
+         'self.register_buffer("sigma_diff", torch.tensor(sigma_diff), persistent=False)',
+         lambda module: module.fit(module.DDM(), [0.5, 1.5])),
+    ):
+        original, rewritten = _case(case)
+        assert before in rewritten  # BUF224: reported, not registered
+        as_buffer = original.replace(before, registered)  # what BUF101 would write
+        assert as_buffer != original
+        run(_module(original, f"{case}_plain"))  # the original runs
+        with pytest.raises(TypeError, match="cannot assign '(int|float)' as buffer"):
+            run(_module(as_buffer, f"{case}_buffer"))

@@ -11,16 +11,25 @@ then `region_layer.anchors = [float(a) for a in anchors]` in a YOLO network's
 `create_network`) replaces the tensor the child's constructor made with a list.  Only an
 object the same function (or module) builds by calling the class counts: a config object
 with an attribute of the same name (`configs.tasks_loss_weight = [...]`) is not an instance.
+
+Where the object is not typed (`self.model.sigma_rec = hp['sigma_rec']` in an agent handed a
+loaded network, `ddm.sigma_diff = x` in a fitting loop), the rewrite is only safe if every such
+store assigns a tensor: a store of anything else through another object than `self` (and not
+through a config-named one, `args.x = 0.1`) is reported too, since nothing proves the object
+is not an instance of the class.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING
 
+from codemod.budget import check_tokens
 from codemod.call_sites import short_source
 from codemod.rules.assigned_from_outside import attribute_stores, called_name
 from codemod.rules.base import Decision, Rule
+from codemod.segments import CONFIG_NAMES
 
 if TYPE_CHECKING:
     from codemod.facts import AttributeFacts
@@ -28,8 +37,8 @@ if TYPE_CHECKING:
 RULE = Rule(
     "BUF224",
     "rebound-from-outside",
-    "rebound through another object (a parent configuring its child) to a list or a number, which a registered buffer "
-    "refuses with TypeError",
+    "rebound through another object (a parent configuring its child, a loop fitting it) to a list, a number or a value "
+    "not recognisably a tensor, which a registered buffer refuses with TypeError",
     fact="Module.__setattr__ accepts only a tensor or None for a registered buffer's name: assigning a list or a "
     "number to it raises TypeError, where a plain attribute takes it.",
     before="class Region(nn.Module):\n    def __init__(self, anchors=(1.0, 2.0)):\n        super().__init__()\n"
@@ -47,7 +56,16 @@ def decide(facts: AttributeFacts) -> Decision | None:
         return None
     found = _rebound_elsewhere(facts)
     if found is None:
-        return None
+        stored = _stored_through_another_object(facts)
+        if stored is None:
+            return None
+        where, text = stored
+        return RULE.skip(
+            f"code outside the class assigns it through another object ({text}, {where}), a value that may not be a "
+            "tensor, which a registered buffer or parameter refuses with TypeError",
+            f'leave it a plain attribute, or make that code assign a tensor (torch.tensor(...)) before registering '
+            f'"{facts.attr}" as a buffer',
+        )
     where, text = found
     return RULE.skip(
         f"the code that builds this class rebinds it to a non-tensor through the instance ({text}, {where}), "
@@ -68,6 +86,7 @@ def _rebound_elsewhere(facts: AttributeFacts) -> tuple[str, str] | None:
         if not text or f".{facts.attr}" not in text:
             continue
         try:
+            check_tokens(text, str(path))  # a file over the parse budget is never parsed (budget.py)
             tree = ast.parse(text)
         except (SyntaxError, ValueError):
             continue
@@ -100,3 +119,91 @@ def _own_statements(scope: ast.AST) -> ast.Module:
     body = [stmt for stmt in getattr(scope, "body", []) if not isinstance(
         stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     return ast.Module(body=body, type_ignores=[])
+
+
+# Methods whose result is a tensor whatever tensor they are called on.
+_TENSOR_METHODS = frozenset({"to", "cuda", "cpu", "clone", "detach", "float", "double", "half", "bfloat16", "long",
+                             "int", "bool", "contiguous", "view", "reshape", "unsqueeze", "squeeze", "type_as",
+                             "expand", "permute", "transpose", "t", "new_tensor", "new_zeros", "new_ones", "new_full"})
+
+
+def _stored_through_another_object(facts: AttributeFacts) -> tuple[str, str] | None:
+    """(where, the statement) of the first `obj.attr = value` (or `setattr(obj, "attr", value)`)
+    of the repository whose `obj` is not a bare `self` nor config-named and whose value is not
+    recognisably a tensor (None, a torch call, a tensor method's result, a parameter)."""
+    attr = facts.attr
+    index = facts.cls.index
+    mirrored = _fields_copied_from(facts)
+    store = re.compile(rf"\.{re.escape(attr)}\s*=(?!=)|setattr\(")
+    for path, tree in index.parsed_files_mentioning(f".{attr}", any_of=(f'"{attr}"', f"'{attr}'", f".{attr} ", f".{attr}=")):
+        if tree is None or not store.search(index.text(path) or ""):
+            continue
+        scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]
+        stores = [(node, value, scope) for scope in scopes for node, value in attribute_stores(_own_statements(scope), attr)]
+        for node, value, scope in sorted(stores, key=lambda item: item[0].lineno):
+            target = node.value if isinstance(node, ast.Attribute) else node.args[0]
+            if isinstance(target, ast.Name) and target.id == "self":
+                continue  # the class's own (or another class's own) attribute: its analysis decides
+            if isinstance(target, ast.Name) and target.id in _configs_built(scope):
+                continue  # `configs = types.SimpleNamespace()`: an option holder the scope builds
+            if isinstance(target, ast.Name) and mirrored:
+                # `P.c = 1540` where the constructor copies `F.c` from the data it is handed: a
+                # plain name elsewhere holds such data (the instances it builds, rule above)
+                continue
+            root = target
+            while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if isinstance(root, ast.Name) and _names_a_config(root.id):
+                continue  # `args.alpha = 0.1`, `train_cfg.alpha = 0.1`: an option, not a module
+            if isinstance(target, ast.Attribute) and _names_a_config(target.attr):
+                continue  # `self.args.alpha = 0.1`
+            if value is None or _recognisably_a_tensor(value):
+                continue
+            return f"{path.name}, line {node.lineno}", f"{short_source(node if isinstance(node, ast.Call) else target, 40)}" + (
+                "" if isinstance(node, ast.Call) else f".{attr} = {short_source(value, 40)}")
+    return None
+
+
+def _names_a_config(name: str) -> bool:
+    """`args`, `configs`, `train_cfg`, `model_opts`: a word of the name is a config's."""
+    return any(word in CONFIG_NAMES or word.rstrip("s") in CONFIG_NAMES for word in name.lower().split("_") if word)
+
+
+# What builds an option holder: `types.SimpleNamespace()`, `argparse.Namespace()`, `EasyDict(...)`.
+_CONFIG_BUILDERS = re.compile(r"(?:Namespace|EasyDict|edict|Config|Args|Options|dict)$")
+
+
+def _configs_built(scope: ast.AST) -> set[str]:
+    """Names the scope binds to a new option holder (`configs = types.SimpleNamespace()`)."""
+    return {target.id for stmt in _own_statements(scope).body for node in ast.walk(stmt)
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+            and _CONFIG_BUILDERS.search(called_name(node.value))
+            for target in node.targets if isinstance(target, ast.Name)}
+
+
+def _fields_copied_from(facts: AttributeFacts) -> set[str]:
+    """The constructor's parameters whose field of the attribute's own name it copies
+    (`self.c = torch.tensor(P.c)`: {"P"}): the attribute mirrors a field of the data objects
+    the class is built from, which code elsewhere sets under the same name."""
+    init = facts.cls.init
+    if init is None:
+        return set()
+    parameters = {a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)}
+    return {node.value.id for event in facts.events if event.stmt is not None for node in ast.walk(event.stmt)
+            if isinstance(node, ast.Attribute) and node.attr == facts.attr and isinstance(node.value, ast.Name)
+            and node.value.id in parameters and node.value.id != "self"}
+
+
+def _recognisably_a_tensor(value: ast.expr) -> bool:
+    if isinstance(value, ast.Constant):
+        return value.value is None
+    if isinstance(value, ast.BinOp):
+        # `torch.ones(n) * power`: arithmetic with a tensor is a tensor
+        return _recognisably_a_tensor(value.left) or _recognisably_a_tensor(value.right)
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    if isinstance(func, ast.Attribute) and func.attr in _TENSOR_METHODS:
+        return True
+    dotted = ast.unparse(func)
+    return called_name(value).endswith("Parameter") or (dotted.startswith("torch.") and not dotted.startswith("torch.nn."))
