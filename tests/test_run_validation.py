@@ -1428,3 +1428,41 @@ def test_a_cast_on_a_model_neither_copied_nor_built_again_is_not_run_rather_than
     # a raw attribute the cast leaves float32, on a model built again and run after the cast
     assert built["half()"]["attrs"]["pe"]["dtype"] == "float32" and built["half()"]["built_again"], built
     assert built["half()"]["outputs"] is not None and not built["half()"]["forward_error"], built
+
+
+INVERTIBLE = """
+import torch
+import torch.nn as nn
+
+
+class Inv1x1(nn.Module):
+    def __init__(self, n=4):
+        super().__init__()
+        self.L = nn.Parameter(torch.eye(n) + 0.1)
+        self.eye = torch.eye(n)
+
+    def forward(self, x, cond=None, inverse=False):
+        if not inverse:
+            return x @ torch.tril(self.L, -1) + x
+        W = torch.tril(self.L, diagonal=-1) + self.eye  # read only by the inverse pass
+        return x @ torch.inverse(W)
+"""
+
+
+def test_a_tensor_read_only_in_the_arm_a_forward_flag_takes_is_compared_with_the_flag_flipped(tmp_path):
+    validation = validations_of(tmp_path, {"flow.py": INVERTIBLE})["eye"]
+    assert validation.verdict is Verdict.PASSED and validation.forward_compared, describe(validation)
+    assert any(d.startswith("build ") and "inverse=True" in d for d in validation.details), describe(validation)
+
+
+def test_flag_variants_give_each_defaulted_forward_flag_its_other_value():
+    from codemod.validate import synth
+
+    namespace: dict = {}
+    exec(INVERTIBLE, namespace)
+    model = namespace["Inv1x1"]()
+    used = {"args": [{"op": "randn", "shape": [2, 4]}], "kwargs": {}}
+    assert synth.flag_variants(model, used) == [
+        {"args": [{"op": "randn", "shape": [2, 4]}], "kwargs": {"inverse": {"op": "value", "value": True}}}]
+    assert synth.flag_variants(model, {**used, "kwargs": {"inverse": {"op": "value", "value": True}}}) == []
+    assert synth.flag_variants(model, None) == []

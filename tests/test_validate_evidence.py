@@ -368,16 +368,17 @@ class TrainOnly(nn.Module):
 
 
 class OffsetOnRequest(nn.Module):
-    """Its forward reads the offset only when asked to, which the made-up inputs never do."""
+    """Its forward reads the offset only when asked to by a mode string, which the made-up
+    inputs never pass (a flag with a bool default they would flip: synth.flag_variants)."""
 
     def __init__(self):
         super().__init__()
         self.lin = nn.Linear(4, 4)
         self.offset = torch.linspace(0, 1, 4)
 
-    def forward(self, x, use_offset: bool = False):
+    def forward(self, x, mode: str = "plain"):
         y = self.lin(x)
-        return y + self.offset if use_offset else y
+        return y + self.offset if mode == "offset" else y
 
 
 class MaskedConv(nn.Conv2d):
@@ -430,9 +431,9 @@ class ClosureTable(nn.Module):
         self.table = torch.linspace(0, 1, 4)
         self.offset = Offset(lambda: self.table)
 
-    def forward(self, x, use_offset: bool = False):
+    def forward(self, x, mode: str = "plain"):
         y = self.lin(x)
-        return self.offset(y) if use_offset else y
+        return self.offset(y) if mode == "offset" else y
 
 
 class HashLoss(nn.Module):

@@ -1181,7 +1181,8 @@ class WorkerState:
                         tried: list[int]) -> list[dict[str, Any]]:
         """The first build again with other inputs that run it, while a forward still has to
         read an attribute (the other value of a flag: a GAN loss's fake label, set only when
-        `target_is_real` is False)."""
+        `target_is_real` is False; an invertible layer's `inverse=True`, a flag forward takes
+        with a default, tried first)."""
         findings = request["findings"]
         probe = self._probe_build(cls, primary, findings, request.get("file"))
         if probe is None:
@@ -1190,7 +1191,7 @@ class WorkerState:
         known = list(primary.known_inputs)
         used = primary.inputs_spec
         out: list[dict[str, Any]] = []
-        for candidate in synth.input_candidates(model, known):
+        for candidate in synth.flag_variants(model, used) + synth.input_candidates(model, known):
             if len(out) >= room or tried[0] >= MAX_VARIANTS_TRIED or evidence.complete():
                 break
             if candidate == used:

@@ -2045,6 +2045,23 @@ def input_candidates(model: nn.Module, known: list[dict[str, Any]] | tuple = ())
     return candidates
 
 
+def flag_variants(model: nn.Module, candidate: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """``candidate`` again with each flag forward takes with a default (`forward(self, x,
+    inverse=False)`) given its other value: the arm of forward only that value runs (an
+    invertible layer's inverse pass) reads the held tensors too."""
+    if not candidate:
+        return []
+    try:
+        parameters = list(inspect.signature(entry_point(type(model))).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return []
+    given = set(candidate.get("kwargs", {}))
+    return [{"args": list(candidate.get("args", [])),
+             "kwargs": {**candidate.get("kwargs", {}), p.name: {"op": "value", "value": not p.default}}}
+            for p in parameters if isinstance(p.default, bool) and p.name not in given
+            and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
 # A shape in a docstring: `(batch_size, 27, 128, 320)`, `[B, T, D]`, `(N, 3, H, W)`.
 _DOCUMENTED_SHAPE = re.compile(r"[(\[]\s*((?:[A-Za-z_][\w.]*|\d+)(?:\s*[,x×]\s*(?:[A-Za-z_][\w.]*|\d+)){0,4})\s*,?\s*[)\]]")
 # The line that documents a parameter: `:param x: ...`, `x: ...`, `x (Tensor): ...`, `- x: ...`.
