@@ -122,9 +122,10 @@ def _own_statements(scope: ast.AST) -> ast.Module:
 
 
 # Methods whose result is a tensor whatever tensor they are called on.
-_TENSOR_METHODS = frozenset({"to", "cuda", "cpu", "clone", "detach", "float", "double", "half", "bfloat16", "long",
-                             "int", "bool", "contiguous", "view", "reshape", "unsqueeze", "squeeze", "type_as",
-                             "expand", "permute", "transpose", "t", "new_tensor", "new_zeros", "new_ones", "new_full"})
+_TENSOR_RESULT_METHODS = frozenset({
+    "to", "cuda", "cpu", "clone", "detach", "float", "double", "half", "bfloat16", "long", "int", "bool", "contiguous",
+    "view", "reshape", "unsqueeze", "squeeze", "type_as", "expand", "permute", "transpose", "t", "new_tensor",
+    "new_zeros", "new_ones", "new_full"})
 
 
 def _stored_through_another_object(facts: AttributeFacts) -> tuple[str, str] | None:
@@ -159,8 +160,9 @@ def _stored_through_another_object(facts: AttributeFacts) -> tuple[str, str] | N
                 continue  # `self.args.alpha = 0.1`
             if value is None or _recognisably_a_tensor(value):
                 continue
-            return f"{path.name}, line {node.lineno}", f"{short_source(node if isinstance(node, ast.Call) else target, 40)}" + (
-                "" if isinstance(node, ast.Call) else f".{attr} = {short_source(value, 40)}")
+            shown = short_source(node, 40) if isinstance(node, ast.Call) else \
+                f"{short_source(target, 40)}.{attr} = {short_source(value, 40)}"
+            return f"{path.name}, line {node.lineno}", shown
     return None
 
 
@@ -203,7 +205,7 @@ def _recognisably_a_tensor(value: ast.expr) -> bool:
     if not isinstance(value, ast.Call):
         return False
     func = value.func
-    if isinstance(func, ast.Attribute) and func.attr in _TENSOR_METHODS:
+    if isinstance(func, ast.Attribute) and func.attr in _TENSOR_RESULT_METHODS:
         return True
     dotted = ast.unparse(func)
     return called_name(value).endswith("Parameter") or (dotted.startswith("torch.") and not dotted.startswith("torch.nn."))

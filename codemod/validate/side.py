@@ -1478,7 +1478,8 @@ class WorkerState:
                 def warmed_casts() -> dict[str, Any]:
                     warmed = build(cls, source)
                     checks.forward_leaves(warmed, make, None)
-                    def build_warmed() -> torch.nn.Module:
+
+                    def build_warmed() -> torch.nn.Module:  # when the warmed model cannot be copied
                         again = build(cls, source)
                         checks.forward_leaves(again, make, None)
                         return again

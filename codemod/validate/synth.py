@@ -1499,7 +1499,7 @@ def argument_repairs(candidate: Candidate, error: BaseException, cls: type | Non
     if found is not None:
         # the made-up tensors named on the line that raised, given a last dimension that wide
         names = blamed_names(error, [name for name, value in candidate.kwargs.items()
-                                     if isinstance(value, (torch.Tensor, np_ndarray_type()))])
+                                     if isinstance(value, (torch.Tensor, _ndarray_type()))])
         return [{"width": [name, int(found.group(1))]} for name in names]
     found = _NOT_A_REGISTERED_VALUE.search(message)
     if found is not None:
@@ -1615,7 +1615,7 @@ def _strings_read_there(error: BaseException, candidate: Candidate) -> list[list
     return found
 
 
-def np_ndarray_type() -> type:
+def _ndarray_type() -> type:
     import numpy as np  # torch's own dependency
 
     return np.ndarray
