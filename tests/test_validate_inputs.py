@@ -2359,3 +2359,22 @@ def test_an_acquisition_object_named_p_is_made_up_with_arrays_and_its_repairs_bu
     assert "P.tx_dir=" in candidate.description, candidate
     built = Beamformer(**candidate.kwargs)
     assert built.grid.shape == (64, 3) and built.count == len(P.angles)
+
+
+def test_an_assertion_on_the_rank_of_an_argument_made_a_tensor_makes_it_a_nested_list():
+    class Systems(nn.Module):
+        def __init__(self, system_sizes, width):
+            super().__init__()
+            self.system_sizes = torch.tensor(system_sizes, dtype=torch.int64)  # (n_size, n_dim)
+            assert len(self.system_sizes.shape) == 2
+            self.n = self.system_sizes.prod(dim=1)
+            self.width = width
+
+    candidate = synth.Candidate((), {"system_sizes": 8, "width": 8}, "system_sizes=8, width=8")
+    with pytest.raises(AssertionError) as raised:
+        Systems(**candidate.kwargs)
+    repairs = synth.argument_repairs(candidate, raised.value, Systems)
+    assert repairs == [{"rank": ["system_sizes", 2]}], repairs  # not width: the line does not name it
+    again = synth.repaired(candidate, repairs)
+    assert again.description == "system_sizes=[[8, 8], [8, 8]], width=8", again
+    assert Systems(**again.kwargs).n.tolist() == [64, 64]

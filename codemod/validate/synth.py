@@ -1409,6 +1409,10 @@ _STRING_AS_DATA = re.compile(r"new\(\): invalid data type 'str'|could not conver
 # A made-up tensor reshaped into rows of a fixed width (`torch.tensor(grid).reshape(-1, 3)` of
 # points in space): "shape '[-1, 3]' is invalid for input of size 64".
 _ROWS_OF = re.compile(r"shape '\[-1, (\d+)\]' is invalid for input of size \d+")
+# An assertion on the rank of what the constructor made of an argument
+# (`assert len(self.system_sizes.shape) == 2` after `torch.tensor(system_sizes)`).
+_ASSERTED_RANK = re.compile(r"assert\s+(?:len\(\s*(?:self\.)?(\w+)\.shape\s*\)|(?:self\.)?(\w+)\.(?:dim\(\)|ndim))"
+                            r"\s*==\s*(\d)")
 # A made-up number where a registered name is assigned: `nn.CrossEntropyLoss(weight=w)` of a
 # number says "cannot assign 'float' object to buffer 'weight' (torch Tensor or None
 # required)"; `self.theta = theta` on a registered parameter says "cannot assign 'int' as
@@ -1495,6 +1499,9 @@ def argument_repairs(candidate: Candidate, error: BaseException, cls: type | Non
     if _STRING_AS_DATA.search(message):
         # the made-up strings read on the line that raised (`F.tx_dir`), made numbers
         return [{"number": path} for path in _strings_read_there(error, candidate)]
+    ranked = _asserted_ranks(error, candidate) if isinstance(error, AssertionError) else []
+    if ranked:
+        return ranked
     found = _ROWS_OF.search(message)
     if found is not None:
         # the made-up tensors named on the line that raised, given a last dimension that wide
@@ -1615,6 +1622,20 @@ def _strings_read_there(error: BaseException, candidate: Candidate) -> list[list
     return found
 
 
+def _asserted_ranks(error: AssertionError, candidate: Candidate) -> list[dict[str, Any]]:
+    """`assert len(self.system_sizes.shape) == 2` failing on a made-up number: the argument of
+    that name made a nested list of that rank (sizes per system, one row each)."""
+    import linecache
+
+    frames = _repository_frames(error)
+    found = _ASSERTED_RANK.search(linecache.getline(*frames[-1])) if frames else None
+    if found is None or not 1 <= int(found.group(3)) <= 4:
+        return []
+    named = found.group(1) or found.group(2)
+    numbers = [name for name, value in candidate.kwargs.items() if type(value) in (int, float)]
+    return [{"rank": [name, int(found.group(3))]} for name in blamed_names(error, numbers) if name == named]
+
+
 def _ndarray_type() -> type:
     import numpy as np  # torch's own dependency
 
@@ -1733,6 +1754,15 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
                 value, shown = nn.Parameter(value.float()), f"nn.Parameter({shown})"
             kwargs[name] = value
             description = _shown_again(description, name, lambda _, shown=shown: shown)
+        elif "rank" in repair:
+            name, rank = repair["rank"]
+            if type(kwargs.get(name)) not in (int, float):
+                raise Unsynthesizable(f"no made-up number {name!r} to repair")
+            value: Any = kwargs[name]
+            for _ in range(int(rank)):
+                value = [copy.deepcopy(value), copy.deepcopy(value)]
+            kwargs[name] = value
+            description = _shown_again(description, name, lambda _, made=value: str(made))
         elif "width" in repair:
             name, width = repair["width"]
             old_value = kwargs.get(name)
