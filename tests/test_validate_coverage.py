@@ -506,6 +506,41 @@ def test_a_missing_module_used_only_as_a_bare_decorator_leaves_the_function_as_w
     )
 
 
+STYLED_MODEL = """
+import torch
+import torch.nn as nn
+import not_installed_plotting_for_codemod_tests as sns
+
+sns.set()  # a plotting style: nothing keeps what it returns
+PALETTE = None
+
+
+class Styled(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.offset = torch.ones(4)
+
+    def forward(self, x):
+        return self.lin(x) + self.offset
+"""
+
+KEPT_MODEL = STYLED_MODEL.replace("PALETTE = None", "PALETTE = sns.color_palette()  # kept: its value is used")
+
+
+def test_a_missing_modules_call_whose_result_a_modules_top_level_drops_lets_the_import_go_on(tmp_path):
+    _repo(tmp_path, {"pkg/__init__.py": "", "pkg/model.py": STYLED_MODEL, "pkg/kept.py": KEPT_MODEL})
+    rewrite = {"plain": ("        self.offset = torch.ones(4)",
+                         '        self.register_buffer("offset", torch.ones(4), persistent=False)')}
+    styled = _validate(tmp_path, "pkg/model.py", "pkg.model", rewrite, [("Styled", [_finding("Styled", "offset")])])["Styled"]
+    assert styled.verdict is Verdict.PASSED and styled.forward_compared, _detail(styled)
+    assert "statements that keep nothing, let pass: not_installed_plotting_for_codemod_tests.set(...)" in _detail(styled)
+    # a call whose value the module keeps is a use of the missing module: not validated, as before
+    kept = _validate(tmp_path, "pkg/kept.py", "pkg.kept", rewrite, [("Styled", [_finding("Styled", "offset")])])["Styled"]
+    assert kept.verdict is Verdict.NOT_VALIDATED, _detail(kept)
+    assert "color_palette(...) needs the module 'not_installed_plotting_for_codemod_tests'" in kept.message, kept.message
+
+
 def _fake_interpreter(directory: Path, log: Path) -> Path:
     """A "project interpreter": a script that notes each start, then runs this Python."""
     directory.mkdir(parents=True, exist_ok=True)

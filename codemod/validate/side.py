@@ -987,6 +987,9 @@ class WorkerState:
         if stubs.stubbed():
             used = (f"; used only as decorators, which left what they decorate unchanged: {', '.join(stubs.DECORATED)}"
                     if stubs.DECORATED else "")
+            if stubs.DISCARDED_CALLS:
+                used += ("; called at a module's top level in statements that keep nothing, let pass: "
+                         + ", ".join(f"{name}(...)" for name in stubs.DISCARDED_CALLS))
             builds[0]["notes"].append("imported with stand-ins for modules that are not installed: "
                                       + ", ".join(stubs.stubbed()) + f" (not otherwise used while building and running{used})")
         torch.save({"builds": builds, "forward_reads": forward_reads, "handed_on": handed_on,

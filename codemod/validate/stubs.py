@@ -74,6 +74,12 @@ class _StubMeta(abc.ABCMeta):
             if cls.__qualname__ not in DECORATED:
                 DECORATED.append(cls.__qualname__)
             return args[0]
+        if _discarded_at_a_modules_top_level(sys._getframe(1)):
+            # `sns.set()` at the top of a module: a setting of the missing module itself, whose
+            # result nothing keeps; the import goes on, on both sides alike (side.py says so)
+            if cls.__qualname__ not in DISCARDED_CALLS:
+                DISCARDED_CALLS.append(cls.__qualname__)
+            return None
         raise StubUsed(cls._stub_module, f"{cls.__qualname__}(...)")
 
     def _fail(cls, *args: Any, **kwargs: Any) -> Any:
@@ -151,6 +157,25 @@ _finder = StubFinder()
 
 # Stand-ins applied as bare decorators, which returned what they decorate unchanged.
 DECORATED: list[str] = []
+
+# Stand-ins called at a module's top level in a statement that keeps nothing (`sns.set()`).
+DISCARDED_CALLS: list[str] = []
+
+
+def _discarded_at_a_modules_top_level(frame: types.FrameType) -> bool:
+    """Whether ``frame`` runs the top level of a module being imported (not a function, not a
+    class body, not a script or `-c` code, which have no import spec) and drops what the call
+    it is making returns: the instruction after the call is POP_TOP."""
+    import dis
+
+    if frame.f_code.co_name != "<module>" or frame.f_globals.get("__spec__") is None:
+        return False
+    instructions = iter(dis.get_instructions(frame.f_code))
+    for instruction in instructions:
+        if instruction.offset == frame.f_lasti:
+            following = next(instructions, None)
+            return following is not None and following.opname == "POP_TOP"
+    return False
 
 
 # Installed modules stood in for because they refused a stand-in of a missing dependency:
