@@ -513,10 +513,10 @@ def _sink_through_other_objects(facts: AttributeFacts) -> str | None:
             body = scope.body if isinstance(scope, _METHODS) else [s for s in scope.body if not isinstance(s, (*_METHODS, ast.ClassDef))]
             reads = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and n.attr == attr
                      and isinstance(n.ctx, ast.Load) and not (isinstance(n.value, ast.Name) and n.value.id == "self")
-                     and _root_name(n.value) not in CONFIG_NAMES]  # `args.weight` is an option, not the model's
+                     and root_name(n.value) not in CONFIG_NAMES]  # `args.weight` is an option, not the model's
             if reads:
                 others = _bound_by_other_libraries(body, symbols, cls.index)
-                reads = [n for n in reads if _root_name(n.value) not in others]
+                reads = [n for n in reads if root_name(n.value) not in others]
             if not reads:
                 continue
             receivers = {id(n) for n in reads}
@@ -568,7 +568,8 @@ def _bound_by_other_libraries(body: list[ast.stmt], symbols: ModuleSymbols | Non
     return {name for name, other in verdicts.items() if other}
 
 
-def _root_name(node: ast.expr) -> str | None:
+def root_name(node: ast.expr) -> str | None:
+    """The name an attribute, item or call chain starts from (`args` of `args.cfg[0].x`)."""
     while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
         node = node.func if isinstance(node, ast.Call) else node.value
     return node.id if isinstance(node, ast.Name) else None

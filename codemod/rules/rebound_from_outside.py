@@ -25,10 +25,10 @@ import ast
 import re
 from typing import TYPE_CHECKING
 
-from codemod.budget import check_tokens
 from codemod.call_sites import short_source
 from codemod.rules.assigned_from_outside import attribute_stores, called_name
 from codemod.rules.base import Decision, Rule
+from codemod.rules.cpu_data_reads import root_name
 from codemod.segments import CONFIG_NAMES
 
 if TYPE_CHECKING:
@@ -54,53 +54,57 @@ _NOT_A_TENSOR = (ast.List, ast.ListComp, ast.Tuple, ast.Dict, ast.DictComp, ast.
 def decide(facts: AttributeFacts) -> Decision | None:
     if not facts.considered:
         return None
-    found = _rebound_elsewhere(facts)
-    if found is None:
-        stored = _stored_through_another_object(facts)
-        if stored is None:
-            return None
+    rebound, stored = _stores_elsewhere(facts)
+    fix = (f'leave it a plain attribute, or make that code assign a tensor (torch.tensor(...)) before registering '
+           f'"{facts.attr}" as a buffer')
+    if rebound is not None:
+        where, text = rebound
+        return RULE.skip(
+            f"the code that builds this class rebinds it to a non-tensor through the instance ({text}, {where}), "
+            "which a registered buffer refuses with TypeError", fix)
+    if stored is not None:
         where, text = stored
         return RULE.skip(
             f"code outside the class assigns it through another object ({text}, {where}), a value that may not be a "
-            "tensor, which a registered buffer or parameter refuses with TypeError",
-            f'leave it a plain attribute, or make that code assign a tensor (torch.tensor(...)) before registering '
-            f'"{facts.attr}" as a buffer',
-        )
-    where, text = found
-    return RULE.skip(
-        f"the code that builds this class rebinds it to a non-tensor through the instance ({text}, {where}), "
-        "which a registered buffer refuses with TypeError",
-        f'leave it a plain attribute, or make that code assign a tensor (torch.tensor(...)) before registering '
-        f'"{facts.attr}" as a buffer',
-    )
-
-
-def _rebound_elsewhere(facts: AttributeFacts) -> tuple[str, str] | None:
-    """(where, the statement) of the first `x.attr = <list or number>` of the repository whose
-    `x` is not this class's own `self`."""
-    name = facts.cls.cls.name
-    index = facts.cls.index
-    index.scanned_repository = True  # the answer depends on every file that calls the class
-    for path in index.files_calling([name]):
-        text = index.text(path)
-        if not text or f".{facts.attr}" not in text:
-            continue
-        try:
-            check_tokens(text, str(path))  # a file over the parse budget is never parsed (budget.py)
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
-            continue
-        for scope in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
-            instances = _instances_built(scope, name)
-            if not instances:
-                continue
-            for node, value in attribute_stores(_own_statements(scope), facts.attr):
-                if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                        and node.value.id in instances and value is not None):
-                    continue
-                if isinstance(value, _NOT_A_TENSOR) or (isinstance(value, ast.Constant) and value.value is not None):
-                    return f"{path.name}, line {node.lineno}", f"{ast.unparse(node)} = {short_source(value, 40)}"
+            "tensor, which a registered buffer or parameter refuses with TypeError", fix)
     return None
+
+
+def _stores_elsewhere(facts: AttributeFacts) -> tuple[tuple[str, str] | None, tuple[str, str] | None]:
+    """In one walk of the files that store the attribute's name (`x.attr = value`, annotated
+    or not, or `setattr(x, "attr", value)`), each a (where, the statement) or None:
+    - the first store of a list or a number through an instance the same scope builds by
+      calling the class (`region = RegionLayer()`, then `region.anchors = [...]`);
+    - the first store through another object than `self`, not config-named, of a value not
+      recognisably a tensor (_untyped_store)."""
+    attr, name = facts.attr, facts.cls.cls.name
+    index = facts.cls.index
+    mirrored = _fields_copied_from(facts)
+    store = re.compile(rf"\.{re.escape(attr)}\s*(?::[^=\n]*)?=(?!=)|setattr\(")
+    rebound = stored = None
+    for path, tree in index.parsed_files_mentioning(f".{attr}"):  # over the parse budget: never parsed
+        if tree is None or not store.search(index.text(path) or ""):
+            continue
+        scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]
+        for scope in scopes:
+            instances = _instances_built(scope, name)
+            for node, value in attribute_stores(_own_statements(scope), attr):
+                if rebound is None and instances and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                        and node.value.id in instances and value is not None and (
+                            isinstance(value, _NOT_A_TENSOR) or (isinstance(value, ast.Constant) and value.value is not None)):
+                    rebound = f"{path.name}, line {node.lineno}", f"{ast.unparse(node)} = {short_source(value, 40)}"
+        if rebound is not None:
+            return rebound, None
+        if stored is None:
+            stores = [(node, value, scope) for scope in scopes for node, value in attribute_stores(_own_statements(scope), attr)]
+            for node, value, scope in sorted(stores, key=lambda item: item[0].lineno):
+                if _untyped_store(node, value, scope, mirrored):
+                    target = node.value if isinstance(node, ast.Attribute) else node.args[0]
+                    shown = short_source(node, 40) if isinstance(node, ast.Call) else \
+                        f"{short_source(target, 40)}.{attr} = {short_source(value, 40)}"
+                    stored = f"{path.name}, line {node.lineno}", shown
+                    break
+    return rebound, stored
 
 
 def _instances_built(scope: ast.AST, class_name: str) -> set[str]:
@@ -128,42 +132,27 @@ _TENSOR_RESULT_METHODS = frozenset({
     "new_zeros", "new_ones", "new_full"})
 
 
-def _stored_through_another_object(facts: AttributeFacts) -> tuple[str, str] | None:
-    """(where, the statement) of the first `obj.attr = value` (or `setattr(obj, "attr", value)`)
-    of the repository whose `obj` is not a bare `self` nor config-named and whose value is not
-    recognisably a tensor (None, a torch call, a tensor method's result, a parameter)."""
-    attr = facts.attr
-    index = facts.cls.index
-    mirrored = _fields_copied_from(facts)
-    store = re.compile(rf"\.{re.escape(attr)}\s*=(?!=)|setattr\(")
-    for path, tree in index.parsed_files_mentioning(f".{attr}", any_of=(f'"{attr}"', f"'{attr}'", f".{attr} ", f".{attr}=")):
-        if tree is None or not store.search(index.text(path) or ""):
-            continue
-        scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]
-        stores = [(node, value, scope) for scope in scopes for node, value in attribute_stores(_own_statements(scope), attr)]
-        for node, value, scope in sorted(stores, key=lambda item: item[0].lineno):
-            target = node.value if isinstance(node, ast.Attribute) else node.args[0]
-            if isinstance(target, ast.Name) and target.id == "self":
-                continue  # the class's own (or another class's own) attribute: its analysis decides
-            if isinstance(target, ast.Name) and target.id in _configs_built(scope):
-                continue  # `configs = types.SimpleNamespace()`: an option holder the scope builds
-            if isinstance(target, ast.Name) and mirrored:
-                # `P.c = 1540` where the constructor copies `F.c` from the data it is handed: a
-                # plain name elsewhere holds such data (the instances it builds, rule above)
-                continue
-            root = target
-            while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
-                root = root.func if isinstance(root, ast.Call) else root.value
-            if isinstance(root, ast.Name) and _names_a_config(root.id):
-                continue  # `args.alpha = 0.1`, `train_cfg.alpha = 0.1`: an option, not a module
-            if isinstance(target, ast.Attribute) and _names_a_config(target.attr):
-                continue  # `self.args.alpha = 0.1`
-            if value is None or _recognisably_a_tensor(value):
-                continue
-            shown = short_source(node, 40) if isinstance(node, ast.Call) else \
-                f"{short_source(target, 40)}.{attr} = {short_source(value, 40)}"
-            return f"{path.name}, line {node.lineno}", shown
-    return None
+def _untyped_store(node: ast.AST, value: ast.expr | None, scope: ast.AST, mirrored: set[str]) -> bool:
+    """Whether a store (`obj.attr = value` or `setattr(obj, "attr", value)`) may put a non-tensor
+    into an instance of the class: its object is not a bare `self`, not an option holder (a
+    config-named one, or one the scope builds), not a plain name where the constructor copies
+    the field from the data it is handed (``mirrored``), and its value is not recognisably a
+    tensor (None, a torch call, a tensor method's result, a parameter)."""
+    target = node.value if isinstance(node, ast.Attribute) else node.args[0]
+    if isinstance(target, ast.Name):
+        if target.id == "self":
+            return False  # the class's own (or another class's own) attribute: its analysis decides
+        if target.id in _configs_built(scope):
+            return False  # `configs = types.SimpleNamespace()`: an option holder the scope builds
+        if mirrored:
+            # `P.c = 1540` where the constructor copies `F.c` from the data it is handed: a
+            # plain name elsewhere holds such data (the instances it builds, rule above)
+            return False
+    if _names_a_config(root_name(target) or ""):
+        return False  # `args.alpha = 0.1`, `train_cfg.alpha = 0.1`: an option, not a module
+    if isinstance(target, ast.Attribute) and _names_a_config(target.attr):
+        return False  # `self.args.alpha = 0.1`
+    return value is not None and not _recognisably_a_tensor(value)
 
 
 def _names_a_config(name: str) -> bool:
