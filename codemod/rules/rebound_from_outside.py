@@ -98,7 +98,7 @@ def _stores_elsewhere(facts: AttributeFacts) -> tuple[tuple[str, str] | None, tu
         if stored is None:
             stores = [(node, value, scope) for scope in scopes for node, value in attribute_stores(_own_statements(scope), attr)]
             for node, value, scope in sorted(stores, key=lambda item: item[0].lineno):
-                if _untyped_store(node, value, scope, mirrored):
+                if _untyped_store(node, value, scope, mirrored, _instances_built(scope, name)):
                     target = node.value if isinstance(node, ast.Attribute) else node.args[0]
                     shown = short_source(node, 40) if isinstance(node, ast.Call) else \
                         f"{short_source(target, 40)}.{attr} = {short_source(value, 40)}"
@@ -132,21 +132,23 @@ _TENSOR_RESULT_METHODS = frozenset({
     "new_zeros", "new_ones", "new_full"})
 
 
-def _untyped_store(node: ast.AST, value: ast.expr | None, scope: ast.AST, mirrored: set[str]) -> bool:
+def _untyped_store(node: ast.AST, value: ast.expr | None, scope: ast.AST, mirrored: set[str],
+                   instances: set[str]) -> bool:
     """Whether a store (`obj.attr = value` or `setattr(obj, "attr", value)`) may put a non-tensor
     into an instance of the class: its object is not a bare `self`, not an option holder (a
     config-named one, or one the scope builds), not a plain name where the constructor copies
-    the field from the data it is handed (``mirrored``), and its value is not recognisably a
-    tensor (None, a torch call, a tensor method's result, a parameter)."""
+    the field from the data it is handed (``mirrored``; never one of the ``instances`` the
+    scope builds by calling the class), and its value is not recognisably a tensor (None, a
+    torch call, a tensor method's result, a parameter)."""
     target = node.value if isinstance(node, ast.Attribute) else node.args[0]
     if isinstance(target, ast.Name):
         if target.id == "self":
             return False  # the class's own (or another class's own) attribute: its analysis decides
         if target.id in _configs_built(scope):
             return False  # `configs = types.SimpleNamespace()`: an option holder the scope builds
-        if mirrored:
+        if mirrored and target.id not in instances:
             # `P.c = 1540` where the constructor copies `F.c` from the data it is handed: a
-            # plain name elsewhere holds such data (the instances it builds, rule above)
+            # plain name elsewhere holds such data, unless the scope built it from the class
             return False
     if _names_a_config(root_name(target) or ""):
         return False  # `args.alpha = 0.1`, `train_cfg.alpha = 0.1`: an option, not a module
