@@ -1478,16 +1478,14 @@ class WorkerState:
             if data.get("attrs_after_forward") and make is not None:
                 # a lazy slot filled by a first forward, then the model cast: the rewritten
                 # buffer is cast with it, the original's plain tensor is not
-                def warmed_casts() -> dict[str, Any]:
+                def build_warmed() -> torch.nn.Module:
                     warmed = build(cls, source)
                     checks.forward_leaves(warmed, make, None)
+                    return warmed
 
-                    def build_warmed() -> torch.nn.Module:  # when the warmed model cannot be copied
-                        again = build(cls, source)
-                        checks.forward_leaves(again, make, None)
-                        return again
-
-                    return checks.casts(warmed, attrs, make, build_warmed)
+                def warmed_casts() -> dict[str, Any]:
+                    # built again the same way for each cast where the warmed model cannot be copied
+                    return checks.casts(build_warmed(), attrs, make, build_warmed)
 
                 with self._read_trace or contextlib.nullcontext():
                     guarded("casts_after_forward", warmed_casts)

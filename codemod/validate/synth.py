@@ -1601,16 +1601,22 @@ def _repository_frames(error: BaseException) -> list[tuple[str, int]]:
             if filename.startswith(root) and "site-packages" not in filename]
 
 
+def _raising_line(error: BaseException) -> str:
+    """The text of the line in the repository's own code that raised ``error`` (the innermost
+    repository frame); "" where no frame of the traceback is the repository's."""
+    import linecache
+
+    frames = _repository_frames(error)
+    return linecache.getline(*frames[-1]) if frames else ""
+
+
 def _strings_read_there(error: BaseException, candidate: Candidate) -> list[list[str]]:
     """``[argument, attribute]`` for each made-up namespace attribute holding a string that the
     line that raised ``error`` reads (`argument.attribute`, or any `.attribute` of it kept on
     self), and ``[argument]`` for a made-up string argument it names."""
-    import linecache
-
-    frames = _repository_frames(error)
-    if not frames:
+    line = _raising_line(error)
+    if not line:
         return []
-    line = linecache.getline(*frames[-1])
     words = set(re.findall(r"[A-Za-z_]\w*", line))
     found: list[list[str]] = []
     for name, value in candidate.kwargs.items():
@@ -1625,10 +1631,7 @@ def _strings_read_there(error: BaseException, candidate: Candidate) -> list[list
 def _asserted_ranks(error: AssertionError, candidate: Candidate) -> list[dict[str, Any]]:
     """`assert len(self.system_sizes.shape) == 2` failing on a made-up number: the argument of
     that name made a nested list of that rank (sizes per system, one row each)."""
-    import linecache
-
-    frames = _repository_frames(error)
-    found = _ASSERTED_RANK.search(linecache.getline(*frames[-1])) if frames else None
+    found = _ASSERTED_RANK.search(_raising_line(error))
     if found is None or not 1 <= int(found.group(3)) <= 4:
         return []
     named = found.group(1) or found.group(2)
@@ -1645,22 +1648,17 @@ def _ndarray_type() -> type:
 def _keyed_again(error: BaseException, key: str) -> bool:
     """Whether the line that raised ``error`` subscripts the value read at ``key`` by a string
     key in turn (`config['weighting_nn']['loss_lower_bound']`): a nested dict, not a list."""
-    import linecache
-
-    frames = _repository_frames(error)
-    return bool(frames) and re.search(_KEYED_AGAIN.format(key=re.escape(key)), linecache.getline(*frames[-1])) is not None
+    return re.search(_KEYED_AGAIN.format(key=re.escape(key)), _raising_line(error)) is not None
 
 
 def _unpacked_counts(error: BaseException, names: list[str]) -> dict[str, int]:
     """name -> how many targets the line that raised ``error`` unpacks it into (`self.lo,
     self.hi = bounds`: bounds -> 2), for those of ``names`` unpacked there whole."""
-    import linecache
-
-    frames = _repository_frames(error)
-    if not frames:
+    line = _raising_line(error)
+    if not line:
         return {}
     try:
-        tree = ast.parse(linecache.getline(*frames[-1]).strip())
+        tree = ast.parse(line.strip())
     except SyntaxError:
         return {}
     counts: dict[str, int] = {}
