@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 
 from .discovery import display_path
 
-__all__ = ["ConfigError", "KNOWN_KEYS", "check_device", "check_timeout", "find_project_root", "load_config", "load_style"]
+__all__ = ["ConfigError", "KNOWN_KEYS", "check_device", "check_timeout", "find_project_root", "load_config", "project_scope", "load_style"]
 
 
 def _toml_reader():
@@ -58,6 +58,24 @@ def find_project_root(paths: Sequence[Path]) -> Path:
     while os.path.isfile(os.path.join(common, "__init__.py")) and os.path.dirname(common) != common:
         common = os.path.dirname(common)
     return Path(common)
+
+
+def project_scope(paths: Sequence[Path], root: Path) -> Path:
+    """The folder whose files the repository-wide searches read (callers, stores made
+    elsewhere): ``root`` where a marker names it; without one, the outermost package holding
+    ``paths``, not ``root`` above it. A repository whose top folder is itself a package
+    (an ``__init__.py`` beside its scripts), unpacked into a folder of downloads, is read
+    alone: its neighbours are other projects, whose code says nothing about it."""
+    if any(os.path.isfile(os.path.join(root, m)) for m in PROJECT_MARKERS) or os.path.exists(os.path.join(root, ".git")):
+        return root
+    directories = [os.path.abspath(p) if os.path.isdir(p) else os.path.dirname(os.path.abspath(p)) for p in paths]
+    if not directories:
+        return root
+    common = os.path.commonpath(directories)
+    below = os.path.relpath(common, os.path.abspath(root))
+    if below == os.curdir or below.startswith(os.pardir):
+        return root
+    return Path(os.path.abspath(root), below.split(os.sep)[0])
 
 
 # --- value checks: each returns the normalised value or raises ValueError("must be ...")

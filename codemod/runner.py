@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codemod.config import find_project_root
+from codemod.config import find_project_root, project_scope
 from codemod.discovery import Discovery, discover, display_path, module_map
 from codemod.cache import Entry, ResultCache, cache_base, file_digest, repository_digest
 from codemod.fileio import SourceError, SourceFile, read_source, write_source_atomic
@@ -242,7 +242,8 @@ def _run_stages(
         found = files_to_analyse(paths, options, root)
     report = RunReport(root=root, errors=list(found.errors))
     files = found.files  # reported and rewritten
-    index_files = _project_files(root, files, options) if options.index_project and files else files
+    scope = project_scope([Path(p) for p in paths], root)
+    index_files = _project_files(scope, root, files, options) if options.index_project and files else files
     index_root = Path(os.path.realpath(root))  # the files are real paths too
     shown = [stdin[1]] if stdin is not None else [display_path(path, cwd) for path in files]
     analyses: list[FileAnalysis | None] = [None] * len(files)
@@ -336,9 +337,9 @@ def _validation_prestarted(root: Path, options: RunOptions, likely: bool):
         release_prestarted()
 
 
-def _project_files(root: Path, given: list[Path], options: RunOptions) -> list[Path]:
-    """Every file of the project (walked as a run over its root would), and the given ones."""
-    project = discover([root], excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=root)
+def _project_files(scope: Path, root: Path, given: list[Path], options: RunOptions) -> list[Path]:
+    """Every file of the project in ``scope`` (walked as a run over it would), and the given ones."""
+    project = discover([scope], excludes=options.excludes, respect_gitignore=options.respect_gitignore, root=root)
     known = set(project.files)
     extra = [path for path in given if path not in known]  # named explicitly, outside the walk
     return sorted(project.files + extra) if extra else project.files

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from codemod.config import KNOWN_KEYS, ConfigError, find_project_root, load_config
+from codemod.config import KNOWN_KEYS, ConfigError, find_project_root, load_config, project_scope
 
 
 @pytest.fixture
@@ -191,3 +191,21 @@ def test_find_project_root_without_markers(tmp_path: Path) -> None:
 def test_find_project_root_of_missing_file_uses_its_directory(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("")
     assert find_project_root([tmp_path / "not_yet.py"]) == tmp_path
+
+
+def test_a_project_without_markers_is_read_from_its_outermost_package_not_its_neighbours(tmp_path: Path) -> None:
+    downloads = tmp_path / "downloads"
+    repo = downloads / "repo"
+    (repo / "models").mkdir(parents=True)
+    for folder in (repo, repo / "models"):
+        (folder / "__init__.py").write_text("")
+    (downloads / "other").mkdir()
+    if any((p / "pyproject.toml").is_file() or (p / ".git").exists() for p in downloads.parents):
+        pytest.skip("the temporary directory lies inside a project")
+    root = find_project_root([repo / "models"])
+    assert root == downloads, "the import root: the folder above the outermost package"
+    assert project_scope([repo / "models"], root) == repo
+    assert project_scope([repo / "models" / "net.py"], root) == repo
+    assert project_scope([downloads], find_project_root([downloads])) == downloads, "asked for the folder above"
+    (repo / "setup.py").write_text("")
+    assert project_scope([repo / "models"], find_project_root([repo / "models"])) == repo
