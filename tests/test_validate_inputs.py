@@ -2378,3 +2378,116 @@ def test_an_assertion_on_the_rank_of_an_argument_made_a_tensor_makes_it_a_nested
     again = synth.repaired(candidate, repairs)
     assert again.description == "system_sizes=[[8, 8], [8, 8]], width=8", again
     assert Systems(**again.kwargs).n.tolist() == [64, 64]
+
+
+def _raised(model: nn.Module, candidate: dict) -> BaseException:
+    args, kwargs = synth.make_inputs(candidate)
+    with pytest.raises(Exception) as raised:
+        model(*args, **kwargs)
+    return raised.value
+
+
+def test_the_input_the_raising_line_names_is_made_again_not_the_first():
+    class RightHandSide(nn.Module):  # an ODE's right-hand side: a time, then a state per sample
+        def __init__(self):
+            super().__init__()
+            self.rate = torch.tensor([0.5])
+
+        def forward(self, t, y):
+            storage = y[:, 0]
+            return storage * self.rate + t
+
+    model = RightHandSide()
+    vectors = {"args": [{"op": "rand", "shape": [2]}, {"op": "randn", "shape": [2]}], "kwargs": {}}
+    error = _raised(model, vectors)
+    assert "too many indices for tensor of dimension 1" in str(error)
+    # the first input, and the second made like it, both made matrices: `storage + t` fails
+    plain = synth.repaired_candidates(vectors, str(error))
+    assert plain and not _runs(model, plain[0]), plain
+    focused = synth.forward_repairs(model, vectors, error)
+    assert focused[0]["args"][0] == vectors["args"][0], "the time, which the line does not name, is kept"
+    assert len(focused[0]["args"][1]["shape"]) == 2 and _runs(model, focused[0]), focused[0]
+    assert all(again in focused for again in plain), "the first input's repairs follow"
+
+
+def test_an_input_forward_leaves_at_none_is_given_a_tensor_where_the_raising_line_reads_it():
+    class Decoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = torch.tensor(2.0)
+
+        def forward(self, x, prefix=None, temperature=None):
+            prefix_len, _, width = prefix.shape
+            return x[:, :prefix_len] * self.scale + width
+
+    model = Decoder()
+    first = {"args": [{"op": "randn", "shape": [2, 7, 8]}], "kwargs": {}}
+    error = _raised(model, first)
+    assert "'NoneType' object" in str(error)
+    again = synth.forward_repairs(model, first, error)
+    assert again[0] == {"args": first["args"], "kwargs": {"prefix": first["args"][0]}}, again
+    assert _runs(model, again[0])
+    assert not any("temperature" in c["kwargs"] for c in again), "only the input the line reads"
+    # a None read the line makes of no input forward leaves at None: no such input given
+    assert synth.forward_repairs(model, first, TypeError("'NoneType' object is not callable")) == \
+        synth.repaired_candidates(first, "'NoneType' object is not callable")
+
+
+def test_an_input_of_a_matrix_product_is_made_again_as_a_matrix():
+    class Spread(nn.Module):  # an epidemic on a graph: infections spread along the adjacency
+        def __init__(self):
+            super().__init__()
+            self.A = torch.eye(16)
+
+        def forward(self, infected):
+            return torch.mm(self.A, infected.transpose(0, 1)).transpose(0, 1)
+
+    model = Spread()
+    sequences = {"args": [{"op": "randn", "shape": [2, 7, 16]}], "kwargs": {}}
+    error = _raised(model, sequences)
+    assert "must be a matrix" in str(error)
+    again = synth.forward_repairs(model, sequences, error)
+    assert again and all(len(c["args"][0]["shape"]) == 2 for c in again), again
+    assert any(_runs(model, c) for c in again)
+    transposed = _raised(Transposed(), sequences)
+    assert "t() expects a tensor with <= 2 dimensions" in str(transposed)
+    assert any(_runs(Transposed(), c) for c in synth.forward_repairs(Transposed(), sequences, transposed))
+
+
+class Transposed(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.A = torch.eye(16)
+
+    def forward(self, x):
+        return self.A @ x.t()
+
+
+def test_a_made_up_argument_a_forward_raises_on_is_made_again_where_a_forward_then_runs():
+    class Scaled(nn.Module):  # `self.table[0]` of a made-up number: the build runs, no forward does
+        def __init__(self, table, width):
+            super().__init__()
+            self.table = table
+            self.width = width
+            self.scale = torch.ones(1)
+
+        def forward(self, x):
+            return x * self.table[0] * self.scale
+
+    candidate = synth.argument_candidates(Scaled)[0]
+    assert not isinstance(candidate.kwargs["table"], torch.Tensor), candidate
+    repairs = build._repairs_forward_asks_for(Scaled, candidate, [], None)
+    assert repairs and all("table" in json.dumps(repair) for repair in repairs), repairs
+    model = build._synth_build(Scaled, synth.repaired(candidate, repairs))
+    assert isinstance(model.table, torch.Tensor) and model.width == candidate.kwargs["width"], "width left alone"
+
+    class Unrelated(nn.Module):  # the forward raises on its inputs only: the arguments stay as made up
+        def __init__(self, table):
+            super().__init__()
+            self.table = torch.ones(1)
+
+        def forward(self, x):
+            raise ValueError("no input is right")
+
+    plain = synth.argument_candidates(Unrelated)[0]
+    assert build._repairs_forward_asks_for(Unrelated, plain, [], None) == []

@@ -310,6 +310,7 @@ def resolve_source(
         for index, candidate in enumerate(candidates):
             try:
                 repairs = _repairs_that_build(cls, candidate, context.rewritten if context is not None else [])
+                repairs = _repairs_forward_asks_for(cls, candidate, repairs, context)
             except Exception as exc:
                 note = f"({candidate.description}) raised {format_exception(exc)}"
                 last = getattr(exc, "codemod_last_attempt", None)
@@ -369,6 +370,45 @@ def _repairs_that_build(cls: type, candidate: Any, rewritten: list[str] = ()) ->
         if tensors > best[0]:
             best = (tensors, tried)
     return best[1]
+
+
+# Repairs of the made-up arguments tried for a forward that raised with every input
+# (_repairs_forward_asks_for): builds, at most.
+MAX_FORWARD_REPAIRS = 4
+
+
+def _repairs_forward_asks_for(cls: type, candidate: Any, repairs: list[dict[str, Any]],
+                              context: Context | None) -> list[dict[str, Any]]:
+    """``repairs``, and one more where the built model's forward raises with every input and
+    its error blames a made-up argument the model holds (synth.argument_repairs, as for a
+    build's error): `self.ele_pos[0, 0]` of a made-up vector, `self.g(t, y)` of a made-up
+    number. The repair is kept only where a forward then runs; the other side applies it too."""
+    from codemod.validate import probe, synth
+
+    known = [u["inputs"] for u in (context.usages if context is not None else []) if u.get("inputs")]
+    importer = context.importer if context is not None else None
+    current = synth.repaired(candidate, repairs)
+    found = probe.first_inputs(_synth_build(cls, current), known, importer)
+    if found.inputs is not None or not found.failures:
+        return repairs
+    tried = 0
+    seen: list[dict[str, Any]] = []
+    for _, error in found.failures:
+        if not synth.blamed_names(error, list(current.kwargs)):
+            continue  # the error is about the inputs, or about nothing the arguments made
+        for repair in synth.argument_repairs(current, error, cls):
+            if repair in seen or tried >= MAX_FORWARD_REPAIRS:
+                continue
+            seen.append(repair)
+            tried += 1
+            synth.forget_mapping_reads()
+            try:
+                model = _synth_build(cls, synth.repaired(candidate, [*repairs, repair]))
+            except Exception:
+                continue
+            if probe.first_inputs(model, known, importer).inputs is not None:
+                return [*repairs, repair]
+    return repairs
 
 
 def _tensor_items_where_kept(cls: type, candidate: Any, repairs: list[dict[str, Any]], model: Any,

@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterator
 
 import torch
 
-from codemod.validate import checks, compare, compat, cuda_standin, definitions, devices, own_folder, reads, stubs, synth
+from codemod.validate import checks, compare, compat, cuda_standin, definitions, devices, own_folder, probe, reads, stubs, synth
 from codemod.validate.build import (
     FORWARD_SEED,
     Context,
@@ -1513,9 +1513,6 @@ class WorkerState:
         known = list(source.known_inputs) + [u["inputs"] for u in self.context.usages
                                               if u.get("inputs") and u["inputs"] not in source.known_inputs
                                               and source.method is None]
-        candidates = synth.input_candidates(model, known)
-        if not candidates:
-            return
         phase("inputs:probe")
         try:
             trial_model = copy.deepcopy(model)
@@ -1524,39 +1521,14 @@ class WorkerState:
                 trial_model = build(cls, source)
             except BaseException:
                 return
-        errors = []
-        repairs = 0
-        made_again: list[dict[str, Any]] = []  # candidates a failure's error asked for
-        for candidate in candidates:  # grows: a failure's error may name the rank it needed
-            try:
-                seed_all(1)
-                args, kwargs = synth.make_inputs(candidate, self.context.importer)
-                seed_all(FORWARD_SEED)
-                with torch.no_grad():
-                    trial_model(*args, **kwargs)
-            except (Exception, SystemExit) as exc:  # `else: sys.exit()` for inputs it does not expect
-                errors.append(f"({synth.describe(candidate)}) raised {format_exception(exc)}")
-                if candidate not in known and repairs < MAX_REPAIRED_INPUTS:
-                    for repaired in synth.repaired_candidates(candidate, str(exc)):
-                        if repaired not in candidates and repairs < MAX_REPAIRED_INPUTS:
-                            candidates.append(repaired)
-                            made_again.append(repaired)
-                            repairs += 1
-                continue
-            self.use_inputs(source, candidate)
-            where = "the repository's own call" if candidate in known else "made up from the model's layers"
-            data["notes"].append(f"forward inputs {where}: {synth.describe(candidate)}")
-            break
-        else:
-            # the first error, and where inputs were made again as errors asked, the last one's:
-            # the reason no forward ran (`torch.stft` needing `return_complex` once the signal is
-            # long enough), not only the first input's shortcoming
-            last = errors[candidates.index(made_again[-1])] if made_again else None
-            if last is not None and last.split(" raised ", 1)[-1] == errors[0].split(" raised ", 1)[-1]:
-                last = None
-            data["notes"].append(_NO_INPUTS_NOTE + errors[0]
-                                 + (f"; made again as the errors asked, the last {last}" if last else ""))
+        found = probe.first_inputs(trial_model, known, self.context.importer)
         del trial_model
+        if found.inputs is not None:
+            self.use_inputs(source, found.inputs)
+            where = "the repository's own call" if found.known else "made up from the model's layers"
+            data["notes"].append(f"forward inputs {where}: {synth.describe(found.inputs)}")
+        elif found.failures:
+            data["notes"].append(_NO_INPUTS_NOTE + found.why_none_ran())
 
     def use_inputs(self, source: Source, spec: dict[str, Any]) -> None:
         importer = self.context.importer
@@ -1612,10 +1584,6 @@ class WorkerState:
                 result["status"] = devices.classify_device_error(exc)
             result["error"] = _first_line(exc)
         return result
-
-
-# Inputs made again at the rank a failed forward asked for, at most (synth.repaired_candidates).
-MAX_REPAIRED_INPUTS = 12
 
 
 def _empty_slot(build_data: dict[str, Any], attr: str) -> bool:

@@ -44,7 +44,7 @@ import sys
 import textwrap
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import torch
@@ -2273,6 +2273,8 @@ _EXPECTED_RANK = re.compile(r"Expected (?:\d)D \(unbatched\) or (\d)D \(batched\
 # downsamplings": images one step past that side.
 _LARGER_THAN = re.compile(r"(?:size|side|resolution)[^.\n]{0,40}?(?:larger|greater|bigger) than (\d+)")
 MAX_IMAGE_SIDE = 512
+# `torch.mm(self.A, x)` or `x.t()` handed a batch of sequences: both take matrices only
+_MATRIX_WANTED = re.compile(r"\b(?:self|mat1|mat2) must be a matrix|t\(\) expects a tensor with <= 2 dimensions")
 # `x.size(2)` or `x.flatten(2)` of a matrix: a dimension past the input's last, so at least one more
 _DIM_RANGE = re.compile(r"Dimension out of range \(expected to be in range of \[-(\d+), -?\d+\], but got (-?\d+)\)")
 
@@ -2468,11 +2470,77 @@ def _images_for_features(candidate: dict[str, Any], ours: int, wanted: int) -> l
     return [_with_image_size(candidate, s) for s in dict.fromkeys(sides) if 1 <= s <= MAX_IMAGE_SIDE and s != side]
 
 
-def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
+def repaired_candidates(candidate: dict[str, Any], message: str, blamed: Iterable[int] = ()) -> list[dict[str, Any]]:
     """Made-up inputs again, at the rank or size a failed forward's error asks for (its first
     input, and those made like it): `(2 x 16)` raising `not enough values to unpack (expected
     4, got 2)` gives `(2 x 16 x 16 x 16)` and `(2 x 3 x 32 x 32)`; a broadcast against a held
-    tensor of 200 features gives the input those 200; [] when the error says neither."""
+    tensor of 200 features gives the input those 200; [] when the error says neither.
+
+    ``blamed``: the positions (in ``_input_specs`` order) of the inputs the line that raised
+    names, where known. Those are made again first, the others held as they were: `S1 =
+    y[:, 0]` in `forward(self, t, y)` asks more of ``y``, not of ``t``, the first. The repairs
+    of the first input follow, as without that knowledge."""
+    plain = _repairs(candidate, message)
+    specs = _input_specs(candidate)
+    blamed = {k for k in blamed if 0 <= k < len(specs)}
+    if not blamed or len(blamed) == len(specs):
+        return plain
+    held = {k: spec for k, spec in enumerate(specs) if k not in blamed}
+    focused = [_unmasked(again, held) for again in _repairs(_masked(candidate, held), message)]
+    return _distinct(focused + plain)
+
+
+# A forward input left at its default None that the line that raised reads as a tensor
+# (`prefix_len, _, input_dim = prefix.shape` in `forward(self, x, prefix=None)`).
+_NONE_READ = re.compile(r"'NoneType' object (?:has no attribute '\w+'|is not subscriptable|is not iterable)"
+                        r"|unsupported operand type\(s\) for [^:]+: '(?:NoneType|Tensor)' and '(?:NoneType|Tensor)'"
+                        r"|must be Tensor, not NoneType|but got NoneType")
+
+
+def forward_repairs(model: nn.Module, candidate: dict[str, Any], error: BaseException) -> list[dict[str, Any]]:
+    """Inputs to try after ``candidate`` made ``model``'s forward raise ``error``: first, where
+    the line that raised reads an input forward leaves at None, that input given a tensor made
+    like the first; then repaired_candidates, aimed at the inputs that line names."""
+    message = str(error)
+    try:
+        parameters = list(inspect.signature(entry_point(type(model))).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return repaired_candidates(candidate, message)
+    args, kwargs = list(candidate.get("args", [])), dict(candidate.get("kwargs", {}))
+    positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    names = [*positional[:len(args)], *[""] * (len(args) - len(positional)), *kwargs]
+    named = set(blamed_names(error, [name for name in names if name]))
+    out = []
+    if _NONE_READ.search(message):
+        unset = [p.name for p in parameters if p.default is None and p.name not in names
+                 and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        like = _first_input(candidate, (*_FLOAT_DRAWS, "randint"))
+        if like is not None:
+            out += [{"args": args, "kwargs": {**kwargs, name: dict(like)}} for name in blamed_names(error, unset)[:2]]
+    out += repaired_candidates(candidate, message, [k for k, name in enumerate(names) if name in named])
+    return _distinct(out)
+
+
+# A stand-in for an input a repair must leave alone (no repair makes anything of this op).
+_HELD = "held"
+
+
+def _masked(candidate: dict[str, Any], held: dict[int, Any]) -> dict[str, Any]:
+    """``candidate`` with the inputs at the positions of ``held`` replaced by stand-ins."""
+    args = [{"op": _HELD, "k": k} if k in held else spec for k, spec in enumerate(candidate.get("args", []))]
+    offset = len(args)
+    kwargs = {name: {"op": _HELD, "k": offset + k} if offset + k in held else spec
+              for k, (name, spec) in enumerate(candidate.get("kwargs", {}).items())}
+    return {"args": args, "kwargs": kwargs}
+
+
+def _unmasked(candidate: dict[str, Any], held: dict[int, Any]) -> dict[str, Any]:
+    """``candidate`` with its stand-ins given back the inputs they stood for."""
+    return _mapped(candidate, lambda spec: held[spec["k"]] if isinstance(spec, dict) and spec.get("op") == _HELD else spec)
+
+
+def _repairs(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
+    """repaired_candidates, for the first input the error can be about."""
     sized = _sized_again(candidate, message)
     if sized:
         return _distinct(sized)
@@ -2517,6 +2585,8 @@ def repaired_candidates(candidate: dict[str, Any], message: str) -> list[dict[st
         rank = int(found.group(1)) // 2 + 2
     elif (found := _EXPECTED_RANK.search(message)) is not None:
         rank = int(next(g for g in found.groups() if g))
+    elif _MATRIX_WANTED.search(message):
+        rank = 2
     elif (found := _TOO_MANY_INDICES.search(message)) is not None:
         rank = int(found.group(1)) + 1
         first = _first_input(candidate, ("randn", "rand"))
