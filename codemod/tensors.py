@@ -186,9 +186,10 @@ def merge_branches(a: Value, b: Value) -> Value:
     for t, other in ((a, b), (b, a)):
         if t.is_tensor and other.kind is Kind.NONE:
             return replace(t, kind=Kind.TENSOR_OR_NONE)
-        if t.kind is Kind.TENSOR and other.kind is Kind.SEQUENCE and not t.requires_grad and _holds_only_tensors(other):
+        if t.kind in (Kind.TENSOR, Kind.PARAMETER) and other.kind is Kind.SEQUENCE and _holds_only_tensors(other):
             # an LSTM's `(h, c)` or a GRU's `h` by configuration: tensors either way, never
-            # one buffer (a report's business, as any sequence of tensors is)
+            # one buffer (a report's business, as any sequence of tensors is), learnt ones too
+            # (a pair of initial states as nn.Parameters, or the first alone)
             return Value(Kind.SEQUENCE, combine_state(t, other), or_tensor=True)
     if a.kind is b.kind and a.kind in (Kind.NONE, Kind.NON_TENSOR):
         if a.module_types or b.module_types:
@@ -211,8 +212,8 @@ def _holds_only_tensors(value: Value) -> bool:
     """A sequence whose every item is known to be a tensor (the elements of a tuple display, or
     a sequence of tensors with no item of another kind recorded)."""
     if value.elements is not None:
-        return bool(value.elements) and all(e.kind is Kind.TENSOR for e in value.elements)
-    return value.items is None or value.items.kind is Kind.TENSOR
+        return bool(value.elements) and all(e.kind in (Kind.TENSOR, Kind.PARAMETER) for e in value.elements)
+    return value.items is None or value.items.kind in (Kind.TENSOR, Kind.PARAMETER)
 
 
 def is_literal(node: ast.expr) -> bool:

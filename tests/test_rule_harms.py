@@ -511,3 +511,17 @@ def test_a_number_assigned_through_an_untyped_object_or_a_fitting_loop_keeps_the
         run(_module(original, f"{case}_plain"))  # the original runs
         with pytest.raises(TypeError, match="cannot assign '(int|float)' as buffer"):
             run(_module(as_buffer, f"{case}_buffer"))
+
+
+def test_a_learnt_initial_state_is_registered_alone_but_not_as_a_pair():
+    original, rewritten = _case("report_container_learnt_initial_state_by_configuration")
+    assert rewritten == original, "reported, never rewritten"
+    module = _module(original, "original")
+    pair, alone = module.Recurrent(4, lstm=True), module.Recurrent(4, lstm=False)
+    # the GRU's one nn.Parameter joins the model; the LSTM's pair is unseen by optimizers,
+    # .to() and state_dict: the report's business, whichever the configuration
+    assert "initial" in dict(alone.named_parameters()) and "initial" in alone.state_dict()
+    assert not any(p is pair.initial[0] for p in pair.parameters())
+    assert "initial" not in pair.state_dict() and "initial.0" not in pair.state_dict()
+    moved = pair.to(torch.float64)
+    assert moved.initial[0].dtype == torch.float32
