@@ -61,6 +61,16 @@ _TORCH_NAMESPACES = frozenset(
 )
 
 
+# Bare aliases that are torch.nn.functional by convention only: other libraries' `functional`
+# modules go by the same names (`import torchvision.transforms.functional as F`), so a call
+# through one is torch's only for a function torch.nn.functional (or torch) has.
+_BARE_ALIASES = frozenset({"F", "functional"})
+_FUNCTIONS_OF_TORCH = frozenset().union(
+    table.FUNCTIONAL_TENSOR_FUNCTIONS, table.FUNCTIONAL_SEQUENCE_FUNCTIONS, table.FUNCTIONAL_MIXED_FUNCTIONS,
+    table.FUNCTIONAL_NON_TENSOR_FUNCTIONS, table.RANDOM_FUNCTIONAL_FUNCTIONS, table.TORCH_TENSOR_FUNCTIONS,
+    table.TORCH_SEQUENCE_FUNCTIONS, table.TORCH_MIXED_FUNCTIONS, table.TORCH_NON_TENSOR_FUNCTIONS)
+
+
 def _torch_function(func: ast.expr, shadowed: Collection[str] = ()) -> str | None:
     """The name of the torch function a call's `func` spells (`F.cross_entropy`: cross_entropy);
     None where its head is one of ``shadowed``, names the enclosing function binds itself
@@ -74,6 +84,8 @@ def _torch_function(func: ast.expr, shadowed: Collection[str] = ()) -> str | Non
         head = head.value
     if not isinstance(head, ast.Name) or head.id in shadowed or (head.id, *reversed(parts)) not in _TORCH_NAMESPACES:
         return None
+    if not parts and head.id in _BARE_ALIASES and func.attr not in _FUNCTIONS_OF_TORCH:
+        return None  # `F.resized_crop(img, ..., self.interpolation)`: F is torchvision's functional there
     return func.attr
 
 
