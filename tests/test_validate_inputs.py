@@ -9,6 +9,7 @@ import dataclasses
 import inspect
 import json
 import linecache
+import os
 import textwrap
 import typing
 from pathlib import Path
@@ -1488,10 +1489,11 @@ def test_a_none_default_handed_to_a_torch_losss_weights_is_made_up_as_a_tensor()
     assert any(isinstance(c.kwargs.get("weight"), torch.Tensor) for c in sources)
 
 
-def test_a_path_argument_gets_no_made_up_value():
+def test_a_path_argument_is_made_up_as_a_path_nothing_can_open():
     """No made-up value is a file a constructor can read, and a number handed to open() opens
-    one of the worker's own descriptors: a class that needs a path is not built from made-up
-    arguments (it is "not validated", with the snippet to record real ones)."""
+    one of the worker's own descriptors: a path argument is made up under os.devnull, which
+    nothing can read or create. A class that reads it is not built (it is "not validated",
+    with the snippet to record real ones); one that only keeps it is."""
 
     class Words(torch.nn.Module):
         def __init__(self, vocab_path, hidden_size=50):
@@ -1504,8 +1506,19 @@ def test_a_path_argument_gets_no_made_up_value():
             super().__init__()
             self.hidden = torch.zeros(hidden_size)
 
-    assert synth.argument_candidates(Words) == []
+    class Saver(torch.nn.Module):  # keeps a folder to save to later; `bi_dir` only looks like one
+        def __init__(self, save_dir, bi_dir):
+            super().__init__()
+            self.save_dir, self.bi_dir = save_dir, bi_dir
+            self.scale = torch.ones(1)
+
+    made = synth.argument_candidates(Words)
+    assert made and made[0].kwargs["vocab_path"].startswith(os.devnull + os.sep), made
+    with pytest.raises(OSError):
+        Words(**made[0].kwargs)
     assert synth.argument_candidates(Sized)
+    kept = synth.argument_candidates(Saver)[0]
+    assert Saver(**kept.kwargs).save_dir == os.path.join(synth.MADE_UP_PATH_ROOT, "save_dir")
 
 
 def test_inputs_are_made_again_at_the_rank_and_side_a_repository_check_names():

@@ -319,9 +319,12 @@ def _options(cls: type, parameter: inspect.Parameter, annotation: Any) -> list[t
         return []  # an annotation we cannot satisfy: guessing against it only builds nonsense
     # unannotated: the name decides
     if _names_a_path(parameter.name):
-        # `vocab_path`: no made-up value is a file the constructor can read, and a number
-        # handed to open() would open one of the worker's own descriptors
-        return []
+        # `vocab_path`, `save_dir`: no made-up value is a file the constructor can read, and a
+        # number handed to open() would open one of the worker's own descriptors; a path under
+        # os.devnull can be neither read nor created, so a class that only keeps it (a folder
+        # to save to later, or a `bi_dir` flag that only looks like one) still builds
+        path = os.path.join(MADE_UP_PATH_ROOT, parameter.name)
+        return [(path, repr(path))]
     if name in ("logger", "log") or name.endswith("_logger"):
         # `self.logger.debug(...)` in the constructor: a logger that writes nowhere
         return [(_quiet_logger(), "a logging.Logger")]
