@@ -37,9 +37,10 @@ RULE = Rule(
 RULES = (RULE,)
 
 
-def _listed(tree: ast.AST, attr: str, owner: str | None) -> int | None:
+def _listed(tree: ast.AST, attr: str, owner: str | None, ignored: frozenset[int] = frozenset()) -> int | None:
     """The line of a list, tuple or set display holding `<name>.<attr>` (`self.<attr>` when
-    owner is given), other than the argument list of a torch function (torch.cat([...]))."""
+    owner is given), other than the argument list of a torch function (torch.cat([...]));
+    ``ignored``: ids of `<name>.<attr>` nodes that are not the class's attribute."""
     skip: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
@@ -57,7 +58,8 @@ def _listed(tree: ast.AST, attr: str, owner: str | None) -> int | None:
                 if isinstance(element, ast.Call) and isinstance(element.func, ast.Attribute) \
                         and element.func.attr == "requires_grad_":
                     element = element.func.value  # `[self.E.requires_grad_(), ...]` lists self.E itself
-                if isinstance(element, ast.Attribute) and element.attr == attr and isinstance(element.value, ast.Name):
+                if isinstance(element, ast.Attribute) and element.attr == attr and isinstance(element.value, ast.Name) \
+                        and id(element) not in ignored:
                     if owner is None or element.value.id == owner:
                         return node.lineno
     return None
@@ -84,10 +86,31 @@ def handed_out(facts: AttributeFacts) -> str | None:
             tree = ast.parse(text)
         except (SyntaxError, ValueError):
             continue
-        line = _listed(tree, facts.attr, None)
+        line = _listed(tree, facts.attr, None, _other_classes_own(tree, facts.attr, cls.cls.name))
         if line is not None:
             return f"{_shown(path, cls.symbols.path, cls.display_path)}:{line}"
     return None
+
+
+def _other_classes_own(tree: ast.AST, attr: str, name: str) -> frozenset[int]:
+    """ids of the `self.<attr>` nodes in the methods of classes other than ``name`` and its
+    subclasses: another file's class of the same name (`Attention` in train.py beside
+    train3.py's) returning its own `self.attn1`, a submodule there, says nothing of ours."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef) or any(ast.unparse(base).rpartition(".")[2] == name
+                                                     for base in node.bases):
+            continue
+        for method in node.body:
+            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            arguments = [*method.args.posonlyargs, *method.args.args]
+            if not arguments:
+                continue
+            own = arguments[0].arg
+            found.update(id(n) for n in ast.walk(method) if isinstance(n, ast.Attribute) and n.attr == attr
+                         and isinstance(n.value, ast.Name) and n.value.id == own)
+    return frozenset(found)
 
 
 def _shown(path: Path, own: Path, own_display: str) -> str:
