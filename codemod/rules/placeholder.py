@@ -34,8 +34,16 @@ RULES = (RULE,)
 
 
 def _is_number(node: ast.expr | None) -> bool:
+    """`0`, `-1.0`, and the spellings of infinity a best-so-far starts from: `float('inf')`,
+    `math.inf`, `np.inf`."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         node = node.operand
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("float", "int") \
+            and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Constant):
+        return True
+    if isinstance(node, ast.Attribute) and node.attr in ("inf", "nan") and isinstance(node.value, ast.Name) \
+            and node.value.id in ("math", "np", "numpy"):
+        return True
     return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool)
 
 
