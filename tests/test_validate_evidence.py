@@ -171,6 +171,32 @@ class Tokens(nn.Module):
         return self.emb(ids) * self.scale
 
 
+class Scratch(nn.Module):
+    """A table of uninitialised memory as big as its made-up size: every output is NaN."""
+
+    def __init__(self, size):
+        super().__init__()
+        self.table = torch.empty(size)
+        self.proj = nn.Linear(size, 4)
+
+    def forward(self, x):
+        return self.proj(x + self.table)
+
+
+class Normalised(nn.Module):
+    """Bounds handed in as data (`torch.Tensor(lb)`): a made-up number there is a size, whose
+    uninitialised memory would make every output NaN; made vectors of their own instead."""
+
+    def __init__(self, width, lb, ub):
+        super().__init__()
+        self.lb = torch.Tensor(lb).float()
+        self.ub = torch.Tensor(ub).float()
+        self.proj = nn.Linear(width, 2)
+
+    def forward(self, x):
+        return self.proj(2.0 * (x - self.lb) / (self.ub - self.lb) - 1.0)
+
+
 class Unrunnable(nn.Module):
     """No made-up input runs its forward: a shape it checks itself."""
 
@@ -548,6 +574,15 @@ class OnClusterOnly(nn.Module):
 
 # (class, attribute, old statement, new statement, action, persistent, reason)
 EDITS = [
+    ("Scratch", "table", "self.table = torch.empty(size)",
+     'self.register_buffer("table", torch.empty(size), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
+    ("Normalised", "lb", "self.lb = torch.Tensor(lb).float()",
+     'self.register_buffer("lb", torch.Tensor(lb).float(), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
+    ("Normalised", "ub", "self.ub = torch.Tensor(ub).float()",
+     'self.register_buffer("ub", torch.Tensor(ub).float(), persistent=False)', "buffer", False,
+     "persistent=False: derived from constructor arguments"),
     ("GANLoss", "real_label_var", "self.real_label_var = None",
      'self.register_buffer("real_label_var", None, persistent=False)', "buffer", False,
      "persistent=False: set to None here and to a tensor in GANLoss.get_target_tensor"),
@@ -1307,9 +1342,11 @@ def test_verdicts_are_the_same_on_every_run_without_the_cache(tmp_path):
     assert runs[0] == runs[1]
     verdicts = {cls: json["rewrites"][attr]["verdict"] for _, cls, attr, _, json in runs[0]}
     # torch.Tensor(n) is uninitialised memory: the same (NaN) on both sides and in every run, so
-    # its forward agrees; each rewrite passes or adds a key (as the persistent policy decides)
+    # its forward agrees, but on NaN only, which compares no value: checked without forward, on
+    # every run; the others pass or add a key (as the persistent policy decides)
     proven = {"passed", "changes the checkpoint format"}
-    assert verdicts["Noisy"] in proven and verdicts["Loss"] in proven and verdicts["Switch"] == "passed", verdicts
+    assert verdicts["Noisy"] == "checked without forward", verdicts
+    assert verdicts["Loss"] in proven and verdicts["Switch"] == "passed", verdicts
     switch = next(json for _, cls, _, _, json in runs[0] if cls == "Switch")
     assert switch["branches"] == [1, 1] and switch["forward_compared"], switch
 
@@ -1382,3 +1419,16 @@ def test_a_pass_says_when_the_rewrite_changes_the_dtype_a_cast_model_returns(ver
     assert any(d.startswith("casts: after model.half() the rewritten forward returns output float16 where the "
                             "original's is float32") for d in v.details), v.details
     assert not any("model.double() the rewritten forward returns" in d for d in v.details), v.details
+
+
+def test_a_forward_whose_every_output_is_nan_is_no_forward_compared(verdicts):
+    v = verdicts["Scratch"]
+    assert v.verdict is Verdict.CHECKED_WITHOUT_FORWARD, _describe(v)
+    assert not v.forward_compared and "every output of the original is NaN or infinite" in v.message_for("table")
+
+
+def test_numbers_made_up_as_sizes_of_data_are_made_vectors_of_values_where_outputs_were_nan(verdicts):
+    v = verdicts["Normalised"]
+    assert v.verdict is Verdict.PASSED and v.forward_for("lb") == v.forward_for("ub") == "compared", _describe(v)
+    built = next(d for d in v.details if d.startswith("built with made-up arguments"))
+    assert "lb=linspace(" in built and "ub=linspace(" in built, built

@@ -389,6 +389,8 @@ def _repairs_forward_asks_for(cls: type, candidate: Any, repairs: list[dict[str,
     importer = context.importer if context is not None else None
     current = synth.repaired(candidate, repairs)
     found = probe.first_inputs(_synth_build(cls, current), known, importer)
+    if found.inputs is not None and found.valueless:
+        return _valued_instead_of_sizes(cls, candidate, repairs, known, importer)
     if found.inputs is not None or not found.failures:
         return repairs
     tried = 0
@@ -408,6 +410,33 @@ def _repairs_forward_asks_for(cls: type, candidate: Any, repairs: list[dict[str,
                 continue
             if probe.first_inputs(model, known, importer).inputs is not None:
                 return [*repairs, repair]
+    return repairs
+
+
+def _valued_instead_of_sizes(cls: type, candidate: Any, repairs: list[dict[str, Any]], known: list[dict[str, Any]],
+                             importer: Any) -> list[dict[str, Any]]:
+    """``repairs`` with a made-up number that became a size (`torch.Tensor(lb)` of `lb=8`:
+    uninitialised memory, whose NaN runs through the whole forward) made a tensor of values
+    instead, where the class then builds and a forward gives values; else ``repairs``."""
+    from codemod.validate import probe, synth
+
+    sizes = [k for k, repair in enumerate(repairs) if "int" in repair]
+    # all of them at once, each with values of its own (bounds `lb`, `ub` that are equal give
+    # `(x - lb) / (ub - lb)` of NaN again), then each alone as the tensors a build's error gets
+    tries = [[{"values": r["int"]} if k in sizes else r for k, r in enumerate(repairs)]] if sizes else []
+    for k in sizes:
+        name = repairs[k]["int"]
+        tries += [[*repairs[:k], {"tensor": [name, option]}, *repairs[k + 1:]]
+                  for option in range(len(synth.argument_tensors(name)))]
+    for tried in tries:
+        synth.forget_mapping_reads()
+        try:
+            model = _synth_build(cls, synth.repaired(candidate, tried))
+        except Exception:
+            continue
+        found = probe.first_inputs(model, known, importer)
+        if found.inputs is not None and not found.valueless:
+            return tried
     return repairs
 
 

@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import torch
 
-from codemod.validate import synth
+from codemod.validate import compare, synth
 from codemod.validate.build import FORWARD_SEED, format_exception, seed_all
 
 # Inputs made again as failed forwards' errors asked, at most, per probe.
@@ -21,6 +21,7 @@ MAX_REPAIRED_INPUTS = 12
 class Probe:
     inputs: dict[str, Any] | None = None  # the first candidate the model ran on
     known: bool = False  # whether those are the repository's own call
+    valueless: bool = False  # whether every floating output it gave is NaN or infinite (compare.without_values)
     failures: list[tuple[dict[str, Any], BaseException]] = dataclasses.field(default_factory=list)
     made_again: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # candidates errors asked for
 
@@ -52,7 +53,7 @@ def first_inputs(model: torch.nn.Module, known: list[dict[str, Any]], importer: 
             args, kwargs = synth.make_inputs(candidate, importer)
             seed_all(FORWARD_SEED)
             with torch.no_grad():
-                model(*args, **kwargs)
+                outputs = model(*args, **kwargs)
         except (Exception, SystemExit) as exc:  # `else: sys.exit()` for inputs it does not expect
             probe.failures.append((candidate, exc))
             if candidate not in known and len(probe.made_again) < MAX_REPAIRED_INPUTS:
@@ -62,5 +63,6 @@ def first_inputs(model: torch.nn.Module, known: list[dict[str, Any]], importer: 
                         probe.made_again.append(repaired)
             continue
         probe.inputs, probe.known = candidate, candidate in known
+        probe.valueless = compare.without_values(compare.flatten(outputs))
         break
     return probe

@@ -1387,6 +1387,7 @@ def _made_up_method(name: str) -> Callable[..., Any]:
 #                                     option-th of argument_tensors()
 #   {"list": [parameter, key, ...]}   the number a made-up dict holds at that key becomes a pair
 #   {"int": parameter}                a made-up float becomes a size (`torch.Tensor(bins)`)
+#   {"values": parameter}             a made-up number becomes a vector of values of its own (named_values)
 #   {"numpy": parameter}              a made-up tensor becomes a numpy array (`torch.from_numpy(emb)`)
 
 # The last keys read from made-up dicts during the current build, in order, with the value
@@ -1471,6 +1472,16 @@ def argument_tensors(name: str = "") -> list[tuple[Any, str]]:
             (torch.linspace(0.0, 1.0, 3 * n * n).reshape(3, n, n), f"linspace(3x{n}x{n})"),
             # last, for what only indices build (`torch.index_select(x, -1, self.which)`)
             *([] if indices else [(torch.arange(n), f"arange({n})")])]
+
+
+def named_values(name: str) -> tuple[torch.Tensor, str]:
+    """A vector of SPATIAL distinct values that depend on ``name`` (the same on both sides and
+    in every run), for a made-up number the constructor turns into a tensor of data: two such
+    arguments (`lb`, `ub`) never hold the same values, whose difference would be all zeros."""
+    import zlib
+
+    start = 1.0 + (zlib.crc32(name.encode()) % 89) / 89
+    return torch.linspace(start, 2 * start, SPATIAL), f"linspace({start:.3g}, {2 * start:.3g}, {SPATIAL})"
 
 
 def _names_indices(name: str) -> bool:
@@ -1720,6 +1731,12 @@ def repaired(candidate: Candidate, repairs: list[dict[str, Any]]) -> Candidate:
                 raise Unsynthesizable(f"no made-up list {name!r} to repair")
             kwargs[name] = torch.tensor([float(v) for v in kwargs[name]])
             description = _shown_again(description, name, lambda old: f"tensor({old})")
+        elif "values" in repair:
+            name = repair["values"]
+            if name not in kwargs:
+                raise Unsynthesizable(f"no made-up argument {name!r} to repair")
+            kwargs[name], shown = named_values(name)
+            description = _shown_again(description, name, lambda _, shown=shown: shown)
         elif "int" in repair:
             name = repair["int"]
             if name not in kwargs:
