@@ -746,10 +746,11 @@ _BINDS_ATTRIBUTE = re.compile(_BINDS_ATTRIBUTE_PATTERN)
 
 
 # `self.x = ...`, `setattr(self, ...)`, and a container of self filled: `self.d[k] = ...`,
-# `self.items.append(...)` (a list or dict of tensors is reported wherever it is filled).
+# `self.items.append(...)`, `self.saved[g].append(...)` (a list or dict of tensors is reported
+# wherever it is filled).
 _BINDS_SELF = re.compile(
     _BINDS_ATTRIBUTE_PATTERN
-    + r"|self\.\w+(?:\[[^\]\n]*\])+[ \t]*=(?!=)|self\.\w+\.(?:append|extend|insert|update|setdefault)\("
+    + r"|self\.\w+(?:\[[^\]\n]*\])+[ \t]*=(?!=)|self\.\w+(?:\[[^\]\n]*\])*\.(?:append|extend|insert|update|setdefault)\("
 )
 
 

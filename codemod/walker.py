@@ -440,17 +440,21 @@ class BodyWalker:
             if any(v.is_tensor or v.kind is Kind.SEQUENCE for v in values):
                 self.ev.env[func.value.id] = Value(Kind.SEQUENCE, combine_state(*values))
                 return
-        if isinstance(func, ast.Attribute) and func.attr in _FILLING_METHODS and self.ev.self_attr(func.value) in self._containers:
+        # `self.saved[g].append(t)`: an inner list of a list of lists the attribute holds
+        filled = func.value.value if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Subscript) else \
+            func.value if isinstance(func, ast.Attribute) else None
+        container = self.ev.self_attr(filled) if filled is not None else None
+        if isinstance(func, ast.Attribute) and func.attr in _FILLING_METHODS and container in self._containers:
             # self.kernels.append(t), self.tables.update(...): tensors put in a list or dict attribute;
             # also parameters made there (`self.ws.append(nn.Parameter(...))`), which a plain list
             # hides from model.parameters() (not the module's own, `self.ws.append(self.weight)`)
             arguments = [*call.args, *(k.value for k in call.keywords)]
             values = [self.ev.eval(a) for a in arguments]
-            concatenated = func.value.attr in self.concatenated and func.attr in ("append", "extend") and all(
+            concatenated = container in self.concatenated and func.attr in ("append", "extend") and all(
                 v.kind is Kind.UNKNOWN for v in values)
             made_parameters = any(v.kind is Kind.PARAMETER and isinstance(a, ast.Call) for a, v in zip(arguments, values))
             if concatenated or made_parameters or any(v.is_tensor or v.kind is Kind.SEQUENCE for v in values):
-                self._event(func.value.attr, "fill", stmt, Value(Kind.SEQUENCE, combine_state(*values)), None)
+                self._event(container, "fill", stmt, Value(Kind.SEQUENCE, combine_state(*values)), None)
                 return
         if isinstance(func, ast.Attribute):
             qualname = self.ev.qualify(func)
