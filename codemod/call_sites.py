@@ -578,8 +578,15 @@ def tensor_use_evidence(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> d
     return evidence
 
 
+def handed_to_tensor_helpers(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[str]:
+    """Those of ``attrs`` a method hands to a helper method of the class that uses the
+    parameter they arrive as the way only a tensor is used (`self.get_loss(ids, self.word_map)`
+    with `torch.index_select(word_map, 0, ids)` in `get_loss`)."""
+    return _used_as_tensor(cls, self_name, attrs, strict=True, helpers_only=True)
+
+
 def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: bool = False,
-                    evidence: dict[str, str] | None = None) -> set[str]:
+                    evidence: dict[str, str] | None = None, helpers_only: bool = False) -> set[str]:
     found: set[str] = set()
     children = _child_modules(cls, self_name) if not strict else set()
     methods_of_tensors = _ONLY_TENSOR_METHODS if strict else _TENSOR_METHODS
@@ -598,6 +605,24 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == self_name:
             return func.attr in children
         return isinstance(func, ast.Name) and func.id in loop_children
+
+    own_methods = {m.name: m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+    def handed_to_helper(call: ast.Call) -> list[ast.expr]:
+        """The arguments of `self.helper(..., self.adj, ...)` that the class's own helper uses
+        as only a tensor is used (`torch.index_select(example_word_map, 0, ids)`) under its
+        parameter's name."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == self_name):
+            return []
+        helper = own_methods.get(func.attr)
+        if helper is None or any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in helper.decorator_list):
+            return []
+        names = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)][1:]
+        pairs = [(names[k], arg) for k, arg in enumerate(call.args) if k < len(names) and not isinstance(arg, ast.Starred)]
+        keywords = {a.arg for a in (*helper.args.args, *helper.args.kwonlyargs)}
+        pairs += [(k.arg, k.value) for k in call.keywords if k.arg in keywords]
+        return [arg for name, arg in pairs if attr_of(arg) and _name_used_as_tensor(helper.body, name, methods_of_tensors)]
 
     for method in cls.body:
         if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or method.name == "__init__":
@@ -624,6 +649,10 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
                         evidence[attr] = f"`{short_source(node)}` in {method.name}, line {node.lineno}"
 
         for node in ast.walk(method):
+            if helpers_only:
+                if isinstance(node, ast.Call):
+                    use(map(attr_of, handed_to_helper(node)), node)
+                continue
             if isinstance(node, ast.Call) and is_child(node.func, loop_children):
                 # handed to a child module's forward (`self.block(x, self.mask)`): the child
                 # uses it as its input, a tensor where the repository's calls pass one
@@ -648,6 +677,8 @@ def _used_as_tensor(cls: ast.ClassDef, self_name: str, attrs: set[str], strict: 
                     use(map(attr_of, _tensor_arguments(node, strict, bound_here)), node)
                     # a tensor method's mask or index: `scores.masked_fill_(self.mask, -inf)`
                     use(map(attr_of, _tensor_method_arguments(node)), node)
+                    # handed to a helper of the class that uses it as a tensor
+                    use(map(attr_of, handed_to_helper(node)), node)
             elif isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Attribute):
                 attr = attr_of(node.iter)
                 if attr and _name_used_as_tensor(node.body, node.target.id, methods_of_tensors):

@@ -20,6 +20,7 @@ from codemod.call_sites import (
     binding_evidence,
     combined_with_inputs,
     elements_used_as_objects,
+    handed_to_tensor_helpers,
     keyword_taken,
     keywords_taken,
     kept_arguments,
@@ -210,7 +211,8 @@ class ClassFacts:
                         and event.value is not None and typed_by_signature_only(event.value)}
 
         def worth(attrs: set[str]) -> set[str]:
-            evidenced.update(tensor_used_attributes(text, attrs) | (attrs & bound_as_tensor.keys()))
+            evidenced.update(tensor_used_attributes(text, attrs) | (attrs & bound_as_tensor.keys())
+                             | handed_to_tensor_helpers(self.cls, walker.ev.self_name, attrs))
             return evidenced | combined_with_inputs(self.cls, attrs & open_arguments) | (attrs & (moved | by_signature))
 
         kept = kept_arguments(init, walker.events, walker.ev, worth)
