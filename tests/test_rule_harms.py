@@ -525,3 +525,16 @@ def test_a_learnt_initial_state_is_registered_alone_but_not_as_a_pair():
     assert "initial" not in pair.state_dict() and "initial.0" not in pair.state_dict()
     moved = pair.to(torch.float64)
     assert moved.initial[0].dtype == torch.float32
+
+
+def test_parameters_in_a_plain_list_are_never_trained_by_the_models_optimizer():
+    original, rewritten = _case("report_container_parameters_in_a_plain_list")
+    assert rewritten == original, "reported, never rewritten"
+    model = _module(original, "original").GCNAlign()
+    before = [w.detach().clone() for w in model.weights]
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+    model(torch.eye(10)).sum().backward()
+    optimizer.step()
+    assert all(torch.equal(w, b) for w, b in zip(model.weights, before)), "the optimizer never saw them"
+    assert all(w.grad is not None for w in model.weights), "yet they have gradients"
+    assert not any(k.startswith("weights") for k in model.state_dict())

@@ -130,6 +130,22 @@ def _base_placeholder(attr: str, base_texts) -> bool:
     return bool(values) and all(v.split("#")[0].strip() == "None" for v in values)
 
 
+def _makes_parameters(node: ast.expr | None) -> bool:
+    """A list, tuple or dict display or comprehension whose items are `nn.Parameter(...)`."""
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        items = [node.elt]
+    elif isinstance(node, ast.DictComp):
+        items = [node.value]
+    elif isinstance(node, (ast.List, ast.Tuple)):
+        items = list(node.elts)
+    elif isinstance(node, ast.Dict):
+        items = list(node.values)
+    else:
+        return False
+    return bool(items) and all(isinstance(item, ast.Call) and ast.unparse(item.func).rpartition(".")[2] == "Parameter"
+                               for item in items)
+
+
 def decide(facts: AttributeFacts) -> Decision | None:
     if not facts.events:
         return _outside_only(facts)
@@ -150,6 +166,14 @@ def decide(facts: AttributeFacts) -> Decision | None:
         (e for e in facts.events if e.value is not None and e.value.kind is Kind.SEQUENCE and e.kind in ("assign", "fill")), None
     )
     if sequence is not None and not any(e.value is not None and e.value.is_tensor for e in facts.events if e.kind == "assign"):
+        if _makes_parameters(sequence.value_node):
+            # `[nn.Parameter(...) for _ in range(n)]`: the weights of layers nobody trains
+            return CONTAINER.skip(
+                "a list, tuple or dict of nn.Parameters made here; a plain container hides them from model.parameters(), "
+                "so an optimizer built from it never trains them, and .to() and state_dict() miss them",
+                "nn.ParameterList / nn.ParameterDict, which register each one (they then join model.parameters() and "
+                "state_dict(): checkpoints saved before lack those keys)",
+            )
         what = "a tensor or a tuple of tensors, by configuration" if sequence.value.or_tensor else "a list, tuple or dict of tensors"
         forward = f"{facts.cls.cls.name}.forward"
         rebound = next((e for label, e in facts.outside if label == forward and e.kind in ("assign", "unpack")), None)
