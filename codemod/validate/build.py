@@ -310,7 +310,6 @@ def resolve_source(
         for index, candidate in enumerate(candidates):
             try:
                 repairs = _repairs_that_build(cls, candidate, context.rewritten if context is not None else [])
-                repairs = _repairs_forward_asks_for(cls, candidate, repairs, context)
             except Exception as exc:
                 note = f"({candidate.description}) raised {format_exception(exc)}"
                 last = getattr(exc, "codemod_last_attempt", None)
@@ -318,6 +317,10 @@ def resolve_source(
                     note += f"; made again as the errors asked, the last ({last[0]}) raised {format_exception(last[1])}"
                 synth_notes.append(note)
                 continue
+            try:
+                repairs = _repairs_forward_asks_for(cls, candidate, repairs, context)
+            except Exception:
+                pass  # the build the first repairs give stands: these only look for a better one
             return _from_candidate(synth.repaired(candidate, repairs), index, notes, none_defaults, repairs)
     if kind in (None, "default"):
         if defaults_raised is not None and not missing:
@@ -381,8 +384,9 @@ def _repairs_forward_asks_for(cls: type, candidate: Any, repairs: list[dict[str,
                               context: Context | None) -> list[dict[str, Any]]:
     """``repairs``, and one more where the built model's forward raises with every input and
     its error blames a made-up argument the model holds (synth.argument_repairs, as for a
-    build's error): `self.ele_pos[0, 0]` of a made-up vector, `self.g(t, y)` of a made-up
-    number. The repair is kept only where a forward then runs; the other side applies it too."""
+    build's error): `x * self.table[0]` of a made-up number. The repair is kept only where a
+    forward then runs; the other side applies it too. Where a forward runs but gives only NaN,
+    _valued_instead_of_sizes looks for arguments that give values."""
     from codemod.validate import probe, synth
 
     known = [u["inputs"] for u in (context.usages if context is not None else []) if u.get("inputs")]
