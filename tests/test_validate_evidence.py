@@ -183,6 +183,19 @@ class Scratch(nn.Module):
         return self.proj(x + self.table)
 
 
+class ErrorWeighted(nn.Module):
+    """Weights each value by the root of its inverse: normal draws give NaN everywhere (the
+    root of a negative spreads through the layer), draws in [0, 1) give values."""
+
+    def __init__(self):
+        super().__init__()
+        self.scale = torch.linspace(0.5, 1.0, 8)
+        self.proj = nn.Linear(8, 2)
+
+    def forward(self, x):
+        return self.proj(torch.sqrt(1 / (x + 1e-8)) * self.scale)
+
+
 class Normalised(nn.Module):
     """Bounds handed in as data (`torch.Tensor(lb)`): a made-up number there is a size, whose
     uninitialised memory would make every output NaN; made vectors of their own instead."""
@@ -574,6 +587,9 @@ class OnClusterOnly(nn.Module):
 
 # (class, attribute, old statement, new statement, action, persistent, reason)
 EDITS = [
+    ("ErrorWeighted", "scale", "self.scale = torch.linspace(0.5, 1.0, 8)",
+     'self.register_buffer("scale", torch.linspace(0.5, 1.0, 8), persistent=False)', "buffer", False,
+     "persistent=False: deterministic constant"),
     ("Scratch", "table", "self.table = torch.empty(size)",
      'self.register_buffer("table", torch.empty(size), persistent=False)', "buffer", False,
      "persistent=False: derived from constructor arguments"),
@@ -1432,3 +1448,10 @@ def test_numbers_made_up_as_sizes_of_data_are_made_vectors_of_values_where_outpu
     assert v.verdict is Verdict.PASSED and v.forward_for("lb") == v.forward_for("ub") == "compared", _describe(v)
     built = next(d for d in v.details if d.startswith("built with made-up arguments"))
     assert "lb=linspace(" in built and "ub=linspace(" in built, built
+
+
+def test_inputs_that_give_only_nan_are_drawn_again_in_the_unit_interval(verdicts):
+    v = verdicts["ErrorWeighted"]
+    assert v.verdict is Verdict.PASSED and v.forward_for("scale") == "compared", _describe(v)
+    made = next(d for d in v.details if d.startswith("forward inputs made up"))
+    assert ": rand(" in made and "randn(" not in made, made

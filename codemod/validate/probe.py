@@ -47,6 +47,7 @@ def first_inputs(model: torch.nn.Module, known: list[dict[str, Any]], importer: 
     every failure before it; ``Probe()`` with no failures where no candidate is made at all."""
     probe = Probe()
     candidates = synth.input_candidates(model, known)
+    valueless: dict[str, Any] | None = None  # the first candidate that ran to outputs of NaN only
     for candidate in candidates:  # grows: a failure's error may name the rank it needed
         try:
             seed_all(1)
@@ -62,7 +63,18 @@ def first_inputs(model: torch.nn.Module, known: list[dict[str, Any]], importer: 
                         candidates.append(repaired)
                         probe.made_again.append(repaired)
             continue
+        if compare.without_values(compare.flatten(outputs)) and candidate not in known:
+            # `torch.sqrt(1 / x)` of normal draws: NaN spreads through the whole output; the
+            # same inputs drawn in [0, 1) may give values
+            valueless = valueless or candidate
+            for positive in synth.positive_inputs(candidate):
+                if positive not in candidates and len(probe.made_again) < MAX_REPAIRED_INPUTS:
+                    candidates.append(positive)
+                    probe.made_again.append(positive)
+            continue
         probe.inputs, probe.known = candidate, candidate in known
-        probe.valueless = compare.without_values(compare.flatten(outputs))
         break
+    else:
+        if valueless is not None:  # it runs, on NaN only: the checks of a run still apply
+            probe.inputs, probe.valueless = valueless, True
     return probe

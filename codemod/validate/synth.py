@@ -2420,6 +2420,12 @@ _SCALAR_WANTED = re.compile(r"only one element tensors can be converted to Pytho
 _PROBABILITIES_WANTED = re.compile(r"all elements of (?:input|target) should be between 0 and 1")
 
 
+def positive_inputs(candidate: dict[str, Any]) -> list[dict[str, Any]]:
+    """``candidate`` with its normal float draws drawn in [0, 1) instead (all of them, then the
+    first alone): for a forward that takes square roots or logarithms of its inputs."""
+    return _as_probabilities(candidate)
+
+
 def _as_probabilities(candidate: dict[str, Any]) -> list[dict[str, Any]]:
     """The normal float inputs drawn uniformly in [0, 1) instead: all of them (a prediction and
     its target), then the first alone."""
