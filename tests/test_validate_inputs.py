@@ -2489,8 +2489,9 @@ def test_a_made_up_argument_a_forward_raises_on_is_made_again_where_a_forward_th
 
     candidate = synth.argument_candidates(Scaled)[0]
     assert not isinstance(candidate.kwargs["table"], torch.Tensor), candidate
-    repairs = build._repairs_forward_asks_for(Scaled, candidate, [], None)
+    repairs, ran = build._repairs_forward_asks_for(Scaled, candidate, [], None)
     assert repairs and all("table" in json.dumps(repair) for repair in repairs), repairs
+    assert ran is not None, "the inputs the repaired build ran on, for its own probe to try first"
     model = build._synth_build(Scaled, synth.repaired(candidate, repairs))
     assert isinstance(model.table, torch.Tensor) and model.width == candidate.kwargs["width"], "width left alone"
 
@@ -2503,4 +2504,24 @@ def test_a_made_up_argument_a_forward_raises_on_is_made_again_where_a_forward_th
             raise ValueError("no input is right")
 
     plain = synth.argument_candidates(Unrelated)[0]
-    assert build._repairs_forward_asks_for(Unrelated, plain, [], None) == []
+    assert build._repairs_forward_asks_for(Unrelated, plain, [], None) == ([], None)
+
+
+def test_a_probe_tries_first_the_inputs_the_choice_of_the_build_saw_run():
+    from codemod.validate import probe
+
+    class Picky(nn.Module):  # runs on a 2 x 5 x 3 input only; the made-up ones come first
+        def __init__(self):
+            super().__init__()
+            self.scale = torch.ones(3)
+
+        def forward(self, x):
+            if tuple(x.shape) != (2, 5, 3):
+                raise ValueError("wants (2, 5, 3)")
+            return x * self.scale
+
+    seen = {"args": [{"op": "randn", "shape": [2, 5, 3]}], "kwargs": {}}
+    first = probe.first_inputs(Picky(), [], None, seen)
+    assert first.inputs == seen and not first.failures and not first.known, first
+    alone = probe.first_inputs(Picky(), [], None)
+    assert alone.inputs != seen and alone.failures, "made up without it, other inputs are tried first"

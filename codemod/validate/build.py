@@ -82,6 +82,9 @@ class Source:
     arguments: Callable[[], tuple[tuple[Any, ...], dict[str, Any]]] | None = None
     # inputs the repository's own code passes (calls.py), tried before made-up ones
     known_inputs: list[dict[str, Any]] = field(default_factory=list)
+    # made-up inputs the choice of this build already saw run (_repairs_forward_asks_for),
+    # tried first among the made-up ones, so that the build's own probe does not repeat it
+    made_up_inputs: dict[str, Any] | None = None
     # the method run as the forward of this build (reads.reader_methods), None for forward itself
     method: str | None = None
     # a method that fills empty slots, called once right after each build with made-up inputs
@@ -317,11 +320,14 @@ def resolve_source(
                     note += f"; made again as the errors asked, the last ({last[0]}) raised {format_exception(last[1])}"
                 synth_notes.append(note)
                 continue
+            ran = None
             try:
-                repairs = _repairs_forward_asks_for(cls, candidate, repairs, context)
+                repairs, ran = _repairs_forward_asks_for(cls, candidate, repairs, context)
             except Exception:
                 pass  # the build the first repairs give stands: these only look for a better one
-            return _from_candidate(synth.repaired(candidate, repairs), index, notes, none_defaults, repairs)
+            source = _from_candidate(synth.repaired(candidate, repairs), index, notes, none_defaults, repairs)
+            source.made_up_inputs = ran
+            return source
     if kind in (None, "default"):
         if defaults_raised is not None and not missing:
             message = f"{target}() with its default arguments raised {defaults_raised}"
@@ -381,22 +387,24 @@ MAX_FORWARD_REPAIRS = 4
 
 
 def _repairs_forward_asks_for(cls: type, candidate: Any, repairs: list[dict[str, Any]],
-                              context: Context | None) -> list[dict[str, Any]]:
-    """``repairs``, and one more where the built model's forward raises with every input and
+                              context: Context | None) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """(``repairs``, and one more where the built model's forward raises with every input and
     its error blames a made-up argument the model holds (synth.argument_repairs, as for a
     build's error): `x * self.table[0]` of a made-up number. The repair is kept only where a
     forward then runs; the other side applies it too. Where a forward runs but gives only NaN,
-    _valued_instead_of_sizes looks for arguments that give values."""
+    _valued_instead_of_sizes looks for arguments that give values.) The second item: the
+    made-up inputs the build so chosen ran on, if any."""
     from codemod.validate import probe, synth
 
     known = [u["inputs"] for u in (context.usages if context is not None else []) if u.get("inputs")]
     importer = context.importer if context is not None else None
     current = synth.repaired(candidate, repairs)
     found = probe.first_inputs(_synth_build(cls, current), known, importer)
+    made_up = found.inputs if found.inputs is not None and not found.known else None
     if found.inputs is not None and found.valueless:
-        return _valued_instead_of_sizes(cls, candidate, repairs, known, importer)
+        return _valued_instead_of_sizes(cls, candidate, repairs, known, importer), None
     if found.inputs is not None or not found.failures:
-        return repairs
+        return repairs, made_up
     tried = 0
     seen: list[dict[str, Any]] = []
     for _, error in found.failures:
@@ -412,9 +420,10 @@ def _repairs_forward_asks_for(cls: type, candidate: Any, repairs: list[dict[str,
                 model = _synth_build(cls, synth.repaired(candidate, [*repairs, repair]))
             except Exception:
                 continue
-            if probe.first_inputs(model, known, importer).inputs is not None:
-                return [*repairs, repair]
-    return repairs
+            again = probe.first_inputs(model, known, importer)
+            if again.inputs is not None:
+                return [*repairs, repair], again.inputs if not again.known else None
+    return repairs, None
 
 
 def _valued_instead_of_sizes(cls: type, candidate: Any, repairs: list[dict[str, Any]], known: list[dict[str, Any]],

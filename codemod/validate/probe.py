@@ -41,12 +41,17 @@ class Probe:
         return first + (f"; made again as the errors asked, the last {last}" if last else "")
 
 
-def first_inputs(model: torch.nn.Module, known: list[dict[str, Any]], importer: Callable[[str], Any] | None = None
-                 ) -> Probe:
+def first_inputs(model: torch.nn.Module, known: list[dict[str, Any]], importer: Callable[[str], Any] | None = None,
+                 seen_run: dict[str, Any] | None = None) -> Probe:
     """The first input candidate ``model`` runs on (on itself: the caller hands a copy), with
-    every failure before it; ``Probe()`` with no failures where no candidate is made at all."""
+    every failure before it; ``Probe()`` with no failures where no candidate is made at all.
+    ``seen_run``: made-up inputs an earlier build of the same arguments ran on, tried first
+    after the repository's own."""
     probe = Probe()
     candidates = synth.input_candidates(model, known)
+    if seen_run is not None:
+        ours = [c for c in candidates if c in known]
+        candidates = [*ours, seen_run, *[c for c in candidates if c not in ours and c != seen_run]]
     valueless: dict[str, Any] | None = None  # the first candidate that ran to outputs of NaN only
     for candidate in candidates:  # grows: a failure's error may name the rank it needed
         try:

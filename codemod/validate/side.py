@@ -1521,7 +1521,7 @@ class WorkerState:
                 trial_model = build(cls, source)
             except BaseException:
                 return
-        found = probe.first_inputs(trial_model, known, self.context.importer)
+        found = probe.first_inputs(trial_model, known, self.context.importer, source.made_up_inputs)
         del trial_model
         if found.inputs is not None:
             self.use_inputs(source, found.inputs)
