@@ -30,6 +30,21 @@ class ConfigError(Exception):
 PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py")
 
 
+def _has_marker(directory: str) -> bool:
+    """Whether ``directory`` holds one of PROJECT_MARKERS or `.git`: a project's root."""
+    return any(os.path.isfile(os.path.join(directory, m)) for m in PROJECT_MARKERS) or os.path.exists(
+        os.path.join(directory, ".git"))
+
+
+def _common_directory(paths: Sequence[Path]) -> str:
+    """The deepest directory holding every one of ``paths`` (a file stands for its folder)."""
+    directories = []
+    for path in paths:
+        absolute = os.path.abspath(path)
+        directories.append(absolute if os.path.isdir(absolute) else os.path.dirname(absolute))
+    return os.path.commonpath(directories)
+
+
 def find_project_root(paths: Sequence[Path]) -> Path:
     """Nearest common ancestor of ``paths`` holding ``pyproject.toml``, ``setup.cfg``,
     ``setup.py`` or ``.git``.
@@ -38,18 +53,10 @@ def find_project_root(paths: Sequence[Path]) -> Path:
     its outermost package, the directory itself when it is no package), so that a file
     deep in a package still sees the whole package.
     """
-    if not paths:
-        paths = [Path.cwd()]
-    directories = []
-    for path in paths:
-        absolute = os.path.abspath(path)
-        directories.append(absolute if os.path.isdir(absolute) else os.path.dirname(absolute))
-    common = os.path.commonpath(directories)
+    common = _common_directory(paths or [Path.cwd()])
     current = common
     while True:
-        if any(os.path.isfile(os.path.join(current, m)) for m in PROJECT_MARKERS) or os.path.exists(
-            os.path.join(current, ".git")
-        ):
+        if _has_marker(current):
             return Path(current)
         parent = os.path.dirname(current)
         if parent == current:
@@ -66,13 +73,9 @@ def project_scope(paths: Sequence[Path], root: Path) -> Path:
     ``paths``, not ``root`` above it. A repository whose top folder is itself a package
     (an ``__init__.py`` beside its scripts), unpacked into a folder of downloads, is read
     alone: its neighbours are other projects, whose code says nothing about it."""
-    if any(os.path.isfile(os.path.join(root, m)) for m in PROJECT_MARKERS) or os.path.exists(os.path.join(root, ".git")):
+    if _has_marker(str(root)) or not paths:
         return root
-    directories = [os.path.abspath(p) if os.path.isdir(p) else os.path.dirname(os.path.abspath(p)) for p in paths]
-    if not directories:
-        return root
-    common = os.path.commonpath(directories)
-    below = os.path.relpath(common, os.path.abspath(root))
+    below = os.path.relpath(_common_directory(paths), os.path.abspath(root))
     if below == os.curdir or below.startswith(os.pardir):
         return root
     return Path(os.path.abspath(root), below.split(os.sep)[0])
