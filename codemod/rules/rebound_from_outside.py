@@ -85,20 +85,21 @@ def _stores_elsewhere(facts: AttributeFacts) -> tuple[tuple[str, str] | None, tu
     for path, tree in index.parsed_files_mentioning(f".{attr}"):  # over the parse budget: never parsed
         if tree is None or not store.search(index.text(path) or ""):
             continue
-        scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]
-        for scope in scopes:
-            instances = _instances_built(scope, name)
-            for node, value in attribute_stores(_own_statements(scope), attr):
-                if rebound is None and instances and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                        and node.value.id in instances and value is not None and (
-                            isinstance(value, _NOT_A_TENSOR) or (isinstance(value, ast.Constant) and value.value is not None)):
-                    rebound = f"{path.name}, line {node.lineno}", f"{ast.unparse(node)} = {short_source(value, 40)}"
+        # each scope's stores of the name, with the instances of the class the scope builds
+        stores = [(node, value, scope, instances)
+                  for scope in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]
+                  for instances in [_instances_built(scope, name)]
+                  for node, value in attribute_stores(_own_statements(scope), attr)]
+        for node, value, _, instances in stores:
+            if rebound is None and instances and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id in instances and value is not None and (
+                        isinstance(value, _NOT_A_TENSOR) or (isinstance(value, ast.Constant) and value.value is not None)):
+                rebound = f"{path.name}, line {node.lineno}", f"{ast.unparse(node)} = {short_source(value, 40)}"
         if rebound is not None:
             return rebound, None
         if stored is None:
-            stores = [(node, value, scope) for scope in scopes for node, value in attribute_stores(_own_statements(scope), attr)]
-            for node, value, scope in sorted(stores, key=lambda item: item[0].lineno):
-                if _untyped_store(node, value, scope, mirrored, _instances_built(scope, name)):
+            for node, value, scope, instances in sorted(stores, key=lambda item: item[0].lineno):
+                if _untyped_store(node, value, scope, mirrored, instances):
                     target = node.value if isinstance(node, ast.Attribute) else node.args[0]
                     shown = short_source(node, 40) if isinstance(node, ast.Call) else \
                         f"{short_source(target, 40)}.{attr} = {short_source(value, 40)}"
