@@ -23,7 +23,7 @@ import sys
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import torch
 
@@ -405,25 +405,21 @@ def _repairs_forward_asks_for(cls: type, candidate: Any, repairs: list[dict[str,
         return _valued_instead_of_sizes(cls, candidate, repairs, known, importer), None
     if found.inputs is not None or not found.failures:
         return repairs, made_up
-    tried = 0
-    seen: list[dict[str, Any]] = []
-    for _, error in found.failures:
-        if not synth.blamed_names(error, list(current.kwargs)):
-            continue  # the error is about the inputs, or about nothing the arguments made
-        for repair in synth.argument_repairs(current, error, cls):
-            if repair in seen or tried >= MAX_FORWARD_REPAIRS:
-                continue
-            seen.append(repair)
-            tried += 1
-            synth.forget_mapping_reads()
-            try:
-                model = _synth_build(cls, synth.repaired(candidate, [*repairs, repair]))
-            except Exception:
-                continue
-            again = probe.first_inputs(model, known, importer)
-            if again.inputs is not None:
-                return [*repairs, repair], again.inputs if not again.known else None
-    return repairs, None
+
+    def repaired_once() -> Iterator[list[dict[str, Any]]]:
+        seen: list[dict[str, Any]] = []
+        for _, error in found.failures:
+            if not synth.blamed_names(error, list(current.kwargs)):
+                continue  # the error is about the inputs, or about nothing the arguments made
+            for repair in synth.argument_repairs(current, error, cls):
+                if repair not in seen and len(seen) < MAX_FORWARD_REPAIRS:
+                    seen.append(repair)
+                    yield [*repairs, repair]
+
+    tried, again = _first_that_runs(cls, candidate, repaired_once(), known, importer, with_values=False)
+    if tried is None or again is None:
+        return repairs, None
+    return tried, again.inputs if not again.known else None
 
 
 def _valued_instead_of_sizes(cls: type, candidate: Any, repairs: list[dict[str, Any]], known: list[dict[str, Any]],
@@ -431,7 +427,7 @@ def _valued_instead_of_sizes(cls: type, candidate: Any, repairs: list[dict[str, 
     """``repairs`` with a made-up number that became a size (`torch.Tensor(lb)` of `lb=8`:
     uninitialised memory, whose NaN runs through the whole forward) made a tensor of values
     instead, where the class then builds and a forward gives values; else ``repairs``."""
-    from codemod.validate import probe, synth
+    from codemod.validate import synth
 
     sizes = [k for k, repair in enumerate(repairs) if "int" in repair]
     # all of them at once, each with values of its own (bounds `lb`, `ub` that are equal give
@@ -441,6 +437,17 @@ def _valued_instead_of_sizes(cls: type, candidate: Any, repairs: list[dict[str, 
         name = repairs[k]["int"]
         tries += [[*repairs[:k], {"tensor": [name, option]}, *repairs[k + 1:]]
                   for option in range(len(synth.argument_tensors(name)))]
+    tried, _ = _first_that_runs(cls, candidate, tries, known, importer, with_values=True)
+    return repairs if tried is None else tried
+
+
+def _first_that_runs(cls: type, candidate: Any, tries: Iterable[list[dict[str, Any]]], known: list[dict[str, Any]],
+                     importer: Any, with_values: bool) -> tuple[list[dict[str, Any]] | None, Any]:
+    """(the first of ``tries``, each a whole list of repairs of ``candidate``, with which the
+    class builds and a forward runs, giving values where ``with_values``; that forward's
+    probe.Probe), or (None, None)."""
+    from codemod.validate import probe, synth
+
     for tried in tries:
         synth.forget_mapping_reads()
         try:
@@ -448,9 +455,9 @@ def _valued_instead_of_sizes(cls: type, candidate: Any, repairs: list[dict[str, 
         except Exception:
             continue
         found = probe.first_inputs(model, known, importer)
-        if found.inputs is not None and not found.valueless:
-            return tried
-    return repairs
+        if found.inputs is not None and not (with_values and found.valueless):
+            return tried, found
+    return None, None
 
 
 def _tensor_items_where_kept(cls: type, candidate: Any, repairs: list[dict[str, Any]], model: Any,
