@@ -2099,9 +2099,8 @@ def flag_variants(model: nn.Module, candidate: dict[str, Any] | None) -> list[di
     invertible layer's inverse pass) reads the held tensors too."""
     if not candidate:
         return []
-    try:
-        parameters = list(inspect.signature(entry_point(type(model))).parameters.values())[1:]
-    except (TypeError, ValueError):
+    parameters = _forward_parameters(type(model))
+    if parameters is None:
         return []
     given = set(candidate.get("kwargs", {}))
     return [{"args": list(candidate.get("args", [])),
@@ -2421,14 +2420,9 @@ _PROBABILITIES_WANTED = re.compile(r"all elements of (?:input|target) should be 
 
 
 def positive_inputs(candidate: dict[str, Any]) -> list[dict[str, Any]]:
-    """``candidate`` with its normal float draws drawn in [0, 1) instead (all of them, then the
-    first alone): for a forward that takes square roots or logarithms of its inputs."""
-    return _as_probabilities(candidate)
-
-
-def _as_probabilities(candidate: dict[str, Any]) -> list[dict[str, Any]]:
     """The normal float inputs drawn uniformly in [0, 1) instead: all of them (a prediction and
-    its target), then the first alone."""
+    its target), then the first alone. For a loss handed probabilities, and for a forward that
+    takes square roots or logarithms of its inputs (probe.py)."""
     specs = _input_specs(candidate)
     normal = [k for k, spec in enumerate(specs) if isinstance(spec, dict) and spec.get("op") == "randn"
               and not spec.get("dtype")]
@@ -2528,9 +2522,8 @@ def forward_repairs(model: nn.Module, candidate: dict[str, Any], error: BaseExce
     the line that raised reads an input forward leaves at None, that input given a tensor made
     like the first; then repaired_candidates, aimed at the inputs that line names."""
     message = str(error)
-    try:
-        parameters = list(inspect.signature(entry_point(type(model))).parameters.values())[1:]
-    except (TypeError, ValueError):
+    parameters = _forward_parameters(type(model))
+    if parameters is None:
         return repaired_candidates(candidate, message)
     args, kwargs = list(candidate.get("args", [])), dict(candidate.get("kwargs", {}))
     positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -2580,7 +2573,7 @@ def _repairs(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
     if _COMPLEX_WANTED.search(message):
         return _as_complex(candidate)
     if _PROBABILITIES_WANTED.search(message):
-        return _as_probabilities(candidate)
+        return positive_inputs(candidate)
     at_channels = _at_channels(candidate, message)
     if at_channels:
         return at_channels
@@ -3160,11 +3153,17 @@ def entry_point(cls: type) -> Any:
     return forward
 
 
-def _forward_names(cls: type) -> list[str]:
+def _forward_parameters(cls: type) -> list[inspect.Parameter] | None:
+    """The parameters of what calling a module of ``cls`` runs (entry_point), self left out;
+    None where its signature cannot be read."""
     try:
-        return list(inspect.signature(entry_point(cls)).parameters)[1:]
+        return list(inspect.signature(entry_point(cls)).parameters.values())[1:]
     except (TypeError, ValueError, AttributeError):
-        return []
+        return None
+
+
+def _forward_names(cls: type) -> list[str]:
+    return [p.name for p in _forward_parameters(cls) or []]
 
 
 def _self_submodule(model: nn.Module, func: ast.AST) -> nn.Module | None:
