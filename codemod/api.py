@@ -19,6 +19,7 @@ from codemod.ftypes import (  # AnalysisOptions and FileAnalysis are part of thi
     ClassRewrite,
     FileAnalysis,
     FileResult,
+    Finding,
     PersistentPolicy,
     RewriteError,
     TransformResult,
@@ -73,19 +74,10 @@ def analyse_text(
         # A mistyped suppression must not let through the rewrite it was meant to stop.
         result.error = marker_error
         return FileAnalysis(result)
-    holders = None
-    segments = None
-    if index.lazy:
-        scan = scan_text(index, path, text)
-        if scan.nothing_to_find:
-            if _PYTHON2.search(text):
-                # a file in Python 2 (`print x`, `except E, e:`) holds no finding the pre-filter
-                # sees, but its syntax error is still reported: parse it (SyntaxError goes up)
-                ast.parse(text, filename=str(path))
-            return FileAnalysis(result)  # nothing here can hold a finding: not even parsed
-        holders, segments = scan.holders, scan.segments
-    symbols = index.load(path, text, segments)
-    plan = plan_module(index, symbols, display_path, options.persistent, holders, options.selection)
+    planned = _plan_text(index, path, text, display_path, options)
+    if planned is None:
+        return FileAnalysis(result)  # nothing here can hold a finding: not even parsed
+    symbols, plan = planned
     result.findings = plan.findings
     if plan.changed:
         from codemod.rewrite import apply_plan  # libcst: imported only when something changes
@@ -113,6 +105,32 @@ def analyse_text(
                 )
             )
     return FileAnalysis(result, plan, symbols.name)
+
+
+def findings_of_text(index: RepoIndex, path: Path, text: str, display_path: str,
+                     options: AnalysisOptions) -> list[Finding]:
+    """What the analysis finds in one file's text, without rewriting anything (a tolerant
+    reading of a file that does not parse: tolerant.py).  Raises SyntaxError."""
+    planned = _plan_text(index, path, text, display_path, options)
+    return planned[1].findings if planned is not None else []
+
+
+def _plan_text(index: RepoIndex, path: Path, text: str, display_path: str, options: AnalysisOptions):
+    """(symbols, plan) of one file's text; None where the pre-filter sees nothing that can
+    hold a finding.  Raises SyntaxError when the text does not parse."""
+    holders = None
+    segments = None
+    if index.lazy:
+        scan = scan_text(index, path, text)
+        if scan.nothing_to_find:
+            if _PYTHON2.search(text):
+                # a file in Python 2 (`print x`, `except E, e:`) holds no finding the pre-filter
+                # sees, but its syntax error is still reported: parse it (SyntaxError goes up)
+                ast.parse(text, filename=str(path))
+            return None
+        holders, segments = scan.holders, scan.segments
+    symbols = index.load(path, text, segments)
+    return symbols, plan_module(index, symbols, display_path, options.persistent, holders, options.selection)
 
 
 def rewrite_without(analysis: FileAnalysis, rejected_classes: set[str], style: Style | None = None) -> str | None:

@@ -11,6 +11,7 @@ import functools
 import os
 import re
 from collections import OrderedDict
+from contextlib import contextmanager
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -364,6 +365,25 @@ class RepoIndex:
         self._star_memo.clear()
         self._headers = None
         self.memo.clear()
+
+    @contextmanager
+    def reading_as(self, path: Path, text: str) -> Iterator[None]:
+        """Within: the file `path`, which does not parse, reads as `text` (its tolerant reading,
+        tolerant.py).  Before and after, everything derived is dropped, so that no analysis
+        sees the reading but the one made within, and that one sees no memo made without it."""
+        given = self._texts.get(path)
+        self.forget_unparsed(path)
+        self._symbols = OrderedDict((known, None) for known in self._symbols
+                                    if os.path.abspath(known) != os.path.abspath(path))
+        self._texts[path] = text
+        try:
+            yield
+        finally:
+            if given is None:
+                self._texts.pop(path, None)
+            else:
+                self._texts[path] = given
+            self.forget_unparsed(path)
 
     def _remember(self, path: Path, symbols: ModuleSymbols | None) -> None:
         self._symbols[path] = symbols

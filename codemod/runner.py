@@ -537,7 +537,12 @@ def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions,
         newer = later_python_syntax(text)
         if newer:
             message += f"; {newer}"
-        findings = _unparsed_findings(text, shown, message, bool(newer))
+        # What a tolerant reading finds, then what the line scan finds besides (a binding on a
+        # line the reading had to set aside).
+        findings = _tolerant_findings(index, path, text, shown, options, f"line {first.lineno}", bool(newer))
+        read = {(f.class_name, f.attribute) for f in findings}
+        findings += [f for f in _unparsed_findings(text, shown, message, bool(newer))
+                     if (f.class_name, f.attribute) not in read]
         return FileAnalysis(FileResult(path=path, display_path=shown, original=text, error=message, findings=findings))
     except (ValueError, RecursionError) as exc:
         message = f"cannot parse: {exc}"
@@ -548,12 +553,54 @@ def _analyse_path(index: RepoIndex, path: Path, shown: str, options: RunOptions,
 _OTHER_UNPARSED_FILES = 8
 
 
+def _porting_advice(newer: bool) -> str:
+    return ("run codemod under the later Python the repository is written for"
+            if newer else "port the file to Python 3 (or fix the syntax error)")
+
+
+def _tolerant_findings(index: RepoIndex, path: Path, text: str, shown: str, options: RunOptions, where: str,
+                       newer: bool) -> list[Finding]:
+    """The analysis's findings in a tolerant reading of a file that does not parse (tolerant.py),
+    each only reported: nothing of such a file is written."""
+    from codemod.api import findings_of_text
+    from codemod.budget import TooLarge
+    from codemod.rules import unparsed_files
+    from codemod.tolerant import python3_reading
+
+    reading = python3_reading(text)
+    if reading is None:
+        return []
+    with index.reading_as(path, reading.text):
+        try:
+            found = findings_of_text(index, path, reading.text, shown, options.analysis_options())
+        except (SyntaxError, ValueError, RecursionError, TooLarge):
+            return []
+    return [
+        Finding(
+            path=shown, line=f.line, column=f.column, class_name=f.class_name, attribute=f.attribute,
+            action=Action.SKIP, persistent=None, code=unparsed_files.RULE.code,
+            reason=f"the file does not parse (syntax error at {where}), so nothing in it is rewritten; read with "
+            f"{reading.describe()}, the analysis finds: {_as_found(f)}",
+            suggestion=f"{_porting_advice(newer)} and run again"
+            + (f"; then: {f.suggestion}" if f.suggestion else ""),
+        )
+        for f in found
+    ]
+
+
+def _as_found(finding: Finding) -> str:
+    """`a raw tensor it would register as a buffer (BUF101: ...)`"""
+    if finding.action is Action.SKIP:
+        return f"{finding.reason} ({finding.code})" if finding.code else finding.reason
+    what = "as a buffer" if finding.action is Action.BUFFER else "as an nn.Parameter"
+    return f"a raw tensor it would register {what} ({finding.code}: {finding.reason})"
+
+
 def _unparsed_findings(text: str, shown: str, error: str, newer: bool = False) -> list[Finding]:
     """Reports for the tensors a file that does not parse plainly binds (rules/unparsed_files.py)."""
     from codemod.rules import unparsed_files
 
-    suggestion = ("run codemod under the later Python the repository is written for"
-                  if newer else "port the file to Python 3 (or fix the syntax error)")
+    suggestion = _porting_advice(newer)
     return [
         Finding(
             path=shown, line=line, column=column, class_name=owner, attribute=attr, action=Action.SKIP,

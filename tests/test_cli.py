@@ -288,9 +288,47 @@ def test_tensors_of_python_2_module_classes_are_reported_by_line_and_nothing_els
     assert found == [(9, "VidLoc", "fc_h", "BUF314", "skip"), (15, "VidLoc", "out", "BUF314", "skip"),
                      (29, "Outer", "v", "BUF314", "skip")], found
     # no later Python reads Python 2 code: it is to be ported
-    assert all(f["suggestion"].startswith("port the file to Python 3") for f in json.loads(result.stdout)["findings"]
-               if f["path"].endswith("vidloc.py"))
+    findings = [f for f in json.loads(result.stdout)["findings"] if f["path"].endswith("vidloc.py")]
+    assert all(f["suggestion"].startswith("port the file to Python 3") for f in findings)
+    # each is what the analysis finds in the file read with the print statement set aside
+    reasons = {f["attribute"]: f["reason"] for f in findings}
+    assert all("read with 1 statement Python 3 cannot read set aside (line 12), the analysis finds: " in r
+               for r in reasons.values()), reasons
+    assert "would register as a buffer (BUF101" in reasons["fc_h"] and "(BUF303)" in reasons["out"], reasons
+    assert "no super().__init__() call" in reasons["v"], reasons
     assert (repo / "vidloc.py").read_text() == source
+
+
+def test_a_python_2_file_is_read_as_the_analysis_reads_any_file_with_what_python_3_cannot_read_set_aside(repo: Path):
+    # Tabs mixed with spaces and print statements: what a constructor stores from its caller,
+    # and tuples a helper method builds, are found as in any file, and only reported.
+    legacy = (
+        "import torch\nfrom torch import nn\n\n\nclass Pool(nn.Module):\n    def __init__(self, indices):\n"
+        "        super(Pool, self).__init__()\n        self.indices = indices\n\tprint 'pool', indices.shape\n\n"
+        "    def forward(self, x):\n        return torch.index_select(x, 1, self.indices)\n\n\n"
+        "class Tagger(nn.Module):\n    def __init__(self, n):\n        super(Tagger, self).__init__()\n"
+        "        self.pool = Pool(torch.arange(n).long())\n        self.hidden = self.init_hidden(n)\n\n"
+        "    def init_hidden(self, n):\n        return (torch.zeros(1, n), torch.zeros(1, n))\n\n"
+        "    def forward(self, x):\n        try:\n            y = self.pool(x)\n        except IndexError, e:\n"
+        "            print e\n            raise\n        return y + self.hidden[0]\n"
+    )
+    (repo / "legacy.py").write_text(legacy)
+    alone = json.loads(invoke("--no-validate", "--format", "json", "models").stdout)["findings"]
+    result = invoke("--no-validate", "--format", "json", ".")
+    assert result.exit_code == 2, result.output
+    document = json.loads(result.stdout)
+    assert [e["path"] for e in document["errors"]] == ["legacy.py"], document["errors"]
+    found = {(f["class"], f["attribute"]): f for f in document["findings"] if f["path"] == "legacy.py"}
+    assert sorted(found) == [("Pool", "indices"), ("Tagger", "hidden")], found
+    assert all(f["code"] == "BUF314" and f["action"] == "skip" for f in found.values())
+    assert ("leading tabs read as Python 2 reads them and 3 statements Python 3 cannot read set aside (lines 9, 27, 28)"
+            in found[("Pool", "indices")]["reason"]), found
+    assert "would register as a buffer" in found[("Pool", "indices")]["reason"]
+    assert "(BUF301)" in found[("Tagger", "hidden")]["reason"]
+    assert (repo / "legacy.py").read_text() == legacy
+    # the reading is this file's alone: the other files' findings are those of a run without it
+    others = [f for f in document["findings"] if f["path"].startswith("models")]
+    assert others == alone and others
 
 
 def test_unprocessable_file_is_reported_under_check_and_dry_run(repo: Path):

@@ -1,12 +1,15 @@
 """Raw tensor attributes in a file that does not parse (Python 2 code) are reported, by line.
 
-A file with a syntax error is left alone: nothing can be rewritten in it, and the analysis,
-which reads the syntax tree, learns nothing from it.  Old research code is often Python 2
-(`print x`, `except E, e`), and its modules hold the same raw tensors as any other.  So the
-text of such a file is read line by line for what plainly builds a tensor on `self` inside a
+A file with a syntax error is left alone: nothing can be rewritten in it.  Old research code
+is often Python 2 (`print x`, `except E, e`, tabs mixed with spaces), and its modules hold the
+same raw tensors as any other.  So such a file is analysed as any other in a tolerant reading
+(codemod/tolerant.py: the statements Python 3 cannot read set aside, tabs expanded), and what
+the analysis finds there is reported, with the syntax error, never rewritten: a line set aside
+may read the attribute.  Where no reading parses, or a binding sits on a line set aside, the
+text is read line by line (`scan` below) for what plainly builds a tensor on `self` inside a
 class deriving from `nn.Module` (`self.h = Variable(torch.zeros(1, n))`, `self.w =
-torch.ones(n)`, `self.h = Variable(None)`), and each is reported with the syntax error, never rewritten.  Nothing here
-is proven: the report says so, and what to do (port the file, then run again).
+torch.ones(n)`, `self.h = Variable(None)`).  Nothing here is proven: the report says so, and
+what to do (port the file, then run again).
 
 Torch fact (torch 2.13): a tensor in a plain attribute is neither moved by `.to()` nor saved
 in `state_dict()`.
@@ -21,9 +24,9 @@ from codemod.rules.base import Rule
 RULE = Rule(
     "BUF314",
     "unparsed-file",
-    "in a file that does not parse (Python 2 code, a syntax error): a line inside an nn.Module class that plainly "
-    "binds a tensor to self, or arithmetic on one found above; nothing is rewritten, and the file is reported with "
-    "its syntax error",
+    "in a file that does not parse (Python 2 code, a syntax error): what the analysis finds in the file read with "
+    "the statements Python 3 cannot read set aside, or a line inside an nn.Module class that plainly binds a tensor "
+    "to self; nothing is rewritten, and the file is reported with its syntax error",
     fact="A tensor in a plain attribute is not moved by .to() nor saved in state_dict().",
     before="class VidLoc(nn.Module):\n    def __init__(self, n):\n        super(VidLoc, self).__init__()\n"
     "        self.h = Variable(torch.zeros(1, n))\n        print 'built'",
