@@ -578,6 +578,34 @@ def tensor_use_evidence(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> d
     return evidence
 
 
+def arithmetic_uses(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> dict[str, str]:
+    """attr -> where a method other than `__init__` does arithmetic on it (`self.lens - 1`,
+    `-self.bias`, `self.scale[i] * 2`).  Evidence of a tensor only for a value that also moved
+    with `.to(device)` / `.cuda()`: a number has no `.to`, a module does no arithmetic."""
+    found: dict[str, str] = {}
+
+    def attr_of(node: ast.expr) -> str | None:
+        if isinstance(node, ast.Subscript):
+            node = node.value
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_name:
+            return node.attr if node.attr in attrs else None
+        return None
+
+    for method in cls.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or method.name == "__init__":
+            continue
+        for node in ast.walk(method):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, (*_ARITHMETIC, ast.FloorDiv, ast.Mod, ast.Pow)):
+                operands = [node.left, node.right]
+            elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+                operands = [node.operand]
+            else:
+                continue
+            for attr in filter(None, map(attr_of, operands)):
+                found.setdefault(attr, f"`{short_source(node)}` in {method.name}, line {node.lineno}")
+    return found
+
+
 def handed_to_tensor_helpers(cls: ast.ClassDef, self_name: str, attrs: set[str]) -> set[str]:
     """Those of ``attrs`` a method hands to a helper method of the class that uses the
     parameter they arrive as the way only a tensor is used (`self.get_loss(ids, self.word_map)`

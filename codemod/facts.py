@@ -18,6 +18,7 @@ from codemod.call_sites import (
     argument_values,
     bound_node,
     binding_evidence,
+    arithmetic_uses,
     combined_with_inputs,
     elements_used_as_objects,
     handed_to_tensor_helpers,
@@ -225,6 +226,10 @@ class ClassFacts:
         # what `inputs * self.mask` or `f(x, w=self.w)` alone admitted is typed from the calls or
         # left alone, never reported as an untyped tensor argument
         used = (used_as_tensor(self.cls, walker.ev.self_name, set(kept)) & evidenced) | set(in_bindings)
+        # `self.lens = lens.to(device)` and `self.lens - 1` in a method: only a tensor does both
+        to_device = {event.attr for event in walker.events if event.attr in moved and _moved_to_a_device(event.value_node)}
+        moved_arithmetic = arithmetic_uses(self.cls, walker.ev.self_name, (set(kept) & to_device) - used)
+        used |= set(moved_arithmetic)
         # `inputs * self.mask`: a number or a tensor; the calls may say (typed), or nothing is said
         combined = (combined_with_inputs(self.cls, set(kept) & open_arguments) | (set(kept) & (moved | by_signature))) - used
         if not used and not combined:
@@ -246,6 +251,8 @@ class ClassFacts:
                           and kept[a].partition(".")[0] not in scalars and not registered_elsewhere(self.index, kept[a])}
             evidence = {a: where for a, where in in_bindings.items() if a in candidates}
             evidence.update(tensor_use_evidence(self.cls, walker.ev.self_name, candidates - set(evidence)))
+            evidence.update({a: f"{where}, on a value moved to a device in __init__" for a, where in moved_arithmetic.items()
+                             if a in candidates and a not in evidence})
             self.untyped_tensor_arguments.update((a, (kept[a], where, None)) for a, where in evidence.items())
             for a in sorted(candidates & partial):
                 where = self.untyped_tensor_arguments.get(a, (None, None, None))[1]
@@ -902,6 +909,18 @@ def _statement_blocks(function: FunctionNode) -> dict[int, list]:
                     if isinstance(stmt, ast.stmt):
                         blocks[id(stmt)] = statements
     return blocks
+
+
+def _moved_to_a_device(node: ast.expr | None) -> bool:
+    """`x.cuda()`, `x.to(device)`, `x.to("cuda:0")`; not `length.to("m")` (a unit's
+    conversion: pint's quantities have `.to` too)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    if node.func.attr != "to":
+        return node.func.attr in ("cuda", "cpu")
+    strings = [a.value for a in (*node.args, *(k.value for k in node.keywords))
+               if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    return all(re.fullmatch(r"cpu|cuda(?::\d+)?|mps|meta|xpu", value) for value in strings)
 
 
 def _scalar_parameters(init: FunctionNode) -> set[str]:
