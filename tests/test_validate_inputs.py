@@ -2525,3 +2525,44 @@ def test_a_probe_tries_first_the_inputs_the_choice_of_the_build_saw_run():
     assert first.inputs == seen and not first.failures and not first.known, first
     alone = probe.first_inputs(Picky(), [], None)
     assert alone.inputs != seen and alone.failures, "made up without it, other inputs are tried first"
+
+
+class UnpackingLoss(nn.Module):  # a depth loss handed (prediction, target, mask) as one argument
+    def __init__(self):
+        super().__init__()
+        self.epsilon = torch.tensor(1.0e-8)
+
+    def forward(self, x):
+        predicted, goal, mask = x
+        ratio = torch.log(mask * predicted + self.epsilon) - torch.log(mask * goal + self.epsilon)
+        return torch.mean(torch.sum(ratio * ratio, dim=(1, 2, 3)) / torch.sum(mask, dim=(1, 2, 3)))
+
+
+def test_an_input_the_forward_unpacks_is_made_again_as_a_tuple_of_that_many_tensors():
+    model = UnpackingLoss()
+    first = {"args": [{"op": "randn", "shape": [2, 16]}], "kwargs": {}}
+    error = _raised(model, first)
+    assert "not enough values to unpack (expected 3, got 2)" in str(error)
+    again = synth.forward_repairs(model, first, error)
+    assert {"args": [{"op": "tuple", "items": [first["args"][0]] * 3}], "kwargs": {}} in again, again
+    # `b, c = x.shape` raises the same words, but unpacks no input: its repairs are ranks only
+    class Shaped(nn.Module):
+        def forward(self, x):
+            b, c, h = x.shape
+            return x.reshape(b, c * h)
+
+    shaped = _raised(Shaped(), first)
+    assert "not enough values to unpack (expected 3, got 2)" in str(shaped)
+    assert all(spec.get("op") != "tuple" for c in synth.forward_repairs(Shaped(), first, shaped) for spec in c["args"])
+
+
+def test_a_tuple_the_forward_unpacks_is_made_again_at_the_rank_and_in_the_range_it_needs():
+    # the tuple's tensors are made again at the rank the sums over dims 1-3 ask for, then
+    # drawn in [0, 1) where logarithms of normal draws leave nothing but NaN
+    from codemod.validate import probe
+
+    found = probe.first_inputs(UnpackingLoss(), [], None)
+    assert found.inputs is not None and not found.valueless, found.why_none_ran()
+    (unpacked,) = found.inputs["args"]
+    assert unpacked["op"] == "tuple" and len(unpacked["items"]) == 3
+    assert all(item["op"] == "rand" and len(item["shape"]) == 4 for item in unpacked["items"]), unpacked

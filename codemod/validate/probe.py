@@ -71,9 +71,12 @@ def first_inputs(model: torch.nn.Module, known: list[dict[str, Any]], importer: 
         if compare.without_values(compare.flatten(outputs)) and candidate not in known:
             # `torch.sqrt(1 / x)` of normal draws: NaN spreads through the whole output; the
             # same inputs drawn in [0, 1) may give values
+            # The first such candidate's redraws are tried whatever the repairs before it
+            # used: an input that runs is worth more than another guess at one that raises.
+            first_valueless = valueless is None
             valueless = valueless or candidate
             for positive in synth.positive_inputs(candidate):
-                if positive not in candidates and len(probe.made_again) < MAX_REPAIRED_INPUTS:
+                if positive not in candidates and (first_valueless or len(probe.made_again) < MAX_REPAIRED_INPUTS):
                     candidates.append(positive)
                     probe.made_again.append(positive)
             continue

@@ -2424,14 +2424,25 @@ def positive_inputs(candidate: dict[str, Any]) -> list[dict[str, Any]]:
     its target), then the first alone. For a loss handed probabilities, and for a forward that
     takes square roots or logarithms of its inputs (probe.py)."""
     specs = _input_specs(candidate)
-    normal = [k for k, spec in enumerate(specs) if isinstance(spec, dict) and spec.get("op") == "randn"
-              and not spec.get("dtype")]
-    if not normal:
+    normal = [k for k, spec in enumerate(specs) if _drawn_normal(spec)]
+    together = _mapped(candidate, _drawn_positive)  # the tensors of a made-up tuple too
+    if together == candidate:
         return []
-    together = candidate
-    for k in normal:
-        together = _with_input(together, k, {**specs[k], "op": "rand"})
-    return _distinct([together, _with_input(candidate, normal[0], {**specs[normal[0]], "op": "rand"})])
+    alone = [_with_input(candidate, normal[0], {**specs[normal[0]], "op": "rand"})] if normal else []
+    return _distinct([together, *alone])
+
+
+def _drawn_normal(spec: Any) -> bool:
+    return isinstance(spec, dict) and spec.get("op") == "randn" and not spec.get("dtype")
+
+
+def _drawn_positive(spec: Any) -> Any:
+    """A normal float input drawn in [0, 1) instead, inside made-up tuples and lists too."""
+    if _drawn_normal(spec):
+        return {**spec, "op": "rand"}
+    if isinstance(spec, dict) and spec.get("op") in ("tuple", "list"):
+        return {**spec, "items": [_drawn_positive(item) for item in spec["items"]]}
+    return spec
 
 
 # A complex-valued network (complex weights, `F.linear(x, W)` with W complex) handed real
@@ -2536,8 +2547,39 @@ def forward_repairs(model: nn.Module, candidate: dict[str, Any], error: BaseExce
         like = _first_input(candidate, (*_FLOAT_DRAWS, "randint"))
         if like is not None:
             out += [{"args": args, "kwargs": {**kwargs, name: dict(like)}} for name in blamed_names(error, unset)[:2]]
+    out += _unpacked_inputs(candidate, error, names)
     out += repaired_candidates(candidate, message, [k for k, name in enumerate(names) if name in named])
     return _distinct(out)
+
+
+# `depths, masks, boundaries = x` on a made-up tensor of our batch: unpacked along its first
+# dimension, which has BATCH rows, where the forward wanted a sequence of that many inputs.
+_UNPACKED = re.compile(r"(?:not enough|too many) values to unpack \(expected (\d+)(?:, got (\d+))?\)")
+_UNPACKS_NAME = re.compile(r"^\s*[\w\s,()\[\]*]+?=\s*(\w+)\s*(?:#.*)?$")
+_MAX_UNPACKED = 8
+
+
+def _unpacked_inputs(candidate: dict[str, Any], error: BaseException, names: list[str]) -> list[dict[str, Any]]:
+    """Where the line that raised unpacks an input itself (`pred, target, mask = x`, not
+    `b, c = x.shape`) into as many names as the error says, that input made a tuple of that
+    many tensors, each made as it was."""
+    found = _UNPACKED.search(str(error))
+    line = _UNPACKS_NAME.match(_raising_line(error))
+    if found is None or line is None or line.group(1) not in names:
+        return []
+    count = int(found.group(1))
+    k = names.index(line.group(1))
+    specs = _input_specs(candidate)
+    spec = specs[k] if k < len(specs) else None
+    if not 2 <= count <= _MAX_UNPACKED or not isinstance(spec, dict) or spec.get("op") not in _FLOAT_DRAWS:
+        return []
+    unpacked = {"op": "tuple", "items": [dict(spec) for _ in range(count)]}
+    args, kwargs = list(candidate.get("args", [])), dict(candidate.get("kwargs", {}))
+    if k < len(args):
+        args[k] = unpacked
+    else:
+        kwargs[list(kwargs)[k - len(args)]] = unpacked
+    return [{"args": args, "kwargs": kwargs}]
 
 
 # A stand-in for an input a repair must leave alone (no repair makes anything of this op).
@@ -2614,10 +2656,13 @@ def _repairs(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
     elif (found := _DIM_RANGE.search(message)) is not None:
         held, asked = int(found.group(1)), int(found.group(2))
         rank = asked + 1 if asked >= 0 else -asked
-        first = _first_input(candidate, ("randn", "rand"))
+        first = _first_input(candidate, ("randn", "rand")) or _first_nested(candidate)
         if first is None or len(first.get("shape") or []) != held or rank <= held:
             return []  # the error is about another tensor than the first input
     first = _first_input(candidate, ("randn", "rand"))
+    replace = _replaced
+    if first is None and (first := _first_nested(candidate)) is not None:
+        replace = _replaced_deep  # the tensors of a made-up tuple (`pred, target = x`)
     if rank is None or not 2 <= rank <= 5 or first is None or len(first.get("shape") or []) == rank:
         return []
     shape = list(first["shape"])
@@ -2629,7 +2674,7 @@ def _repairs(candidate: dict[str, Any], message: str) -> list[dict[str, Any]]:
     if rank == 4:
         options.append([BATCH, 3, 32, 32])
     # every input made like the first (a pair to compare) alike
-    return _distinct([_replaced(candidate, first, {**first, "shape": option}) for option in options])
+    return _distinct([replace(candidate, first, {**first, "shape": option}) for option in options])
 
 
 # `x.view(bs, self.in_channel, 1)` on an input of another size: the shape forward wanted.
